@@ -1,0 +1,66 @@
+# agentmsg: the one entry point. `make` alone lists the targets.
+.DEFAULT_GOAL := help
+SHELL := /bin/bash
+
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+PY := $(BIN)/python
+LANGS ?= en zh_CN es
+PORT ?= 8000
+
+# The virtual environment is rebuilt whenever pyproject.toml is newer than it.
+$(VENV)/.installed: pyproject.toml
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --disable-pip-version-check -e '.[docs,test]'
+	touch $@
+
+$(VENV)/.installed-bench: $(VENV)/.installed
+	$(BIN)/pip install --quiet --disable-pip-version-check -e '.[docs,test,bench]'
+	touch $@
+
+.PHONY: help
+help: ## List the targets
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
+
+.PHONY: venv
+venv: $(VENV)/.installed ## Create or refresh .venv from pyproject.toml
+
+.PHONY: html
+html: $(VENV)/.installed ## Build the site into _build/html (LANGS="en zh_CN es" by default)
+	$(PY) docs/build.py html --langs "$(LANGS)"
+
+.PHONY: serve
+serve: html ## Build if needed, then serve _build/html on http://127.0.0.1:$(PORT)
+	$(PY) -m http.server $(PORT) --bind 127.0.0.1 --directory _build/html
+
+.PHONY: test
+test: $(VENV)/.installed ## Run every test: unit, property, docs, examples, notebooks, catalogs, browser
+	$(PY) -m pytest $(PYTEST_ARGS)
+
+.PHONY: gettext
+gettext: $(VENV)/.installed ## Extract translatable messages into _build/gettext
+	$(PY) docs/build.py gettext
+
+.PHONY: update-po
+update-po: $(VENV)/.installed ## Merge freshly extracted messages into locales/ with sphinx-intl
+	$(PY) docs/build.py update-po
+
+.PHONY: stats
+stats: $(VENV)/.installed ## Show translation progress per language and page
+	$(PY) docs/build.py stats
+
+.PHONY: lint
+lint: $(VENV)/.installed ## ruff, mypy --strict, sphinx-lint (docs and catalogs)
+	$(BIN)/ruff check src tests bench docs
+	$(BIN)/ruff format --check src tests bench docs
+	$(BIN)/mypy
+	$(BIN)/sphinx-lint docs locales
+
+.PHONY: bench
+bench: $(VENV)/.installed-bench ## Run the benchmarks and print their tables
+	$(PY) bench/run.py
+
+.PHONY: clean
+clean: ## Remove _build/ and generated gallery files (keeps .venv)
+	rm -rf _build docs/tutorial docs/sg_execution_times.rst

@@ -1,0 +1,69 @@
+"""agentmsg: strictly validated, fast messages for LLM agents.
+
+Everything public is importable from here. Where things live:
+
+- ``_message.py``: :class:`Msg`;
+- ``_blocks.py``: the content block ``TypedDict``s;
+- ``_validate.py``: every validation rule;
+- ``_errors.py``: :class:`MessageError` and its subclasses;
+- ``_ids.py``: ids, timestamps and :func:`deterministic`;
+- ``_media.py``: media blocks from files, bytes and URLs;
+- ``_schema.py``: :func:`json_schema`.
+"""
+
+from __future__ import annotations
+
+from ._blocks import (
+    BLOCK_TYPES,
+    AudioBlock,
+    Base64Source,
+    BlockType,
+    ContentBlock,
+    ImageBlock,
+    MediaSource,
+    TextBlock,
+    ThinkingBlock,
+    ToolResultBlock,
+    ToolUseBlock,
+    URLSource,
+    VideoBlock,
+)
+from ._errors import MediaError, MessageError, TokenCountError
+from ._ids import deterministic
+from ._media import block_from_bytes, block_from_file, block_from_url, detect_media_type
+from ._message import Msg
+from ._schema import json_schema
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "BLOCK_TYPES",
+    "AudioBlock",
+    "Base64Source",
+    "BlockType",
+    "ContentBlock",
+    "ImageBlock",
+    "MediaError",
+    "MediaSource",
+    "MessageError",
+    "Msg",
+    "TextBlock",
+    "ThinkingBlock",
+    "TokenCountError",
+    "ToolResultBlock",
+    "ToolUseBlock",
+    "URLSource",
+    "VideoBlock",
+    "block_from_bytes",
+    "block_from_file",
+    "block_from_url",
+    "detect_media_type",
+    "deterministic",
+    "json_schema",
+]
+
+# Public classes say they live in ``agentmsg`` (``<class 'agentmsg.Msg'>``), where users
+# import them from, rather than in the private module that defines them.
+for _cls in (Msg, MessageError, MediaError, TokenCountError):
+    _cls.__module__ = __name__
+del _cls

@@ -1,0 +1,264 @@
+"""Media blocks from files, bytes and URLs, and the check of base64 payloads."""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from ._errors import MediaError
+from ._validate import check_block, show
+
+__all__ = [
+    "block_from_bytes",
+    "block_from_file",
+    "block_from_url",
+    "check_content_media",
+    "detect_media_type",
+]
+
+# (offset, signature, media type), checked in order; the first match wins.
+_SIGNATURES: tuple[tuple[int, bytes, str], ...] = (
+    (0, b"\x89PNG\r\n\x1a\n", "image/png"),
+    (0, b"\xff\xd8\xff", "image/jpeg"),
+    (0, b"GIF87a", "image/gif"),
+    (0, b"GIF89a", "image/gif"),
+    (0, b"BM", "image/bmp"),
+    (0, b"ID3", "audio/mpeg"),
+    (0, b"OggS", "audio/ogg"),
+    (0, b"fLaC", "audio/flac"),
+    (0, b"\x1aE\xdf\xa3", "video/webm"),
+)
+_RIFF_KINDS = {b"WEBP": "image/webp", b"WAVE": "audio/wav", b"AVI ": "video/x-msvideo"}
+_FTYP_KINDS = {b"M4A ": "audio/mp4", b"qt  ": "video/quicktime"}
+
+# Names that mean the same format; the first of each group is the one agentmsg writes.
+_ALIASES = {
+    "image/jpg": "image/jpeg",
+    "image/pjpeg": "image/jpeg",
+    "audio/mp3": "audio/mpeg",
+    "audio/x-wav": "audio/wav",
+    "audio/wave": "audio/wav",
+    "audio/vnd.wave": "audio/wav",
+    "audio/x-flac": "audio/flac",
+    "audio/webm": "video/webm",
+    "audio/m4a": "audio/mp4",
+    "audio/x-m4a": "audio/mp4",
+    "video/avi": "video/x-msvideo",
+    "image/x-ms-bmp": "image/bmp",
+}
+
+_EXTENSIONS = {
+    ".png": "image/png",
+    ".jpg": "image/jpeg",
+    ".jpeg": "image/jpeg",
+    ".gif": "image/gif",
+    ".webp": "image/webp",
+    ".bmp": "image/bmp",
+    ".svg": "image/svg+xml",
+    ".mp3": "audio/mpeg",
+    ".wav": "audio/wav",
+    ".ogg": "audio/ogg",
+    ".oga": "audio/ogg",
+    ".flac": "audio/flac",
+    ".m4a": "audio/mp4",
+    ".mp4": "video/mp4",
+    ".m4v": "video/mp4",
+    ".webm": "video/webm",
+    ".mov": "video/quicktime",
+    ".avi": "video/x-msvideo",
+}
+_KINDS = ("image", "audio", "video")
+
+
+def _normal(media_type: str) -> str:
+    media_type = media_type.lower()
+    return _ALIASES.get(media_type, media_type)
+
+
+def detect_media_type(data: bytes) -> str | None:
+    """Return the media type that *data*'s leading bytes announce, or None.
+
+    Recognises PNG, JPEG, GIF, WebP, BMP, MP3 (with an ID3 tag or a bare MPEG audio
+    frame), WAV, Ogg, FLAC, M4A, MP4, QuickTime, WebM and AVI.
+
+    Example:
+        >>> from agentmsg import detect_media_type
+        >>> detect_media_type(b"\\x89PNG\\r\\n\\x1a\\n" + bytes(8))
+        'image/png'
+        >>> detect_media_type(b"plain text") is None
+        True
+
+    .. versionadded:: 0.1.0
+    """
+    for offset, signature, media_type in _SIGNATURES:
+        if data.startswith(signature, offset):
+            return media_type
+    if data[:4] == b"RIFF" and len(data) >= 12:
+        return _RIFF_KINDS.get(data[8:12])
+    if data[4:8] == b"ftyp" and len(data) >= 12:
+        return _FTYP_KINDS.get(data[8:12], "video/mp4")
+    if len(data) >= 2 and data[0] == 0xFF and data[1] & 0xE0 == 0xE0:
+        return "audio/mpeg"  # an MPEG audio frame without an ID3 tag
+    return None
+
+
+def _media_type_for(data: bytes, filename: str | None, kind: str | None) -> str:
+    detected = detect_media_type(data)
+    if detected is None and filename is not None:
+        detected = _EXTENSIONS.get(os.path.splitext(filename)[1].lower())
+    where = f"file {filename!r}" if filename is not None else "the bytes"
+    if detected is None:
+        msg = (
+            f"Cannot tell the media type of {where}: its first bytes "
+            f"{data[:8]!r} match no supported image, audio or video format."
+        )
+        raise MediaError(msg, "data")
+    if kind is not None and not detected.startswith(f"{kind}/"):
+        msg = f"`kind` is {kind!r}, but {where} holds {detected}."
+        raise MediaError(msg, "kind")
+    return detected
+
+
+def _check_kind(kind: str | None) -> None:
+    if kind is not None and kind not in _KINDS:
+        msg = f"`kind` must be one of 'image', 'audio', 'video' or None, not {show(kind)}."
+        raise MediaError(msg, "kind")
+
+
+def block_from_bytes(
+    data: bytes, media_type: str | None = None, *, kind: str | None = None
+) -> dict[str, Any]:
+    """Return an image, audio or video block carrying *data* as base64.
+
+    Args:
+        data: The media bytes.
+        media_type: The MIME type; detected from the bytes when not given.
+        kind: ``"image"``, ``"audio"`` or ``"video"`` to insist on one kind of block.
+
+    Raises:
+        MediaError: *data* is not bytes, or its format cannot be told, or it is not of
+            *kind*, or *media_type* contradicts the bytes.
+
+    Example:
+        >>> from agentmsg import block_from_bytes
+        >>> block = block_from_bytes(b"GIF89a" + bytes(10))
+        >>> block["type"], block["source"]["media_type"]
+        ('image', 'image/gif')
+
+    .. versionadded:: 0.1.0
+    """
+    if not isinstance(data, bytes | bytearray | memoryview):
+        msg = f"`data` must be bytes, not {type(data).__name__}: {show(data)}."
+        raise MediaError(msg, "data")
+    _check_kind(kind)
+    import base64
+
+    data = bytes(data)
+    if media_type is None:
+        media_type = _media_type_for(data, None, kind)
+    else:
+        _check_payload(data, media_type, "media_type")
+    block = {
+        "type": media_type.partition("/")[0],
+        "source": {
+            "type": "base64",
+            "media_type": media_type,
+            "data": base64.b64encode(data).decode("ascii"),
+        },
+    }
+    return check_block(block, "block")
+
+
+def block_from_file(path: str | os.PathLike[str], *, kind: str | None = None) -> dict[str, Any]:
+    """Return an image, audio or video block with the file's bytes as base64.
+
+    The media type is detected from the bytes first, then from the file extension.
+
+    Raises:
+        MediaError: The file is missing or unreadable, or its format is not supported,
+            or it is not of *kind*.
+
+    .. versionadded:: 0.1.0
+    """
+    _check_kind(kind)
+    name = os.fspath(path)
+    try:
+        with open(name, "rb") as handle:
+            data = handle.read()
+    except FileNotFoundError:
+        msg = f"`path` names no file: {name!r}."
+        raise MediaError(msg, "path") from None
+    except OSError as error:
+        msg = f"`path` cannot be read ({error.strerror}): {name!r}."
+        raise MediaError(msg, "path") from None
+    media_type = _media_type_for(data, os.path.basename(name), kind)
+    return block_from_bytes(data, media_type)
+
+
+def block_from_url(url: str, *, kind: str | None = None) -> dict[str, Any]:
+    """Return an image, audio or video block whose source is *url*; nothing is fetched.
+
+    The kind of block comes from *kind*, else from the URL's file extension (or the
+    media type of a ``data:`` URL).
+
+    Raises:
+        MessageError: The URL is not http, https or data:, or the kind cannot be told.
+
+    Example:
+        >>> from agentmsg import block_from_url
+        >>> block_from_url("https://example.com/cat.png")
+        {'type': 'image', 'source': {'type': 'url', 'url': 'https://example.com/cat.png'}}
+
+    .. versionadded:: 0.1.0
+    """
+    _check_kind(kind)
+    if kind is None and isinstance(url, str):
+        if url.startswith("data:"):
+            guessed = url[5:].partition(";")[0].partition(",")[0]
+        else:
+            tail = url.split("?", 1)[0].split("#", 1)[0]
+            guessed = _EXTENSIONS.get(os.path.splitext(tail)[1].lower(), "")
+        kind = guessed.partition("/")[0]
+        if kind not in _KINDS:
+            msg = f"Cannot tell whether {show(url)} is an image, audio or video; pass `kind`."
+            raise MediaError(msg, "kind")
+    return check_block({"type": kind, "source": {"type": "url", "url": url}}, "block")
+
+
+def _check_payload(data: bytes, declared: str, path: str) -> None:
+    detected = detect_media_type(data)
+    if detected is None:
+        msg = f"`{path}` says {declared!r}, but the bytes match no supported format: {data[:8]!r}."
+        raise MediaError(msg, path)
+    if _normal(declared) != detected:
+        msg = f"`{path}` says {declared!r}, but the bytes are {detected}."
+        raise MediaError(msg, path)
+
+
+def _check_source(source: dict[str, Any], path: str) -> None:
+    if source["type"] != "base64":
+        return
+    import base64
+    import binascii
+
+    text = source["data"]
+    try:
+        data = base64.b64decode(text, validate=True)
+    except (binascii.Error, ValueError):
+        msg = f"`{path}.data` is not valid base64: {show(text)}."
+        raise MediaError(msg, f"{path}.data") from None
+    _check_payload(data, source["media_type"], f"{path}.media_type")
+
+
+def check_content_media(content: Any, path: str = "content") -> None:
+    """Check every base64 payload in *content* (blocks and tool outputs alike)."""
+    if type(content) is not list:
+        return
+    for index, block in enumerate(content):
+        here = f"{path}[{index}]"
+        if block["type"] in _KINDS:
+            _check_source(block["source"], f"{here}.source")
+        elif block["type"] == "tool_result" and type(block["output"]) is list:
+            for inner, item in enumerate(block["output"]):
+                if type(item) is dict and item.get("type") in _KINDS and "source" in item:
+                    _check_source(item["source"], f"{here}.output[{inner}].source")

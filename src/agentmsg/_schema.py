@@ -1,0 +1,82 @@
+"""The JSON Schema of a message's dict form."""
+
+from __future__ import annotations
+
+from typing import Any
+
+__all__ = ["json_schema"]
+
+_STRING = {"type": "string"}
+_NAME = {"type": "string", "minLength": 1}
+_TIMESTAMP = {"type": "string", "pattern": r"^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\.\d{3}$"}
+
+
+def _object(properties: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "type": "object",
+        "properties": properties,
+        "required": list(properties),
+        "additionalProperties": False,
+    }
+
+
+def _media_block(kind: str) -> dict[str, Any]:
+    base64_source = _object(
+        {
+            "type": {"const": "base64"},
+            "media_type": {"type": "string", "pattern": f"^{kind}/.+"},
+            "data": _STRING,
+        }
+    )
+    url_source = _object(
+        {"type": {"const": "url"}, "url": {"type": "string", "pattern": "^(https?://|data:.*,)"}}
+    )
+    return _object({"type": {"const": kind}, "source": {"oneOf": [base64_source, url_source]}})
+
+
+def json_schema() -> dict[str, Any]:
+    """Return the JSON Schema (draft 2020-12) of :meth:`Msg.to_dict <agentmsg.Msg.to_dict>`.
+
+    A dict that :meth:`Msg.from_dict <agentmsg.Msg.from_dict>` accepts validates against
+    it. The schema cannot express two rules the library also applies: non-finite
+    numbers are refused, and timestamps must be real dates.
+
+    Example:
+        >>> from agentmsg import json_schema
+        >>> sorted(json_schema()["$defs"])[:3]
+        ['audio', 'text', 'thinking']
+
+    .. versionadded:: 0.1.0
+    """
+    defs: dict[str, Any] = {
+        "text": _object({"type": {"const": "text"}, "text": _STRING}),
+        "thinking": _object({"type": {"const": "thinking"}, "thinking": _STRING}),
+        "image": _media_block("image"),
+        "audio": _media_block("audio"),
+        "video": _media_block("video"),
+        "tool_use": _object(
+            {"type": {"const": "tool_use"}, "id": _NAME, "name": _NAME, "input": {"type": "object"}}
+        ),
+        "tool_result": _object(
+            {"type": {"const": "tool_result"}, "id": _NAME, "name": _NAME, "output": {}}
+        ),
+    }
+    block_refs = [{"$ref": f"#/$defs/{name}"} for name in defs]
+    properties = {
+        "id": _NAME,
+        "name": _NAME,
+        "role": {"enum": ["user", "assistant", "system"]},
+        "content": {"oneOf": [_STRING, {"type": "array", "items": {"oneOf": block_refs}}]},
+        "metadata": {"type": ["object", "null"]},
+        "timestamp": _TIMESTAMP,
+        "invocation_id": {"type": ["string", "null"]},
+    }
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": "agentmsg message",
+        "type": "object",
+        "properties": properties,
+        "required": ["name", "role", "content"],
+        "additionalProperties": False,
+        "$defs": defs,
+    }

@@ -1,0 +1,288 @@
+"""Where every message is validated.
+
+Each ``check_*`` function takes a value and the field path it came from, raises
+:class:`~agentmsg.MessageError` naming that path and the value when it is wrong, and
+otherwise returns a private copy that the message owns. :class:`~agentmsg.Msg` calls
+them when it is built, when a field is assigned and when a dict is loaded.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from ._blocks import BLOCK_TYPES
+from ._errors import MessageError
+from ._ids import parse_timestamp
+
+__all__ = [
+    "ROLES",
+    "check_block_types",
+    "check_content",
+    "check_id",
+    "check_json",
+    "check_metadata",
+    "check_name",
+    "check_optional_str",
+    "check_role",
+    "check_timestamp",
+    "show",
+]
+
+ROLES: tuple[str, ...] = ("user", "assistant", "system")
+_ROLE_SET = frozenset(ROLES)
+_MEDIA_TYPES = frozenset({"image", "audio", "video"})
+_URL_SCHEMES = ("http://", "https://", "data:")
+_ALLOWED_TYPES = ", ".join(repr(name) for name in BLOCK_TYPES)
+_SHOW_LIMIT = 80
+_MISSING = object()
+
+
+def show(value: object) -> str:
+    """``repr`` of *value*, shortened in the middle when it is long."""
+    text = repr(value)
+    if len(text) <= _SHOW_LIMIT:
+        return text
+    return f"{text[:50]}...{text[-20:]} ({len(text):,} characters)"
+
+
+def _fail(path: str, requirement: str, value: object) -> MessageError:
+    return MessageError(f"`{path}` must be {requirement}, not {show(value)}.", path)
+
+
+def _type_name(value: object) -> str:
+    return type(value).__name__
+
+
+def check_name(value: object, path: str = "name") -> str:
+    """A sender name: a non-empty string."""
+    if type(value) is str and value:
+        return value
+    if isinstance(value, str) and value:
+        return str(value)
+    raise _fail(path, "a non-empty string", value)
+
+
+def check_id(value: object, path: str = "id") -> str:
+    """A message or tool-call id: a non-empty string."""
+    return check_name(value, path)
+
+
+def check_optional_str(value: object, path: str) -> str | None:
+    """None or a string."""
+    if value is None or type(value) is str:
+        return value
+    raise _fail(path, "a string or None", value)
+
+
+def check_role(value: object, path: str = "role", roles: Iterable[str] = ROLES) -> str:
+    """One of the allowed role names."""
+    allowed = _ROLE_SET if roles is ROLES else frozenset(roles)
+    if type(value) is str and value in allowed:
+        return value
+    names = ", ".join(repr(role) for role in (ROLES if roles is ROLES else roles))
+    raise _fail(path, f"one of {names}", value)
+
+
+def check_timestamp(value: object, path: str = "timestamp") -> str:
+    """A local time written as ``YYYY-MM-DD HH:MM:SS.mmm``."""
+    if type(value) is str and parse_timestamp(value) is not None:
+        return value
+    raise _fail(path, "a timestamp of the form 'YYYY-MM-DD HH:MM:SS.mmm'", value)
+
+
+def check_json(value: Any, path: str) -> Any:
+    """A JSON value (str, int, finite float, bool, None, list, dict with str keys), copied.
+
+    Tuples, sets, bytes, NaN and other values that would not come back unchanged from a
+    JSON round trip are rejected rather than converted.
+    """
+    kind = type(value)
+    if kind is str or kind is int or kind is bool or value is None:
+        return value
+    if kind is dict:
+        copy = {}
+        for key, item in value.items():
+            if type(key) is not str:
+                msg = f"`{path}` keys must be strings, not {show(key)}."
+                raise MessageError(msg, path)
+            copy[key] = check_json(item, f"{path}.{key}")
+        return copy
+    if kind is list:
+        return [check_json(item, f"{path}[{index}]") for index, item in enumerate(value)]
+    if kind is float:
+        if math.isfinite(value):
+            return value
+        raise _fail(path, "a finite number (JSON has no NaN or infinity)", value)
+    requirement = f"a JSON value (str, number, bool, None, list or dict), not a {_type_name(value)}:"
+    msg = f"`{path}` must be {requirement} {show(value)}."
+    raise MessageError(msg, path)
+
+
+def check_metadata(value: Any, path: str = "metadata") -> dict[str, Any] | None:
+    """None, or a dict with string keys and JSON values."""
+    if value is None:
+        return None
+    if type(value) is not dict:
+        raise _fail(path, "a dict of JSON values or None", value)
+    copied: dict[str, Any] = check_json(value, path)
+    return copied
+
+
+def _check_keys(block: dict[str, Any], required: tuple[str, ...], path: str) -> None:
+    """Raise for the first missing or unknown key of *block*."""
+    for key in required:
+        if key not in block:
+            kind = block.get("type", "block")
+            msg = f"`{path}` is a {kind!s} block without its `{key}` field: {show(block)}."
+            raise MessageError(msg, f"{path}.{key}")
+    for key in block:
+        if key not in required:
+            allowed = ", ".join(f"`{name}`" for name in required)
+            msg = (
+                f"`{path}.{key}` is not a field of a {block['type']} block "
+                f"(the fields are {allowed}); the value was {show(block[key])}."
+            )
+            raise MessageError(msg, f"{path}.{key}")
+
+
+def _string_field(block: dict[str, Any], key: str, path: str) -> str:
+    value = block[key]
+    if type(value) is str:
+        return value
+    raise _fail(f"{path}.{key}", "a string", value)
+
+
+def _text(block: dict[str, Any], path: str) -> dict[str, Any]:
+    text = block.get("text", _MISSING)
+    if len(block) != 2 or text is _MISSING:
+        _check_keys(block, ("type", "text"), path)
+    if type(text) is not str:
+        raise _fail(f"{path}.text", "a string", text)
+    return {"type": "text", "text": text}
+
+
+def _thinking(block: dict[str, Any], path: str) -> dict[str, Any]:
+    _check_keys(block, ("type", "thinking"), path)
+    return {"type": "thinking", "thinking": _string_field(block, "thinking", path)}
+
+
+def _source(source: Any, kind: str, path: str) -> dict[str, Any]:
+    if type(source) is not dict:
+        raise _fail(path, "a dict with `type` 'base64' or 'url'", source)
+    source_type = source.get("type")
+    if source_type == "url":
+        _check_keys(source, ("type", "url"), path)
+        url = _string_field(source, "url", path)
+        if not url.startswith(_URL_SCHEMES) or (url.startswith("data:") and "," not in url):
+            raise _fail(f"{path}.url", "an http, https or data: URL", url)
+        return {"type": "url", "url": url}
+    if source_type == "base64":
+        _check_keys(source, ("type", "media_type", "data"), path)
+        media_type = _string_field(source, "media_type", path)
+        major, slash, minor = media_type.partition("/")
+        if major != kind or not slash or not minor:
+            raise _fail(f"{path}.media_type", f"a media type of the form '{kind}/...'", media_type)
+        data = _string_field(source, "data", path)
+        return {"type": "base64", "media_type": media_type, "data": data}
+    raise _fail(f"{path}.type", "'base64' or 'url'", source_type)
+
+
+def _media(block: dict[str, Any], path: str) -> dict[str, Any]:
+    _check_keys(block, ("type", "source"), path)
+    kind = block["type"]
+    return {"type": kind, "source": _source(block["source"], kind, f"{path}.source")}
+
+
+def _tool_use(block: dict[str, Any], path: str) -> dict[str, Any]:
+    _check_keys(block, ("type", "id", "name", "input"), path)
+    call_id = check_id(block["id"], f"{path}.id")
+    name = check_name(block["name"], f"{path}.name")
+    tool_input = block["input"]
+    if type(tool_input) is not dict:
+        raise _fail(f"{path}.input", "a dict of the tool's arguments", tool_input)
+    return {
+        "type": "tool_use",
+        "id": call_id,
+        "name": name,
+        "input": check_json(tool_input, f"{path}.input"),
+    }
+
+
+def _looks_like_blocks(value: list[Any]) -> bool:
+    """A non-empty list whose items are all dicts with a known block ``type``."""
+    return bool(value) and all(
+        type(item) is dict and item.get("type") in _VALIDATORS for item in value
+    )
+
+
+def _tool_result(block: dict[str, Any], path: str) -> dict[str, Any]:
+    _check_keys(block, ("type", "id", "name", "output"), path)
+    call_id = check_id(block["id"], f"{path}.id")
+    name = check_name(block["name"], f"{path}.name")
+    output = block["output"]
+    if type(output) is str:
+        copied: Any = output
+    elif type(output) is list and _looks_like_blocks(output):
+        copied = []
+        for index, item in enumerate(output):
+            item_path = f"{path}.output[{index}]"
+            kind = item["type"]
+            if kind != "text" and kind not in _MEDIA_TYPES:
+                raise _fail(
+                    f"{item_path}.type", "'text', 'image', 'audio' or 'video' in a tool output", kind
+                )
+            copied.append(_VALIDATORS[kind](item, item_path))
+    else:
+        copied = check_json(output, f"{path}.output")
+    return {"type": "tool_result", "id": call_id, "name": name, "output": copied}
+
+
+_VALIDATORS: dict[str, Callable[[dict[str, Any], str], dict[str, Any]]] = {
+    "text": _text,
+    "thinking": _thinking,
+    "image": _media,
+    "audio": _media,
+    "video": _media,
+    "tool_use": _tool_use,
+    "tool_result": _tool_result,
+}
+
+
+def check_block(block: Any, path: str) -> dict[str, Any]:
+    """One content block, validated and copied."""
+    if type(block) is not dict:
+        raise _fail(path, "a content block (a dict with a `type` field)", block)
+    try:
+        validator = _VALIDATORS[block["type"]]
+    except (KeyError, TypeError):
+        kind = block.get("type", "(missing)")
+        msg = f"`{path}.type` must be one of {_ALLOWED_TYPES}, not {show(kind)}."
+        raise MessageError(msg, f"{path}.type") from None
+    return validator(block, path)
+
+
+def check_content(value: Any, path: str = "content") -> str | list[dict[str, Any]]:
+    """Message content: a string, or a list of content blocks (validated and copied)."""
+    if type(value) is str:
+        return value
+    if type(value) is list:
+        return [check_block(block, f"{path}[{index}]") for index, block in enumerate(value)]
+    if isinstance(value, str):
+        return str(value)
+    raise _fail(path, "a string or a list of content blocks", value)
+
+
+def check_block_types(block_type: object, path: str = "block_type") -> frozenset[str] | None:
+    """The ``block_type`` argument of the helpers: None, a type name or a list of them."""
+    if block_type is None:
+        return None
+    names = [block_type] if isinstance(block_type, str) else block_type
+    if not isinstance(names, list | tuple | set | frozenset):
+        raise _fail(path, "a block type name or a list of them", block_type)
+    for name in names:
+        if name not in _VALIDATORS:
+            msg = f"`{path}` must name block types among {_ALLOWED_TYPES}, not {show(name)}."
+            raise MessageError(msg, path)
+    return frozenset(names)
