@@ -12,8 +12,9 @@ from datetime import datetime, timedelta
 __all__ = ["deterministic", "new_id", "now_timestamp", "parse_timestamp"]
 
 _ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
-_TIMESTAMP_FORMAT = "%Y-%m-%d %H:%M:%S.%f"
 _URLSAFE = bytes.maketrans(b"+/", b"-_")
+_DIGITS_TO_ZERO = str.maketrans("123456789", "000000000")
+_SHAPE = "0000-00-00 00:00:00.000"
 
 
 class _Clock:
@@ -43,24 +44,21 @@ def now_timestamp() -> str:
     """Return the local time as ``YYYY-MM-DD HH:MM:SS.mmm`` (or the fake clock's next tick)."""
     clock = _state.get()
     if clock is None:
-        return datetime.now().strftime(_TIMESTAMP_FORMAT)[:-3]
+        return datetime.now().isoformat(" ", "milliseconds")
     value = clock.now
     clock.now = value + clock.step
-    return value.strftime(_TIMESTAMP_FORMAT)[:-3]
+    return value.isoformat(" ", "milliseconds")
 
 
 def parse_timestamp(value: str) -> datetime | None:
-    """Parse ``YYYY-MM-DD HH:MM:SS.mmm``; return None when the text is not of that form."""
-    if len(value) != 23 or value[4] != "-" or value[7] != "-" or value[10] != " ":
+    """Parse ``YYYY-MM-DD HH:MM:SS.mmm``; return None when the text is not of that form.
+
+    Only ASCII digits count, and the date and time must exist (no February 30th).
+    """
+    if len(value) != 23 or value.translate(_DIGITS_TO_ZERO) != _SHAPE:
         return None
-    if value[13] != ":" or value[16] != ":" or value[19] != ".":
-        return None
-    parts = (value[0:4], value[5:7], value[8:10], value[11:13], value[14:16], value[17:19], value[20:23])
-    if not all(part.isascii() and part.isdigit() for part in parts):
-        return None
-    year, month, day, hour, minute, second, milli = (int(part) for part in parts)
     try:
-        return datetime(year, month, day, hour, minute, second, milli * 1000)
+        return datetime.fromisoformat(value)  # the shape is checked; this checks the date
     except ValueError:
         return None
 

@@ -6,7 +6,7 @@ import os
 from typing import Any
 
 from ._errors import MediaError
-from ._validate import check_block, show
+from ._validate import check_block, is_block_list, show
 
 __all__ = [
     "block_from_bytes",
@@ -68,6 +68,8 @@ _EXTENSIONS = {
     ".avi": "video/x-msvideo",
 }
 _KINDS = ("image", "audio", "video")
+_XML_STARTS = (b"<?xml", b"<!DOCTYPE svg", b"<!--")
+_SPACE = b"\xef\xbb\xbf \t\r\n"  # a UTF-8 byte order mark and white space
 
 
 def _normal(media_type: str) -> str:
@@ -78,8 +80,11 @@ def _normal(media_type: str) -> str:
 def detect_media_type(data: bytes) -> str | None:
     """Return the media type that *data*'s leading bytes announce, or None.
 
-    Recognises PNG, JPEG, GIF, WebP, BMP, MP3 (with an ID3 tag or a bare MPEG audio
-    frame), WAV, Ogg, FLAC, M4A, MP4, QuickTime, WebM and AVI.
+    Recognises PNG, JPEG, GIF, WebP, BMP, SVG, MP3 (with an ID3 tag or a bare MPEG
+    audio frame), WAV, Ogg, FLAC, M4A, MP4, QuickTime, WebM and AVI.
+
+    Raises:
+        MediaError: *data* is not bytes.
 
     Example:
         >>> from agentmsg import detect_media_type
@@ -90,6 +95,11 @@ def detect_media_type(data: bytes) -> str | None:
 
     .. versionadded:: 0.1.0
     """
+    if type(data) is not bytes:
+        if not isinstance(data, bytes | bytearray | memoryview):
+            msg = f"`data` must be bytes, not {type(data).__name__}: {show(data)}."
+            raise MediaError(msg, "data")
+        data = bytes(data)
     for offset, signature, media_type in _SIGNATURES:
         if data.startswith(signature, offset):
             return media_type
@@ -99,22 +109,26 @@ def detect_media_type(data: bytes) -> str | None:
         return _FTYP_KINDS.get(data[8:12], "video/mp4")
     if len(data) >= 2 and data[0] == 0xFF and data[1] & 0xE0 == 0xE0:
         return "audio/mpeg"  # an MPEG audio frame without an ID3 tag
+    head = data[:1024].lstrip(_SPACE)
+    if head.startswith(b"<svg") or (head.startswith(_XML_STARTS) and b"<svg" in head):
+        return "image/svg+xml"
     return None
 
 
 def _media_type_for(data: bytes, filename: str | None, kind: str | None) -> str:
     detected = detect_media_type(data)
-    if detected is None and filename is not None:
-        detected = _EXTENSIONS.get(os.path.splitext(filename)[1].lower())
-    where = f"file {filename!r}" if filename is not None else "the bytes"
+    if filename is None:
+        where, its, holds = "the bytes", "their", "hold"
+    else:
+        where, its, holds = f"file {filename!r}", "its", "holds"
     if detected is None:
         msg = (
-            f"Cannot tell the media type of {where}: its first bytes "
+            f"Cannot tell the media type of {where}: {its} first bytes "
             f"{data[:8]!r} match no supported image, audio or video format."
         )
         raise MediaError(msg, "data")
     if kind is not None and not detected.startswith(f"{kind}/"):
-        msg = f"`kind` is {kind!r}, but {where} holds {detected}."
+        msg = f"`kind` is {kind!r}, but {where} {holds} {detected}."
         raise MediaError(msg, "kind")
     return detected
 
@@ -151,13 +165,23 @@ def block_from_bytes(
         msg = f"`data` must be bytes, not {type(data).__name__}: {show(data)}."
         raise MediaError(msg, "data")
     _check_kind(kind)
-    import base64
-
     data = bytes(data)
     if media_type is None:
         media_type = _media_type_for(data, None, kind)
     else:
+        if type(media_type) is not str:
+            msg = f"`media_type` must be a string or None, not {show(media_type)}."
+            raise MediaError(msg, "media_type")
         _check_payload(data, media_type, "media_type")
+        if kind is not None and media_type.partition("/")[0] != kind:
+            msg = f"`kind` is {kind!r}, but `media_type` is {media_type!r}."
+            raise MediaError(msg, "kind")
+    return _block(data, media_type)
+
+
+def _block(data: bytes, media_type: str) -> dict[str, Any]:
+    import base64
+
     block = {
         "type": media_type.partition("/")[0],
         "source": {
@@ -172,7 +196,8 @@ def block_from_bytes(
 def block_from_file(path: str | os.PathLike[str], *, kind: str | None = None) -> dict[str, Any]:
     """Return an image, audio or video block with the file's bytes as base64.
 
-    The media type is detected from the bytes first, then from the file extension.
+    The media type is detected from the file's bytes (its name is not trusted), so a
+    file must hold one of the formats :func:`detect_media_type` recognises.
 
     Raises:
         MediaError: The file is missing or unreadable, or its format is not supported,
@@ -181,7 +206,13 @@ def block_from_file(path: str | os.PathLike[str], *, kind: str | None = None) ->
     .. versionadded:: 0.1.0
     """
     _check_kind(kind)
-    name = os.fspath(path)
+    try:
+        name = os.fspath(path)
+    except TypeError:
+        msg = f"`path` must be a str or os.PathLike, not {type(path).__name__}: {show(path)}."
+        raise MediaError(msg, "path") from None
+    if not isinstance(name, str):  # a bytes path
+        name = os.fsdecode(name)
     try:
         with open(name, "rb") as handle:
             data = handle.read()
@@ -191,8 +222,7 @@ def block_from_file(path: str | os.PathLike[str], *, kind: str | None = None) ->
     except OSError as error:
         msg = f"`path` cannot be read ({error.strerror}): {name!r}."
         raise MediaError(msg, "path") from None
-    media_type = _media_type_for(data, os.path.basename(name), kind)
-    return block_from_bytes(data, media_type)
+    return _block(data, _media_type_for(data, name, kind))
 
 
 def block_from_url(url: str, *, kind: str | None = None) -> dict[str, Any]:
@@ -212,7 +242,10 @@ def block_from_url(url: str, *, kind: str | None = None) -> dict[str, Any]:
     .. versionadded:: 0.1.0
     """
     _check_kind(kind)
-    if kind is None and isinstance(url, str):
+    if type(url) is not str:
+        msg = f"`url` must be a string, not {show(url)}."
+        raise MediaError(msg, "url")
+    if kind is None:
         if url.startswith("data:"):
             guessed = url[5:].partition(";")[0].partition(",")[0]
         else:
@@ -235,30 +268,54 @@ def _check_payload(data: bytes, declared: str, path: str) -> None:
         raise MediaError(msg, path)
 
 
-def _check_source(source: dict[str, Any], path: str) -> None:
-    if source["type"] != "base64":
-        return
+def _decode_base64(text: str, path: str) -> bytes:
     import base64
     import binascii
 
-    text = source["data"]
     try:
-        data = base64.b64decode(text, validate=True)
+        return base64.b64decode(text, validate=True)
     except (binascii.Error, ValueError):
-        msg = f"`{path}.data` is not valid base64: {show(text)}."
-        raise MediaError(msg, f"{path}.data") from None
-    _check_payload(data, source["media_type"], f"{path}.media_type")
+        msg = f"`{path}` is not valid base64: {show(text)}."
+        raise MediaError(msg, path) from None
+
+
+def _check_source(source: dict[str, Any], kind: str, path: str) -> None:
+    if source["type"] == "base64":
+        data = _decode_base64(source["data"], f"{path}.data")
+        _check_payload(data, source["media_type"], f"{path}.media_type")
+        return
+    url: str = source["url"]
+    if not url.startswith("data:"):
+        return  # nothing is fetched
+    header, _, payload = url.partition(",")
+    media_type, *params = header[5:].split(";")
+    here = f"{path}.url"
+    if any(param.lower() == "base64" for param in params):
+        data = _decode_base64(payload, here)
+    else:
+        from urllib.parse import unquote_to_bytes
+
+        data = unquote_to_bytes(payload)
+    if media_type:
+        _check_payload(data, media_type, here)
+        return
+    detected = detect_media_type(data)
+    if detected is None or not detected.startswith(f"{kind}/"):
+        found = detected or f"of no supported format: {data[:8]!r}"
+        msg = f"`{here}` must hold {kind} data, but its bytes are {found}."
+        raise MediaError(msg, here)
 
 
 def check_content_media(content: Any, path: str = "content") -> None:
-    """Check every base64 payload in *content* (blocks and tool outputs alike)."""
+    """Check every base64 payload and data: URL in *content* (tool outputs included)."""
     if type(content) is not list:
         return
     for index, block in enumerate(content):
         here = f"{path}[{index}]"
-        if block["type"] in _KINDS:
-            _check_source(block["source"], f"{here}.source")
-        elif block["type"] == "tool_result" and type(block["output"]) is list:
+        kind = block["type"]
+        if kind in _KINDS:
+            _check_source(block["source"], kind, f"{here}.source")
+        elif kind == "tool_result" and is_block_list(block["output"]):
             for inner, item in enumerate(block["output"]):
-                if type(item) is dict and item.get("type") in _KINDS and "source" in item:
-                    _check_source(item["source"], f"{here}.output[{inner}].source")
+                if item["type"] in _KINDS:
+                    _check_source(item["source"], item["type"], f"{here}.output[{inner}].source")

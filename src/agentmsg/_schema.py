@@ -8,7 +8,10 @@ __all__ = ["json_schema"]
 
 _STRING = {"type": "string"}
 _NAME = {"type": "string", "minLength": 1}
-_TIMESTAMP = {"type": "string", "pattern": r"^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\.\d{3}$"}
+_TIMESTAMP = {
+    "type": "string",
+    "pattern": r"^[0-9]{4}-[0-9]{2}-[0-9]{2} [0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]{3}$",
+}
 
 
 def _object(properties: dict[str, Any]) -> dict[str, Any]:
@@ -24,13 +27,14 @@ def _media_block(kind: str) -> dict[str, Any]:
     base64_source = _object(
         {
             "type": {"const": "base64"},
-            "media_type": {"type": "string", "pattern": f"^{kind}/.+"},
+            "media_type": {"type": "string", "pattern": f"^{kind}/[\\s\\S]"},
             "data": _STRING,
         }
     )
-    url_source = _object(
-        {"type": {"const": "url"}, "url": {"type": "string", "pattern": "^(https?://|data:.*,)"}}
-    )
+    # http(s) with something after the scheme, or a data: URL whose media type, if any,
+    # is of this kind.
+    url = f"^(https?://[\\s\\S]|data:({kind}/[^;,]*)?(;[^,]*)?,)"
+    url_source = _object({"type": {"const": "url"}, "url": {"type": "string", "pattern": url}})
     return _object({"type": {"const": kind}, "source": {"oneOf": [base64_source, url_source]}})
 
 
@@ -38,13 +42,17 @@ def json_schema() -> dict[str, Any]:
     """Return the JSON Schema (draft 2020-12) of :meth:`Msg.to_dict <agentmsg.Msg.to_dict>`.
 
     A dict that :meth:`Msg.from_dict <agentmsg.Msg.from_dict>` accepts validates against
-    it. The schema cannot express two rules the library also applies: non-finite
-    numbers are refused, and timestamps must be real dates.
+    it. The schema cannot express three rules the library also applies: non-finite
+    numbers are refused, timestamps must be real dates, and a tool output made of
+    content blocks holds only valid text, image, audio and video blocks.
 
     Example:
         >>> from agentmsg import json_schema
-        >>> sorted(json_schema()["$defs"])[:3]
-        ['audio', 'text', 'thinking']
+        >>> schema = json_schema()
+        >>> schema["required"]
+        ['name', 'role', 'content']
+        >>> sorted(schema["$defs"])
+        ['audio', 'image', 'text', 'thinking', 'tool_result', 'tool_use', 'video']
 
     .. versionadded:: 0.1.0
     """
@@ -63,12 +71,13 @@ def json_schema() -> dict[str, Any]:
     }
     block_refs = [{"$ref": f"#/$defs/{name}"} for name in defs]
     properties = {
-        "id": _NAME,
+        # from_dict makes a fresh id and timestamp when they are missing or null
+        "id": {**_NAME, "type": ["string", "null"]},
         "name": _NAME,
         "role": {"enum": ["user", "assistant", "system"]},
         "content": {"oneOf": [_STRING, {"type": "array", "items": {"oneOf": block_refs}}]},
         "metadata": {"type": ["object", "null"]},
-        "timestamp": _TIMESTAMP,
+        "timestamp": {**_TIMESTAMP, "type": ["string", "null"]},
         "invocation_id": {"type": ["string", "null"]},
     }
     return {

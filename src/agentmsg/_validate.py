@@ -14,7 +14,7 @@ from typing import Any
 
 from ._blocks import BLOCK_TYPES
 from ._errors import MessageError
-from ._ids import parse_timestamp
+from ._ids import _DIGITS_TO_ZERO, _SHAPE, parse_timestamp
 
 __all__ = [
     "ROLES",
@@ -26,14 +26,15 @@ __all__ = [
     "check_name",
     "check_optional_str",
     "check_role",
+    "check_str",
     "check_timestamp",
+    "is_block_list",
     "show",
 ]
 
 ROLES: tuple[str, ...] = ("user", "assistant", "system")
 _ROLE_SET = frozenset(ROLES)
 _MEDIA_TYPES = frozenset({"image", "audio", "video"})
-_URL_SCHEMES = ("http://", "https://", "data:")
 _ALLOWED_TYPES = ", ".join(repr(name) for name in BLOCK_TYPES)
 _SHOW_LIMIT = 80
 _MISSING = object()
@@ -41,7 +42,10 @@ _MISSING = object()
 
 def show(value: object) -> str:
     """``repr`` of *value*, shortened in the middle when it is long."""
-    text = repr(value)
+    try:
+        text = repr(value)
+    except RecursionError:
+        return f"<{type(value).__name__} nested too deeply to show>"
     if len(text) <= _SHOW_LIMIT:
         return text
     return f"{text[:50]}...{text[-20:]} ({len(text):,} characters)"
@@ -51,8 +55,16 @@ def _fail(path: str, requirement: str, value: object) -> MessageError:
     return MessageError(f"`{path}` must be {requirement}, not {show(value)}.", path)
 
 
-def _type_name(value: object) -> str:
-    return type(value).__name__
+def _with_article(word: str) -> str:
+    """*word* with its indefinite article: ``a tuple``, ``an image``."""
+    lower = word.lower()
+    vowel_sound = lower[:1] in "aeio" or lower.startswith("un")  # "a url", "an unknown"
+    return f"an {word}" if vowel_sound else f"a {word}"
+
+
+def _a_type(value: object) -> str:
+    """The type of *value* with its article: ``a tuple``, ``an object``."""
+    return _with_article(type(value).__name__)
 
 
 def check_name(value: object, path: str = "name") -> str:
@@ -76,6 +88,15 @@ def check_optional_str(value: object, path: str) -> str | None:
     raise _fail(path, "a string or None", value)
 
 
+def check_str(value: object, path: str) -> str:
+    """A string, possibly empty."""
+    if type(value) is str:
+        return value
+    if isinstance(value, str):
+        return str(value)
+    raise _fail(path, "a string", value)
+
+
 def check_role(value: object, path: str = "role", roles: Iterable[str] = ROLES) -> str:
     """One of the allowed role names."""
     allowed = _ROLE_SET if roles is ROLES else frozenset(roles)
@@ -89,6 +110,8 @@ def check_timestamp(value: object, path: str = "timestamp") -> str:
     """A local time written as ``YYYY-MM-DD HH:MM:SS.mmm``."""
     if type(value) is str and parse_timestamp(value) is not None:
         return value
+    if type(value) is str and value.translate(_DIGITS_TO_ZERO) == _SHAPE:
+        raise _fail(path, "a real date and time", value)
     raise _fail(path, "a timestamp of the form 'YYYY-MM-DD HH:MM:SS.mmm'", value)
 
 
@@ -107,16 +130,28 @@ def check_json(value: Any, path: str) -> Any:
             if type(key) is not str:
                 msg = f"`{path}` keys must be strings, not {show(key)}."
                 raise MessageError(msg, path)
-            copy[key] = check_json(item, f"{path}.{key}")
+            # Plain leaves are kept without building their path (the common case).
+            leaf = type(item)
+            if leaf is str or leaf is int or leaf is bool or item is None:
+                copy[key] = item
+            else:
+                copy[key] = check_json(item, f"{path}.{key}")
         return copy
     if kind is list:
-        return [check_json(item, f"{path}[{index}]") for index, item in enumerate(value)]
+        copied = value.copy()
+        for index, item in enumerate(value):
+            leaf = type(item)
+            if not (leaf is str or leaf is int or leaf is bool or item is None):
+                copied[index] = check_json(item, f"{path}[{index}]")
+        return copied
     if kind is float:
         if math.isfinite(value):
             return value
         raise _fail(path, "a finite number (JSON has no NaN or infinity)", value)
-    requirement = f"a JSON value (str, number, bool, None, list or dict), not a {_type_name(value)}:"
-    msg = f"`{path}` must be {requirement} {show(value)}."
+    msg = (
+        f"`{path}` must be a JSON value (str, number, bool, None, list or dict), "
+        f"not {_a_type(value)}: {show(value)}."
+    )
     raise MessageError(msg, path)
 
 
@@ -126,23 +161,33 @@ def check_metadata(value: Any, path: str = "metadata") -> dict[str, Any] | None:
         return None
     if type(value) is not dict:
         raise _fail(path, "a dict of JSON values or None", value)
-    copied: dict[str, Any] = check_json(value, path)
+    try:
+        copied: dict[str, Any] = check_json(value, path)
+    except RecursionError:
+        raise _too_deep(path, value) from None
     return copied
 
 
-def _check_keys(block: dict[str, Any], required: tuple[str, ...], path: str) -> None:
-    """Raise for the first missing or unknown key of *block*."""
+def _too_deep(path: str, value: object) -> MessageError:
+    msg = f"`{path}` is nested too deeply to be checked: {show(value)}."
+    return MessageError(msg, path)
+
+
+def _check_keys(
+    block: dict[str, Any], required: tuple[str, ...], path: str, noun: str = "block"
+) -> None:
+    """Raise for the first missing or unknown key of *block* (a block or a source)."""
     for key in required:
         if key not in block:
-            kind = block.get("type", "block")
-            msg = f"`{path}` is a {kind!s} block without its `{key}` field: {show(block)}."
+            msg = f"`{path}` is {_with_article(str(block['type']))} {noun} without its `{key}` field: {show(block)}."
             raise MessageError(msg, f"{path}.{key}")
     for key in block:
         if key not in required:
             allowed = ", ".join(f"`{name}`" for name in required)
             msg = (
-                f"`{path}.{key}` is not a field of a {block['type']} block "
-                f"(the fields are {allowed}); the value was {show(block[key])}."
+                f"`{path}.{key}` is not a field of {_with_article(str(block['type']))} {noun} "
+                f"(its fields are {allowed}); "
+                f"the value was {show(block[key])}."
             )
             raise MessageError(msg, f"{path}.{key}")
 
@@ -168,18 +213,41 @@ def _thinking(block: dict[str, Any], path: str) -> dict[str, Any]:
     return {"type": "thinking", "thinking": _string_field(block, "thinking", path)}
 
 
+def _good_url(url: str, kind: str) -> bool:
+    """An http(s) URL with something after the scheme, or a data: URL of the right kind.
+
+    A data: URL needs its comma; when it names a media type (``data:image/png;base64,``)
+    the major type must be the block's kind.
+    """
+    if url.startswith("https://"):
+        return len(url) > 8
+    if url.startswith("http://"):
+        return len(url) > 7
+    if not url.startswith("data:"):
+        return False
+    header, comma, _ = url.partition(",")
+    if not comma:
+        return False
+    media_type = header[5:].partition(";")[0]
+    if not media_type:
+        return True
+    major, slash, _ = media_type.partition("/")
+    return major == kind and slash == "/"
+
+
 def _source(source: Any, kind: str, path: str) -> dict[str, Any]:
     if type(source) is not dict:
         raise _fail(path, "a dict with `type` 'base64' or 'url'", source)
     source_type = source.get("type")
     if source_type == "url":
-        _check_keys(source, ("type", "url"), path)
+        _check_keys(source, ("type", "url"), path, "source")
         url = _string_field(source, "url", path)
-        if not url.startswith(_URL_SCHEMES) or (url.startswith("data:") and "," not in url):
-            raise _fail(f"{path}.url", "an http, https or data: URL", url)
+        if not _good_url(url, kind):
+            requirement = f"an http or https URL, or a data: URL holding {kind} data"
+            raise _fail(f"{path}.url", requirement, url)
         return {"type": "url", "url": url}
     if source_type == "base64":
-        _check_keys(source, ("type", "media_type", "data"), path)
+        _check_keys(source, ("type", "media_type", "data"), path, "source")
         media_type = _string_field(source, "media_type", path)
         major, slash, minor = media_type.partition("/")
         if major != kind or not slash or not minor:
@@ -210,11 +278,21 @@ def _tool_use(block: dict[str, Any], path: str) -> dict[str, Any]:
     }
 
 
-def _looks_like_blocks(value: list[Any]) -> bool:
-    """A non-empty list whose items are all dicts with a known block ``type``."""
-    return bool(value) and all(
-        type(item) is dict and item.get("type") in _VALIDATORS for item in value
+def is_block_list(value: Any) -> bool:
+    """Whether *value* is a non-empty list of dicts that all have a known block ``type``.
+
+    A tool output of this shape is validated as a list of content blocks; any other
+    output is validated as a plain JSON value.
+    """
+    return (
+        type(value) is list
+        and bool(value)
+        and all(type(item) is dict and _is_block_type(item.get("type")) for item in value)
     )
+
+
+def _is_block_type(value: object) -> bool:
+    return type(value) is str and value in _VALIDATORS
 
 
 def _tool_result(block: dict[str, Any], path: str) -> dict[str, Any]:
@@ -224,15 +302,14 @@ def _tool_result(block: dict[str, Any], path: str) -> dict[str, Any]:
     output = block["output"]
     if type(output) is str:
         copied: Any = output
-    elif type(output) is list and _looks_like_blocks(output):
+    elif is_block_list(output):
         copied = []
         for index, item in enumerate(output):
             item_path = f"{path}.output[{index}]"
             kind = item["type"]
             if kind != "text" and kind not in _MEDIA_TYPES:
-                raise _fail(
-                    f"{item_path}.type", "'text', 'image', 'audio' or 'video' in a tool output", kind
-                )
+                requirement = "'text', 'image', 'audio' or 'video' in a tool output"
+                raise _fail(f"{item_path}.type", requirement, kind)
             copied.append(_VALIDATORS[kind](item, item_path))
     else:
         copied = check_json(output, f"{path}.output")
@@ -257,8 +334,10 @@ def check_block(block: Any, path: str) -> dict[str, Any]:
     try:
         validator = _VALIDATORS[block["type"]]
     except (KeyError, TypeError):
-        kind = block.get("type", "(missing)")
-        msg = f"`{path}.type` must be one of {_ALLOWED_TYPES}, not {show(kind)}."
+        if "type" not in block:
+            msg = f"`{path}` has no `type` field (one of {_ALLOWED_TYPES}): {show(block)}."
+        else:
+            msg = f"`{path}.type` must be one of {_ALLOWED_TYPES}, not {show(block['type'])}."
         raise MessageError(msg, f"{path}.type") from None
     return validator(block, path)
 
@@ -268,7 +347,10 @@ def check_content(value: Any, path: str = "content") -> str | list[dict[str, Any
     if type(value) is str:
         return value
     if type(value) is list:
-        return [check_block(block, f"{path}[{index}]") for index, block in enumerate(value)]
+        try:
+            return [check_block(block, f"{path}[{index}]") for index, block in enumerate(value)]
+        except RecursionError:
+            raise _too_deep(path, value) from None
     if isinstance(value, str):
         return str(value)
     raise _fail(path, "a string or a list of content blocks", value)
@@ -282,7 +364,7 @@ def check_block_types(block_type: object, path: str = "block_type") -> frozenset
     if not isinstance(names, list | tuple | set | frozenset):
         raise _fail(path, "a block type name or a list of them", block_type)
     for name in names:
-        if name not in _VALIDATORS:
+        if type(name) is not str or name not in _VALIDATORS:
             msg = f"`{path}` must name block types among {_ALLOWED_TYPES}, not {show(name)}."
             raise MessageError(msg, path)
     return frozenset(names)

@@ -1,0 +1,284 @@
+"""Property tests: valid messages round-trip; broken input only ever raises MessageError."""
+
+from __future__ import annotations
+
+import json
+import math
+from datetime import datetime
+from typing import Any
+
+import jsonschema
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+
+from agentmsg import BLOCK_TYPES, MessageError, Msg, json_schema
+
+PROPERTY_SETTINGS = settings(
+    max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
+MEDIA_KINDS = ("image", "audio", "video")
+SCHEMA_VALIDATOR = jsonschema.Draft202012Validator(json_schema())
+
+# -- valid values ---------------------------------------------------------------------
+
+texts = st.text(max_size=12)
+names = st.text(min_size=1, max_size=12)
+# "type" is left out of generated keys so that a random JSON tool output never looks like
+# a list of content blocks (which is validated as blocks instead).
+keys = texts.filter(lambda key: key != "type")
+json_scalars = (
+    st.none()
+    | st.booleans()
+    | st.integers()
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | texts
+)
+json_values = st.recursive(
+    json_scalars,
+    lambda children: st.lists(children, max_size=3) | st.dictionaries(keys, children, max_size=3),
+    max_leaves=8,
+)
+json_objects = st.dictionaries(keys, json_values, max_size=4)
+timestamps = st.datetimes(
+    min_value=datetime(1, 1, 1), max_value=datetime(9999, 12, 31, 23, 59, 59)
+).map(lambda moment: moment.isoformat(" ", "milliseconds"))
+# A data: URL's media subtype and parameters hold no ';' or ',' (they end the header).
+header_text = st.text(alphabet=st.characters(blacklist_characters=";,"), max_size=8)
+
+
+@st.composite
+def sources(draw: st.DrawFn, kind: str) -> dict[str, Any]:
+    """A valid base64 or URL source for a block of *kind*."""
+    choice = draw(st.sampled_from(["base64", "http", "data"]))
+    if choice == "base64":
+        subtype = draw(st.text(min_size=1, max_size=10))
+        return {"type": "base64", "media_type": f"{kind}/{subtype}", "data": draw(texts)}
+    if choice == "http":
+        scheme = draw(st.sampled_from(["http://", "https://"]))
+        return {"type": "url", "url": scheme + draw(st.text(min_size=1, max_size=20))}
+    media_type = draw(st.sampled_from(["", f"{kind}/"])) + draw(header_text)
+    media_type = media_type if media_type.startswith(f"{kind}/") else ""
+    params = draw(st.sampled_from(["", ";base64"])) + draw(
+        st.just("") | header_text.map(";".__add__)
+    )
+    return {"type": "url", "url": f"data:{media_type}{params},{draw(texts)}"}
+
+
+@st.composite
+def media_blocks(draw: st.DrawFn) -> dict[str, Any]:
+    kind = draw(st.sampled_from(MEDIA_KINDS))
+    return {"type": kind, "source": draw(sources(kind))}
+
+
+text_blocks = st.builds(lambda text: {"type": "text", "text": text}, texts)
+thinking_blocks = st.builds(lambda text: {"type": "thinking", "thinking": text}, texts)
+tool_use_blocks = st.builds(
+    lambda call_id, name, arguments: {
+        "type": "tool_use",
+        "id": call_id,
+        "name": name,
+        "input": arguments,
+    },
+    names,
+    names,
+    json_objects,
+)
+tool_outputs = texts | json_values | st.lists(text_blocks | media_blocks(), min_size=1, max_size=3)
+tool_result_blocks = st.builds(
+    lambda call_id, name, output: {
+        "type": "tool_result",
+        "id": call_id,
+        "name": name,
+        "output": output,
+    },
+    names,
+    names,
+    tool_outputs,
+)
+blocks = text_blocks | thinking_blocks | media_blocks() | tool_use_blocks | tool_result_blocks
+contents = texts | st.lists(blocks, max_size=4)
+
+
+@st.composite
+def messages(draw: st.DrawFn) -> Msg:
+    """A random valid message, built through the constructor."""
+    return Msg(
+        draw(names),
+        draw(contents),
+        draw(st.sampled_from(["user", "assistant", "system"])),
+        draw(st.none() | json_objects),
+        draw(st.none() | timestamps),
+        draw(st.none() | texts),
+        id=draw(st.none() | names),
+    )
+
+
+# -- broken values -------------------------------------------------------------------
+
+
+class Opaque:
+    """An object no JSON writer knows."""
+
+
+junk = (
+    json_values
+    | st.just(math.nan)
+    | st.just(math.inf)
+    | st.tuples(json_scalars)
+    | st.binary(max_size=4)
+    | st.sets(st.integers(), max_size=2)
+    | st.builds(Opaque)
+    | st.sampled_from([*BLOCK_TYPES, "user", "url", "base64", "https://x", "data:,", ""])
+    | st.dictionaries(
+        st.sampled_from(["type", "text", "source", "url", "id", "input"]), json_scalars
+    )
+    | st.dictionaries(st.integers(), json_scalars, min_size=1, max_size=2)
+)
+
+
+def _containers(value: Any, found: list[tuple[Any, Any]]) -> None:
+    """Collect every (container, key) pair inside a JSON-shaped *value*."""
+    if type(value) is dict:
+        for key, item in value.items():
+            found.append((value, key))
+            _containers(item, found)
+    elif type(value) is list:
+        for index, item in enumerate(value):
+            found.append((value, index))
+            _containers(item, found)
+
+
+@st.composite
+def broken_dicts(draw: st.DrawFn) -> Any:
+    """A valid message dict with a few random replacements, deletions and additions."""
+    data = draw(messages()).to_dict()
+    for _ in range(draw(st.integers(min_value=1, max_value=3))):
+        places: list[tuple[Any, Any]] = []
+        _containers(data, places)
+        container, key = draw(st.sampled_from(places))
+        action = draw(st.sampled_from(["replace", "delete", "add"]))
+        if action == "replace":
+            container[key] = draw(junk)
+        elif action == "delete":
+            del container[key]
+        elif type(container) is dict:
+            container[draw(st.text(max_size=6) | st.sampled_from(["type", "extra"]))] = draw(junk)
+        else:
+            container.append(draw(junk))
+    return data
+
+
+def assert_only_message_errors(data: Any) -> None:
+    """from_dict either accepts *data* (and the result round-trips) or raises MessageError."""
+    try:
+        msg = Msg.from_dict(data)
+    except MessageError as error:
+        assert str(error).endswith(".")
+        return
+    assert msg == Msg.from_dict(msg.to_dict())
+
+
+# -- the properties ------------------------------------------------------------------
+
+
+class TestRoundTrip:
+    """Valid messages survive serialization unchanged."""
+
+    @PROPERTY_SETTINGS
+    @given(messages())
+    def test_dict_round_trip(self, msg):
+        """``Msg.from_dict(msg.to_dict())`` equals the message, and gives the same dict."""
+        again = Msg.from_dict(msg.to_dict())
+
+        assert msg == again
+        assert msg.to_dict() == again.to_dict()
+
+    @PROPERTY_SETTINGS
+    @given(messages())
+    def test_json_round_trip(self, msg):
+        """``Msg.from_json(msg.to_json())`` equals the message."""
+        assert msg == Msg.from_json(msg.to_json())
+
+    @PROPERTY_SETTINGS
+    @given(messages())
+    def test_dict_is_plain_json(self, msg):
+        """The dict survives a trip through the standard JSON module unchanged."""
+        data = msg.to_dict()
+
+        assert data == json.loads(json.dumps(data))
+
+    @PROPERTY_SETTINGS
+    @given(messages())
+    def test_dict_matches_schema(self, msg):
+        """Every to_dict() output validates against json_schema()."""
+        SCHEMA_VALIDATOR.validate(msg.to_dict())
+
+    @PROPERTY_SETTINGS
+    @given(messages(), contents, json_objects)
+    def test_inputs_are_not_shared(self, msg, content, metadata):
+        """Assigned content and metadata are copied: changing the originals changes nothing."""
+        msg.content = content
+        msg.metadata = metadata
+        before = msg.to_dict()
+
+        if isinstance(content, list):
+            content.append({"type": "text", "text": "added"})
+            for block in content:
+                block.clear()
+        metadata.clear()
+
+        assert before == msg.to_dict()
+
+
+class TestBrokenInput:
+    """Bad input raises MessageError and nothing else."""
+
+    @PROPERTY_SETTINGS
+    @given(broken_dicts())
+    def test_broken_dicts(self, data):
+        """A valid dict with random damage loads or raises MessageError."""
+        assert_only_message_errors(data)
+
+    @PROPERTY_SETTINGS
+    @given(
+        st.dictionaries(
+            st.sampled_from(
+                ["id", "name", "role", "content", "metadata", "timestamp", "invocation_id", "x"]
+            ),
+            junk | st.lists(junk, max_size=3),
+        )
+    )
+    def test_random_dicts(self, data):
+        """A dict of random values loads or raises MessageError."""
+        assert_only_message_errors(data)
+
+    @PROPERTY_SETTINGS
+    @given(junk)
+    def test_random_values(self, data):
+        """Any value at all given to from_dict loads or raises MessageError."""
+        assert_only_message_errors(data)
+
+    @PROPERTY_SETTINGS
+    @given(st.text(max_size=40) | st.binary(max_size=40))
+    def test_random_json_text(self, text):
+        """Random text given to from_json loads or raises MessageError."""
+        try:
+            msg = Msg.from_json(text)
+        except MessageError as error:
+            assert str(error).startswith(("The text is not valid JSON", "A message dict", "`"))
+        else:
+            assert msg == Msg.from_json(msg.to_json())
+
+    @PROPERTY_SETTINGS
+    @given(broken_dicts())
+    def test_broken_dicts_through_json(self, data):
+        """Damaged dicts written as JSON load or raise MessageError."""
+        try:
+            text = json.dumps(data)
+        except (TypeError, ValueError):
+            assume(False)
+        try:
+            msg = Msg.from_json(text)
+        except MessageError:
+            return
+        assert msg == Msg.from_json(msg.to_json())
