@@ -28,28 +28,45 @@ from ._blocks import (
     URLSource,
     VideoBlock,
 )
+from ._chat import (
+    AIMessage,
+    ChatMessage,
+    FunctionCall,
+    FunctionMessage,
+    HumanMessage,
+    SystemMessage,
+    TokenUsage,
+)
 from ._errors import MediaError, MessageError, TokenCountError
 from ._ids import deterministic
 from ._media import block_from_bytes, block_from_file, block_from_url, detect_media_type
 from ._message import Msg
 from ._schema import json_schema
+from ._tokens import estimate_tokens
 
 __version__ = "0.1.0"
 
 __all__ = [
     "BLOCK_TYPES",
+    "AIMessage",
     "AudioBlock",
     "Base64Source",
     "BlockType",
+    "ChatMessage",
     "ContentBlock",
+    "FunctionCall",
+    "FunctionMessage",
+    "HumanMessage",
     "ImageBlock",
     "MediaError",
     "MediaSource",
     "MessageError",
     "Msg",
+    "SystemMessage",
     "TextBlock",
     "ThinkingBlock",
     "TokenCountError",
+    "TokenUsage",
     "ToolResultBlock",
     "ToolUseBlock",
     "URLSource",
@@ -59,6 +76,7 @@ __all__ = [
     "block_from_url",
     "detect_media_type",
     "deterministic",
+    "estimate_tokens",
     "json_schema",
 ]
 

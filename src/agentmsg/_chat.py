@@ -1,0 +1,963 @@
+"""Role-specific chat messages: one class per role, string content, token counts.
+
+:class:`HumanMessage`, :class:`SystemMessage`, :class:`AIMessage` and
+:class:`FunctionMessage` are the simple way to write a conversation for a chat API.
+Each converts to and from a :class:`~agentmsg.Msg` (:meth:`ChatMessage.to_msg`,
+:meth:`ChatMessage.from_msg`) and to and from its chat payload
+(:meth:`ChatMessage.to_dict`, :meth:`ChatMessage.from_dict`).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, ClassVar, Literal, NotRequired, TypedDict
+
+from ._errors import MediaError, MessageError, TokenCountError
+from ._media import block_from_bytes, block_from_file
+from ._message import Msg
+from ._tokens import estimate_tokens
+from ._validate import check_block, check_id, check_json, check_name, check_str, show
+
+if TYPE_CHECKING:
+    from typing import Self
+
+__all__ = [
+    "AIMessage",
+    "ChatMessage",
+    "FunctionCall",
+    "FunctionMessage",
+    "HumanMessage",
+    "SystemMessage",
+    "TokenUsage",
+]
+
+_set = object.__setattr__
+_MEDIA_KINDS = ("image", "audio", "video")
+_FUNCTION_CALL_KEYS = ("name", "thoughts", "arguments", "id")
+_USAGE_KEYS = ("prompt_tokens", "completion_tokens", "total_tokens")
+# The role a tool result travels with in a Msg, and the sender name it gets by default
+# (the core tutorials send tool results as ``Msg("system", [ToolResultBlock], "system")``).
+_TOOL_RESULT_ROLE: Literal["system"] = "system"
+
+
+class FunctionCall(TypedDict):
+    """A model's request to call a function, as an :class:`AIMessage` carries it.
+
+    ``name`` is the function, ``arguments`` its arguments as JSON text (a JSON object),
+    ``thoughts`` the reasoning the model gave for the call, if any, and ``id`` the call
+    id, if the model gave one. The arguments are kept as text and only parsed when the
+    message is converted to a :class:`~agentmsg.Msg`.
+
+    .. versionadded:: 0.1.0
+    """
+
+    name: str
+    thoughts: NotRequired[str]
+    arguments: str
+    id: NotRequired[str]
+
+
+class TokenUsage(TypedDict):
+    """The token usage a chat API reports for one reply.
+
+    All three counts are integers >= 0. :attr:`AIMessage.token_count` is
+    ``completion_tokens``.
+
+    .. versionadded:: 0.1.0
+    """
+
+    prompt_tokens: int
+    completion_tokens: int
+    total_tokens: int
+
+
+# -- validation ------------------------------------------------------------------------
+
+
+def _check_dict_keys(
+    value: dict[str, Any], allowed: tuple[str, ...], required: tuple[str, ...], path: str
+) -> None:
+    for key in value:
+        if key not in allowed:
+            names = ", ".join(f"`{name}`" for name in allowed)
+            msg = (
+                f"`{path}.{key}` is not a field of `{path}` (its fields are {names}); "
+                f"the value was {show(value[key])}."
+            )
+            raise MessageError(msg, f"{path}.{key}")
+    for key in required:
+        if key not in value:
+            msg = f"`{path}` has no `{key}` field: {show(value)}."
+            raise MessageError(msg, f"{path}.{key}")
+
+
+def _check_function_call(value: Any, path: str = "function_call") -> dict[str, Any] | None:
+    if value is None:
+        return None
+    if type(value) is not dict:
+        msg = f"`{path}` must be a dict with `name` and `arguments`, or None, not {show(value)}."
+        raise MessageError(msg, path)
+    _check_dict_keys(value, _FUNCTION_CALL_KEYS, ("name", "arguments"), path)
+    call: dict[str, Any] = {"name": check_name(value["name"], f"{path}.name")}
+    if "thoughts" in value:
+        call["thoughts"] = check_str(value["thoughts"], f"{path}.thoughts")
+    call["arguments"] = check_str(value["arguments"], f"{path}.arguments")
+    if "id" in value:
+        call["id"] = check_id(value["id"], f"{path}.id")
+    return call
+
+
+def _check_count(value: Any, path: str = "token_count") -> int:
+    if type(value) is int and value >= 0:
+        return value
+    msg = f"`{path}` must be an integer >= 0, not {show(value)}."
+    raise TokenCountError(msg, path)
+
+
+def _check_token_usage(value: Any, path: str = "token_usage") -> dict[str, int] | None:
+    if value is None:
+        return None
+    if type(value) is not dict:
+        names = ", ".join(f"`{key}`" for key in _USAGE_KEYS)
+        msg = f"`{path}` must be a dict with {names}, or None, not {show(value)}."
+        raise MessageError(msg, path)
+    _check_dict_keys(value, _USAGE_KEYS, _USAGE_KEYS, path)
+    return {key: _check_count(value[key], f"{path}.{key}") for key in _USAGE_KEYS}
+
+
+def _check_files(value: Any, path: str = "files") -> list[dict[str, Any]]:
+    if value is None:
+        return []
+    if type(value) not in (list, tuple):
+        msg = f"`{path}` must be a list of image, audio or video blocks, not {show(value)}."
+        raise MessageError(msg, path)
+    blocks = []
+    for index, block in enumerate(value):
+        here = f"{path}[{index}]"
+        checked = check_block(block, here)
+        if checked["type"] not in _MEDIA_KINDS:
+            msg = f"`{here}` must be an image, audio or video block, not a {checked['type']} block."
+            raise MessageError(msg, f"{here}.type")
+        blocks.append(checked)
+    return blocks
+
+
+def _copy(value: Any) -> Any:
+    if type(value) is dict:
+        return {key: _copy(item) for key, item in value.items()}
+    if type(value) is list:
+        return [_copy(item) for item in value]
+    return value
+
+
+def _default_call_id(function_name: str) -> str:
+    """The call id a function call and its result share when neither names one."""
+    return f"call_{function_name}"
+
+
+def _describe_file(block: dict[str, Any]) -> str:
+    source = block["source"]
+    return str(source["media_type"] if source["type"] == "base64" else source["url"])
+
+
+# -- the base class --------------------------------------------------------------------
+
+
+class ChatMessage:
+    """The base of the four role messages; not created directly.
+
+    Every role message has a :attr:`role`, a string :attr:`content` and a
+    :attr:`token_count`. Messages are immutable except for :attr:`token_count`, which
+    can be set once when it is not known yet. Assigning any other attribute raises
+    :class:`~agentmsg.MessageError`.
+
+    Use :meth:`from_dict` and :meth:`from_msg` on this class to get whichever role
+    message the data describes, or on a subclass to insist on that role.
+
+    .. versionadded:: 0.1.0
+    """
+
+    __slots__ = ("_content", "_name", "_token_count")
+    __hash__ = None  # type: ignore[assignment]  # compared by value
+
+    role: ClassVar[str] = ""
+    """The role in a chat payload: ``"user"``, ``"system"``, ``"assistant"`` or ``"function"``."""
+
+    _PAYLOAD_KEYS: ClassVar[tuple[str, ...]] = ("role", "name", "content")
+    _FIELDS: ClassVar[tuple[str, ...]] = ("role", "name", "content", "token_count")
+    _DEFAULT_NAME: ClassVar[str] = ""
+
+    _content: str
+    _name: str | None
+    _token_count: int | None
+
+    def __init__(self, content: str, *, name: str | None = None) -> None:
+        if type(self) is ChatMessage:
+            msg = (
+                "ChatMessage is a base class; use HumanMessage, SystemMessage, AIMessage "
+                "or FunctionMessage."
+            )
+            raise TypeError(msg)
+        _set(self, "_content", check_str(content, "content"))
+        _set(self, "_name", None if name is None else check_name(name))
+        _set(self, "_token_count", None)
+
+    # -- attributes --------------------------------------------------------------------
+
+    @property
+    def content(self) -> str:
+        """The text of the message."""
+        return self._content
+
+    @property
+    def name(self) -> str | None:
+        """The sender's name, or None when the message does not name one."""
+        return self._name
+
+    @property
+    def token_count(self) -> int:
+        """The number of tokens the content costs.
+
+        A :class:`SystemMessage` and an :class:`AIMessage` know it from the start; a
+        :class:`HumanMessage` and a :class:`FunctionMessage` know it once it is set.
+        It can be set only once: setting it when it is already known raises
+        :class:`~agentmsg.TokenCountError`, so a count reported by a model is never
+        overwritten by mistake.
+
+        Raises:
+            TokenCountError: Read before it is known; set when it is already known; set
+                to anything but an integer >= 0.
+        """
+        count = self._token_count
+        if count is None:
+            msg = (
+                f"The token count of this {type(self).__name__} is not known yet; set "
+                f"`token_count` first, for example to estimate_tokens(message.content)."
+            )
+            raise TokenCountError(msg, "token_count")
+        return count
+
+    @token_count.setter
+    def token_count(self, value: int) -> None:
+        if self._token_count is not None:
+            msg = (
+                f"The token count of this {type(self).__name__} is already known "
+                f"({self._token_count}); it can be set only once, not again to {show(value)}."
+            )
+            raise TokenCountError(msg, "token_count")
+        _set(self, "_token_count", _check_count(value))
+
+    def __setattr__(self, field: str, value: Any) -> None:
+        if field == "token_count" or field in _PRIVATE_SLOTS:
+            # token_count goes through its setter; the private slots are only set this
+            # way by copy and pickle, which restore a message slot by slot.
+            _set(self, field, value)
+            return
+        kind = type(self).__name__
+        if field in self._FIELDS:
+            msg = f"`{field}` of a {kind} cannot be changed; build a new message instead."
+        else:
+            msg = f"`{field}` is not a field of {kind}; the fields are {', '.join(self._FIELDS)}."
+        raise MessageError(msg, field)
+
+    # -- chat payloads -----------------------------------------------------------------
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return the message as a chat-API payload.
+
+        The dict holds ``role`` and ``content``, plus ``name`` when the message has
+        one, the function call of an :class:`AIMessage` and the media ``files`` of a
+        :class:`HumanMessage` when there are any. Token counts are not part of it. The
+        dict is a copy: changing it does not change the message.
+        """
+        data: dict[str, Any] = {"role": self.role}
+        if self._name is not None:
+            data["name"] = self._name
+        data["content"] = self._content
+        return data
+
+    @classmethod
+    def from_dict(cls, data: Any) -> ChatMessage:
+        """Build a role message from a chat payload, as :meth:`to_dict` returns it.
+
+        Called on :class:`ChatMessage`, the ``role`` picks the class; called on a
+        subclass, the ``role`` must be that subclass's.
+
+        Raises:
+            MessageError: *data* is not a dict, has no ``role`` or ``content``, has a
+                key that the role's payload does not have, or holds an invalid value.
+
+        Example:
+            >>> from agentmsg import ChatMessage
+            >>> ChatMessage.from_dict({"role": "user", "content": "Hi"})
+            <HumanMessage role: 'user', content: 'Hi'>
+        """
+        if type(data) is not dict:
+            msg = f"A chat payload must be a dict, not {type(data).__name__}: {show(data)}."
+            raise MessageError(msg)
+        role = data.get("role")
+        target = _BY_ROLE.get(role) if isinstance(role, str) else None
+        if target is None:
+            roles = ", ".join(repr(name) for name in _BY_ROLE)
+            msg = f"`role` must be one of {roles}, not {show(role)}."
+            raise MessageError(msg, "role")
+        cls._expect(target, f"a payload with role {role!r}")
+        for key in data:
+            if key not in target._PAYLOAD_KEYS:
+                names = ", ".join(f"`{name}`" for name in target._PAYLOAD_KEYS)
+                msg = (
+                    f"`{key}` is not a field of a {role} payload (its fields are {names}); "
+                    f"the value was {show(data[key])}."
+                )
+                raise MessageError(msg, str(key))
+        if "content" not in data:
+            msg = f"The payload has no `content` field: {show(data)}."
+            raise MessageError(msg, "content")
+        return target._from_payload(data)
+
+    @classmethod
+    def _from_payload(cls, data: dict[str, Any]) -> ChatMessage:
+        return cls(data["content"], name=data.get("name"))
+
+    @classmethod
+    def _expect(cls, target: type[ChatMessage], what: str) -> None:
+        if cls is not ChatMessage and target is not cls:
+            msg = f"{what} becomes a {target.__name__}, not a {cls.__name__}."
+            raise MessageError(msg, "role")
+
+    # -- Msg conversions ---------------------------------------------------------------
+
+    def to_msg(self, name: str | None = None) -> Msg:
+        """Return the message as a :class:`~agentmsg.Msg`.
+
+        Args:
+            name: The Msg's sender name. When not given, the message's own
+                :attr:`name` is used, else a default: ``"user"``, ``"system"`` and
+                ``"assistant"`` for the human, system and AI messages, and
+                ``"system"`` for a function message.
+
+        A known token count that the message could not work out again by itself (that
+        of a human or function message, the ``token_usage`` of an AI message) travels
+        in the Msg's ``metadata``, under ``"token_count"`` or ``"token_usage"``, so
+        :meth:`from_msg` gets it back.
+
+        Raises:
+            MessageError: The message cannot be expressed as a Msg (an AI message whose
+                function-call arguments are not a JSON object).
+        """
+        sender = (self._name or self._DEFAULT_NAME) if name is None else name
+        return Msg(sender, self._msg_content(), self._msg_role(), self._msg_metadata())
+
+    def _msg_content(self) -> str | list[Any]:
+        return self._content
+
+    def _msg_role(self) -> Any:
+        return self.role
+
+    def _msg_metadata(self) -> dict[str, Any] | None:
+        if self._token_count is None:
+            return None
+        return {"token_count": self._token_count}
+
+    @classmethod
+    def from_msg(cls, msg: Msg) -> ChatMessage:
+        """Build the role message that a :class:`~agentmsg.Msg` corresponds to.
+
+        - A Msg whose content is a single ``tool_result`` block, whatever its role,
+          becomes a :class:`FunctionMessage` (the block's output as text; a JSON value
+          that is not a string is written as JSON).
+        - Otherwise the role decides: ``"user"`` gives a :class:`HumanMessage` (text
+          blocks joined by newlines, media blocks as its files), ``"assistant"`` an
+          :class:`AIMessage` (a ``tool_use`` block as its function call, thinking
+          blocks as the call's thoughts) and ``"system"`` a :class:`SystemMessage`.
+
+        The Msg's name is kept as the message's :attr:`name` unless it is the default
+        that :meth:`to_msg` would give. The id, timestamp and invocation id of the Msg,
+        and metadata other than the token counts :meth:`to_msg` writes, have no place
+        in a role message and are not kept.
+
+        Called on a subclass, the Msg must correspond to that subclass.
+
+        Raises:
+            MessageError: *msg* is not a Msg, holds a block the role message cannot
+                carry (the text names the block, such as ``content[1]``), or
+                corresponds to another class than the one this is called on.
+
+        Example:
+            >>> from agentmsg import ChatMessage, Msg
+            >>> ChatMessage.from_msg(Msg("Ada", "Hi there", "user"))
+            <HumanMessage role: 'user', name: 'Ada', content: 'Hi there'>
+        """
+        if not isinstance(msg, Msg):
+            message = f"`msg` must be a Msg, not {type(msg).__name__}: {show(msg)}."
+            raise MessageError(message, "msg")
+        content = msg.content
+        if (
+            type(content) is list
+            and content
+            and any(block["type"] == "tool_result" for block in content)
+        ):
+            target: type[ChatMessage] = FunctionMessage
+        else:
+            target = _BY_ROLE[msg.role]
+        cls._expect(target, f"a Msg with role {msg.role!r} and this content")
+        return target._from_msg(msg)
+
+    @classmethod
+    def _from_msg(cls, msg: Msg) -> ChatMessage:
+        blocks = _blocks_of(msg, ("text",), cls)
+        message = cls(_join_text(blocks), name=_kept_name(msg, cls._DEFAULT_NAME))
+        message._restore_count(msg.metadata)
+        return message
+
+    def _restore_count(self, metadata: dict[str, Any] | None) -> None:
+        if metadata is not None and "token_count" in metadata:
+            _set(
+                self, "_token_count", _check_count(metadata["token_count"], "metadata.token_count")
+            )
+
+    # -- comparison and display --------------------------------------------------------
+
+    def _state(self) -> tuple[Any, ...]:
+        return (self._content, self._name, self._token_count)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, ChatMessage):
+            return NotImplemented
+        return type(self) is type(other) and self._state() == other._state()
+
+    def _parts(self) -> list[str]:
+        parts = [f"role: {self.role!r}"]
+        if self._name is not None:
+            parts.append(f"name: {self._name!r}")
+        parts.append(f"content: {self._content!r}")
+        return parts
+
+    def __str__(self) -> str:
+        parts = self._parts()
+        if self._token_count is not None:
+            parts.append(f"token_count: {self._token_count}")
+        return f"<{', '.join(parts)}>"
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {str(self)[1:]}"
+
+    def _repr_html_(self) -> str | None:
+        """HTML for Jupyter and sphinx-gallery: the card of the :meth:`to_msg` form.
+
+        None (plain text display) when the message has no Msg form, such as an AI
+        message whose function-call arguments are not JSON.
+        """
+        try:
+            msg = self.to_msg()
+        except MessageError:
+            return None
+        return msg._repr_html_()
+
+
+def _kept_name(msg: Msg, default: str) -> str | None:
+    return None if msg.name == default else msg.name
+
+
+def _join_text(blocks: list[dict[str, Any]]) -> str:
+    return "\n".join(block["text"] for block in blocks if block["type"] == "text")
+
+
+def _blocks_of(msg: Msg, allowed: tuple[str, ...], target: type[ChatMessage]) -> list[Any]:
+    """The Msg's content as blocks, refusing any block *target* cannot carry."""
+    content: Any = msg.content
+    if type(content) is str:
+        return [{"type": "text", "text": content}]
+    for index, block in enumerate(content):
+        if block["type"] not in allowed:
+            kinds = ", ".join(allowed)
+            message = (
+                f"`content[{index}]` is a {block['type']} block, which a {target.__name__} "
+                f"cannot carry (it takes {kinds} blocks)."
+            )
+            raise MessageError(message, f"content[{index}]")
+    return list(content)
+
+
+# -- the four roles --------------------------------------------------------------------
+
+
+class HumanMessage(ChatMessage):
+    """What the user says to the model: a question, a request, maybe with media.
+
+    Args:
+        content: The text.
+        name: The user's name, or None.
+        files: Image, audio or video blocks sent along with the text; see
+            :meth:`create_with_files` to make them from files or bytes.
+
+    The token count is not known until it is set (once).
+
+    Raises:
+        MessageError: A field has the wrong type or value.
+
+    Example:
+        >>> from agentmsg import HumanMessage
+        >>> question = HumanMessage("What is 7 times 8?")
+        >>> print(question)
+        <role: 'user', content: 'What is 7 times 8?'>
+        >>> question.to_dict()
+        {'role': 'user', 'content': 'What is 7 times 8?'}
+        >>> question.token_count = 7
+        >>> print(question)
+        <role: 'user', content: 'What is 7 times 8?', token_count: 7>
+
+    .. versionadded:: 0.1.0
+    """
+
+    __slots__ = ("_files",)
+    role: ClassVar[str] = "user"
+    _PAYLOAD_KEYS: ClassVar[tuple[str, ...]] = ("role", "name", "content", "files")
+    _FIELDS: ClassVar[tuple[str, ...]] = ("role", "name", "content", "files", "token_count")
+    _DEFAULT_NAME: ClassVar[str] = "user"
+
+    _files: list[dict[str, Any]]
+
+    def __init__(
+        self,
+        content: str,
+        *,
+        name: str | None = None,
+        files: Sequence[dict[str, Any]] | None = None,
+    ) -> None:
+        super().__init__(content, name=name)
+        _set(self, "_files", _check_files(files))
+
+    @property
+    def files(self) -> list[dict[str, Any]]:
+        """Copies of the media blocks sent with the text (empty when there are none)."""
+        return _copy(self._files)  # type: ignore[no-any-return]
+
+    @classmethod
+    def create_with_files(
+        cls,
+        text: str,
+        files: Sequence[str | os.PathLike[str] | bytes],
+        *,
+        name: str | None = None,
+    ) -> Self:
+        """Create a message whose text comes with images, sounds or videos.
+
+        Each file is read now (synchronously; nothing goes over the network) and kept
+        as a base64 media block; :meth:`~ChatMessage.to_msg` puts the blocks after the
+        text. The media type is detected from the bytes, else from the file extension.
+
+        Args:
+            text: The text of the message.
+            files: Local file paths (``str`` or path objects) and raw ``bytes``.
+            name: The user's name, or None.
+
+        Raises:
+            MediaError: A file is missing or unreadable, or holds no supported image,
+                audio or video format; the text names it, such as ``files[1]``.
+            MessageError: *files* is not a list, or an item is neither a path nor bytes.
+
+        Example:
+            >>> from agentmsg import HumanMessage
+            >>> gif = b"GIF89a" + bytes(10)
+            >>> message = HumanMessage.create_with_files("What is in this picture?", [gif])
+            >>> print(message)
+            <role: 'user', content: 'What is in this picture?', files: ['image/gif']>
+        """
+        if type(files) not in (list, tuple):
+            msg = f"`files` must be a list of file paths or bytes, not {show(files)}."
+            raise MessageError(msg, "files")
+        blocks = []
+        for index, item in enumerate(files):
+            here = f"files[{index}]"
+            try:
+                if isinstance(item, bytes | bytearray | memoryview):
+                    block = block_from_bytes(bytes(item))
+                elif isinstance(item, str | os.PathLike):
+                    block = block_from_file(item)
+                else:
+                    msg = f"`{here}` must be a file path or bytes, not {show(item)}."
+                    raise MessageError(msg, here)
+            except MediaError as error:
+                raise MediaError(f"`{here}`: {error}", here) from None
+            blocks.append(block)
+        return cls(text, name=name, files=blocks)
+
+    def to_dict(self) -> dict[str, Any]:
+        data = super().to_dict()
+        if self._files:
+            data["files"] = _copy(self._files)
+        return data
+
+    @classmethod
+    def _from_payload(cls, data: dict[str, Any]) -> ChatMessage:
+        return cls(data["content"], name=data.get("name"), files=data.get("files"))
+
+    def _msg_content(self) -> str | list[Any]:
+        if not self._files:
+            return self._content
+        blocks: list[Any] = [{"type": "text", "text": self._content}] if self._content else []
+        blocks.extend(_copy(block) for block in self._files)
+        return blocks
+
+    @classmethod
+    def _from_msg(cls, msg: Msg) -> ChatMessage:
+        blocks = _blocks_of(msg, ("text", *_MEDIA_KINDS), cls)
+        files = [block for block in blocks if block["type"] != "text"]
+        message = cls(_join_text(blocks), name=_kept_name(msg, "user"), files=files)
+        message._restore_count(msg.metadata)
+        return message
+
+    def _state(self) -> tuple[Any, ...]:
+        return (*super()._state(), self._files)
+
+    def _parts(self) -> list[str]:
+        parts = super()._parts()
+        if self._files:
+            parts.append(f"files: {[_describe_file(block) for block in self._files]!r}")
+        return parts
+
+
+class SystemMessage(ChatMessage):
+    """A global instruction for the model: the part to play, the format to answer in.
+
+    Args:
+        content: The instruction.
+        name: A sender name, or None.
+
+    The token count is known from the start: the number of characters of *content*
+    (a rough count that suits Chinese text, where a character is about a token). It
+    cannot be set.
+
+    Raises:
+        MessageError: A field has the wrong type or value.
+
+    Example:
+        >>> from agentmsg import SystemMessage
+        >>> print(SystemMessage("Answer in one word."))
+        <role: 'system', content: 'Answer in one word.', token_count: 19>
+
+    .. versionadded:: 0.1.0
+    """
+
+    __slots__ = ()
+    role: ClassVar[str] = "system"
+    _DEFAULT_NAME: ClassVar[str] = "system"
+
+    def __init__(self, content: str, *, name: str | None = None) -> None:
+        super().__init__(content, name=name)
+        _set(self, "_token_count", len(self._content))
+
+    def _msg_metadata(self) -> dict[str, Any] | None:
+        return None  # the count is the length of the content, worked out again
+
+
+class AIMessage(ChatMessage):
+    """What the model answers: text, or a request to call a function.
+
+    Args:
+        content: The text of the answer (often empty when there is a function call).
+        function_call: The function the model wants called, as a dict with ``name``,
+            ``arguments`` (a JSON object as text) and optionally ``thoughts`` and
+            ``id``; or None. See :class:`~agentmsg.FunctionCall`.
+        token_usage: The usage the chat API reported, a dict with ``prompt_tokens``,
+            ``completion_tokens`` and ``total_tokens`` (integers >= 0); or None. See
+            :class:`~agentmsg.TokenUsage`.
+        name: The assistant's name, or None.
+
+    The token count is known from the start: ``completion_tokens`` of *token_usage*,
+    else :func:`~agentmsg.estimate_tokens` of the content and the function call. It
+    cannot be set. The function-call arguments are kept as text; they are parsed only
+    by :meth:`~ChatMessage.to_msg`.
+
+    Raises:
+        MessageError: A field has the wrong type or value, or a dict has an unknown key.
+
+    Example:
+        >>> from agentmsg import AIMessage
+        >>> call = {"name": "multiply", "arguments": '{"a": 7, "b": 8}'}
+        >>> reply = AIMessage("", function_call=call)
+        >>> reply.to_dict()["function_call"]
+        {'name': 'multiply', 'arguments': '{"a": 7, "b": 8}'}
+        >>> usage = {"prompt_tokens": 30, "completion_tokens": 3, "total_tokens": 33}
+        >>> AIMessage("56", token_usage=usage).token_count
+        3
+
+    .. versionadded:: 0.1.0
+    """
+
+    __slots__ = ("_function_call", "_token_usage")
+    role: ClassVar[str] = "assistant"
+    _PAYLOAD_KEYS: ClassVar[tuple[str, ...]] = ("role", "name", "content", "function_call")
+    _FIELDS: ClassVar[tuple[str, ...]] = (
+        "role",
+        "name",
+        "content",
+        "function_call",
+        "token_usage",
+        "token_count",
+    )
+    _DEFAULT_NAME: ClassVar[str] = "assistant"
+
+    _function_call: dict[str, Any] | None
+    _token_usage: dict[str, int] | None
+
+    def __init__(
+        self,
+        content: str,
+        function_call: FunctionCall | None = None,
+        token_usage: TokenUsage | None = None,
+        *,
+        name: str | None = None,
+    ) -> None:
+        super().__init__(content, name=name)
+        call = _check_function_call(function_call)
+        usage = _check_token_usage(token_usage)
+        _set(self, "_function_call", call)
+        _set(self, "_token_usage", usage)
+        if usage is not None:
+            count = usage["completion_tokens"]
+        else:
+            count = estimate_tokens(self._content)
+            if call is not None:
+                spoken = (call["name"], call.get("thoughts", ""), call["arguments"])
+                count += sum(estimate_tokens(text) for text in spoken)
+        _set(self, "_token_count", count)
+
+    @property
+    def function_call(self) -> FunctionCall | None:
+        """A copy of the function call, or None when the model answered with text."""
+        call = self._function_call
+        return None if call is None else FunctionCall(**call)  # type: ignore[typeddict-item]
+
+    @property
+    def token_usage(self) -> TokenUsage | None:
+        """A copy of the token usage the chat API reported, or None."""
+        usage = self._token_usage
+        return None if usage is None else TokenUsage(**usage)  # type: ignore[typeddict-item]
+
+    def to_dict(self) -> dict[str, Any]:
+        data = super().to_dict()
+        if self._function_call is not None:
+            data["function_call"] = dict(self._function_call)
+        return data
+
+    @classmethod
+    def _from_payload(cls, data: dict[str, Any]) -> ChatMessage:
+        return cls(data["content"], data.get("function_call"), name=data.get("name"))
+
+    def _msg_content(self) -> str | list[Any]:
+        call = self._function_call
+        if call is None:
+            return self._content
+        blocks: list[Any] = []
+        if "thoughts" in call:
+            blocks.append({"type": "thinking", "thinking": call["thoughts"]})
+        if self._content:
+            blocks.append({"type": "text", "text": self._content})
+        name = call["name"]
+        arguments = _parse_arguments(call["arguments"])
+        call_id = call.get("id", _default_call_id(name))
+        blocks.append({"type": "tool_use", "id": call_id, "name": name, "input": arguments})
+        return blocks
+
+    def _msg_metadata(self) -> dict[str, Any] | None:
+        usage = self._token_usage
+        return None if usage is None else {"token_usage": dict(usage)}
+
+    @classmethod
+    def _from_msg(cls, msg: Msg) -> ChatMessage:
+        blocks = _blocks_of(msg, ("text", "thinking", "tool_use"), cls)
+        uses = [index for index, block in enumerate(blocks) if block["type"] == "tool_use"]
+        thoughts = [block["thinking"] for block in blocks if block["type"] == "thinking"]
+        if len(uses) > 1:
+            message = (
+                f"`content[{uses[1]}]` is a second tool_use block; an AIMessage carries "
+                f"one function call."
+            )
+            raise MessageError(message, f"content[{uses[1]}]")
+        call: dict[str, Any] | None = None
+        if uses:
+            use = blocks[uses[0]]
+            call = {"name": use["name"]}
+            if thoughts:
+                call["thoughts"] = "\n".join(thoughts)
+            call["arguments"] = json.dumps(use["input"], ensure_ascii=False)
+            if use["id"] != _default_call_id(use["name"]):
+                call["id"] = use["id"]
+        elif thoughts:
+            index = next(i for i, block in enumerate(blocks) if block["type"] == "thinking")
+            message = (
+                f"`content[{index}]` is a thinking block without a tool_use block; an "
+                f"AIMessage keeps thoughts only as part of a function call."
+            )
+            raise MessageError(message, f"content[{index}]")
+        usage = None
+        metadata = msg.metadata
+        if metadata is not None and "token_usage" in metadata:
+            usage = _check_token_usage(metadata["token_usage"], "metadata.token_usage")
+        return cls(
+            _join_text(blocks),
+            call,  # type: ignore[arg-type]
+            usage,  # type: ignore[arg-type]
+            name=_kept_name(msg, "assistant"),
+        )
+
+    def _state(self) -> tuple[Any, ...]:
+        return (*super()._state(), self._function_call, self._token_usage)
+
+    def _parts(self) -> list[str]:
+        parts = super()._parts()
+        if self._function_call is not None:
+            parts.append(f"function_call: {self._function_call!r}")
+        return parts
+
+
+def _parse_arguments(text: str) -> dict[str, Any]:
+    path = "function_call.arguments"
+    try:
+        value = json.loads(text)
+    except (ValueError, RecursionError) as error:
+        msg = f"`{path}` is not valid JSON ({error}): {show(text)}."
+        raise MessageError(msg, path) from None
+    if type(value) is not dict:
+        msg = f"`{path}` must hold a JSON object of the arguments, not {show(value)}."
+        raise MessageError(msg, path)
+    try:
+        checked: dict[str, Any] = check_json(value, path)
+    except RecursionError:
+        msg = f"`{path}` is nested too deeply: {show(text)}."
+        raise MessageError(msg, path) from None
+    return checked
+
+
+class FunctionMessage(ChatMessage):
+    """What a function returned, sent back to the model after its function call.
+
+    Args:
+        name: The function's name, as in the :class:`AIMessage`'s function call.
+        content: What the function returned, as text (JSON text, typically).
+        call_id: The id of the function call this answers, if the call had one.
+
+    As a :class:`~agentmsg.Msg` (:meth:`~ChatMessage.to_msg`), the result is a
+    ``tool_result`` block in a message with role ``"system"`` sent by ``"system"``: a
+    Msg has no ``"function"`` role, and ``"system"`` is the role tool results travel
+    with in agentmsg. When neither the call nor the result has an id, both get
+    ``"call_<name>"``, so they still match up.
+
+    The token count is not known until it is set (once).
+
+    Raises:
+        MessageError: A field has the wrong type or value.
+
+    Example:
+        >>> import json
+        >>> from agentmsg import FunctionMessage
+        >>> result = FunctionMessage("multiply", json.dumps({"product": 56}))
+        >>> print(result)
+        <role: 'function', name: 'multiply', content: '{"product": 56}'>
+        >>> result.to_dict()
+        {'role': 'function', 'name': 'multiply', 'content': '{"product": 56}'}
+
+    .. versionadded:: 0.1.0
+    """
+
+    __slots__ = ("_call_id",)
+    role: ClassVar[str] = "function"
+    _PAYLOAD_KEYS: ClassVar[tuple[str, ...]] = ("role", "name", "content", "call_id")
+    _FIELDS: ClassVar[tuple[str, ...]] = ("role", "name", "content", "call_id", "token_count")
+    _DEFAULT_NAME: ClassVar[str] = "system"
+
+    _call_id: str | None
+
+    def __init__(self, name: str, content: str, *, call_id: str | None = None) -> None:
+        super().__init__(content, name=check_name(name))
+        _set(self, "_call_id", None if call_id is None else check_id(call_id, "call_id"))
+
+    @property
+    def name(self) -> str:
+        """The name of the function that produced the result."""
+        return self._name  # type: ignore[return-value]  # always set for a function message
+
+    @property
+    def call_id(self) -> str | None:
+        """The id of the function call this answers, or None."""
+        return self._call_id
+
+    def to_dict(self) -> dict[str, Any]:
+        data = super().to_dict()
+        if self._call_id is not None:
+            data["call_id"] = self._call_id
+        return data
+
+    @classmethod
+    def _from_payload(cls, data: dict[str, Any]) -> ChatMessage:
+        if "name" not in data:
+            msg = f"A function payload has no `name` field: {show(data)}."
+            raise MessageError(msg, "name")
+        return cls(data["name"], data["content"], call_id=data.get("call_id"))
+
+    def to_msg(self, name: str | None = None) -> Msg:
+        sender = self._DEFAULT_NAME if name is None else name
+        return Msg(sender, self._msg_content(), _TOOL_RESULT_ROLE, self._msg_metadata())
+
+    to_msg.__doc__ = ChatMessage.to_msg.__doc__
+
+    def _msg_content(self) -> str | list[Any]:
+        function = self.name
+        call_id = self._call_id or _default_call_id(function)
+        return [{"type": "tool_result", "id": call_id, "name": function, "output": self._content}]
+
+    @classmethod
+    def _from_msg(cls, msg: Msg) -> ChatMessage:
+        content = msg.content
+        if len(content) != 1:
+            where = next(i for i, block in enumerate(content) if block["type"] == "tool_result")  # type: ignore[index]
+            message = (
+                f"`content[{where}]` is a tool_result block among {len(content)} blocks; "
+                f"a Msg becomes a FunctionMessage only when the tool result is its one block."
+            )
+            raise MessageError(message, f"content[{where}]")
+        block: Any = content[0]
+        output = block["output"]
+        if type(output) is str:
+            text = output
+        elif type(output) is list and output and all(type(item) is dict for item in output):
+            for index, item in enumerate(output):
+                if item.get("type") != "text":
+                    message = (
+                        f"`content[0].output[{index}]` is a {item.get('type')} block; a "
+                        f"FunctionMessage carries text only."
+                    )
+                    raise MessageError(message, f"content[0].output[{index}]")
+            text = "\n".join(item["text"] for item in output)
+        else:
+            text = json.dumps(output, ensure_ascii=False)
+        function = block["name"]
+        call_id = None if block["id"] == _default_call_id(function) else block["id"]
+        message_ = cls(function, text, call_id=call_id)
+        message_._restore_count(msg.metadata)
+        return message_
+
+    def _state(self) -> tuple[Any, ...]:
+        return (*super()._state(), self._call_id)
+
+
+_PRIVATE_SLOTS = frozenset(
+    slot
+    for cls in (ChatMessage, HumanMessage, AIMessage, FunctionMessage)
+    for slot in cls.__slots__
+)
+_BY_ROLE: dict[str, type[ChatMessage]] = {
+    "user": HumanMessage,
+    "system": SystemMessage,
+    "assistant": AIMessage,
+    "function": FunctionMessage,
+}
+
+# Public classes say they live in ``agentmsg``, where users import them from.
+for _cls in (ChatMessage, HumanMessage, SystemMessage, AIMessage, FunctionMessage):
+    _cls.__module__ = "agentmsg"
+del _cls

@@ -1,0 +1,723 @@
+"""Tests for the role messages: HumanMessage, SystemMessage, AIMessage, FunctionMessage."""
+
+from __future__ import annotations
+
+import base64
+import copy
+import json
+import pickle
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from agentmsg import (
+    AIMessage,
+    ChatMessage,
+    FunctionMessage,
+    HumanMessage,
+    MediaError,
+    MessageError,
+    Msg,
+    SystemMessage,
+    TokenCountError,
+    deterministic,
+    estimate_tokens,
+)
+
+PNG = b"\x89PNG\r\n\x1a\n" + bytes(16)
+GIF = b"GIF89a" + bytes(10)
+USAGE = {"prompt_tokens": 12, "completion_tokens": 5, "total_tokens": 17}
+
+
+def png_block() -> dict:
+    data = base64.b64encode(PNG).decode("ascii")
+    return {"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": data}}
+
+
+class TestSeedExample:
+    def test_example_two_prints_the_three_lines(self, capsys):
+        """The seed page's Example 2, run against agentmsg, prints its three lines."""
+        human_message = HumanMessage(content="你好，你是谁？")
+        system_message = SystemMessage(content="你是一名数学老师，使用浅显易懂的方法来回答问题")
+        result = {"temperature": 25, "unit": "摄氏度"}
+        function_message = FunctionMessage(
+            name="get_current_temperature", content=json.dumps(result, ensure_ascii=False)
+        )
+        print(human_message)
+        print(system_message)
+        print(function_message)
+
+        expected = (
+            "<role: 'user', content: '你好，你是谁？'>\n"
+            "<role: 'system', content: '你是一名数学老师，使用浅显易懂的方法来回答问题', "
+            "token_count: 23>\n"
+            "<role: 'function', name: 'get_current_temperature', "
+            'content: \'{"temperature": 25, "unit": "摄氏度"}\'>\n'
+        )
+        assert expected == capsys.readouterr().out
+
+
+class TestChatMessage:
+    def test_base_class_cannot_be_created(self):
+        """ChatMessage is only a base: creating one directly is a TypeError."""
+        with pytest.raises(TypeError, match="base class"):
+            ChatMessage("hi")
+
+    def test_every_role_message_is_a_chat_message(self):
+        """The four role classes share the ChatMessage base."""
+        messages = [
+            HumanMessage("a"),
+            SystemMessage("b"),
+            AIMessage("c"),
+            FunctionMessage("f", "d"),
+        ]
+        assert [True] * 4 == [isinstance(message, ChatMessage) for message in messages]
+        assert ["user", "system", "assistant", "function"] == [m.role for m in messages]
+
+    def test_classes_live_in_agentmsg(self):
+        """The classes report the public module, where users import them from."""
+        assert "<class 'agentmsg.HumanMessage'>" == repr(HumanMessage)
+
+    def test_from_dict_picks_the_class_by_role(self):
+        """ChatMessage.from_dict returns the role message that the payload's role names."""
+        payloads = [
+            {"role": "user", "content": "q"},
+            {"role": "system", "content": "s"},
+            {"role": "assistant", "content": "a"},
+            {"role": "function", "name": "f", "content": "r"},
+        ]
+        kinds = [type(ChatMessage.from_dict(payload)) for payload in payloads]
+        assert [HumanMessage, SystemMessage, AIMessage, FunctionMessage] == kinds
+
+    def test_from_dict_on_a_subclass_insists_on_its_role(self):
+        """HumanMessage.from_dict rejects a payload of another role, naming `role`."""
+        with pytest.raises(MessageError, match="becomes a SystemMessage, not a HumanMessage"):
+            HumanMessage.from_dict({"role": "system", "content": "s"})
+
+    @pytest.mark.parametrize(
+        ("data", "path", "fragment"),
+        [
+            ("user: hi", "", "must be a dict"),
+            ({"content": "hi"}, "role", "`role` must be one of"),
+            ({"role": "robot", "content": "hi"}, "role", "'robot'"),
+            ({"role": "user"}, "content", "no `content` field"),
+            ({"role": "user", "content": "hi", "extra": 1}, "extra", "`extra` is not a field"),
+            ({"role": "system", "content": "hi", "files": []}, "files", "`files` is not a field"),
+            ({"role": "function", "content": "hi"}, "name", "no `name` field"),
+            ({"role": "user", "content": 3}, "content", "`content` must be a string"),
+        ],
+    )
+    def test_from_dict_rejects_bad_payloads(self, data, path, fragment):
+        """A malformed payload raises MessageError naming the field."""
+        with pytest.raises(MessageError, match=fragment) as info:
+            ChatMessage.from_dict(data)
+        assert path == info.value.path
+
+    def test_from_msg_rejects_non_messages(self):
+        """from_msg takes a Msg; a dict is rejected with a MessageError naming `msg`."""
+        with pytest.raises(MessageError, match="`msg` must be a Msg, not dict") as info:
+            ChatMessage.from_msg({"role": "user", "content": "hi"})
+        assert "msg" == info.value.path
+
+    def test_from_msg_picks_the_class_by_role_and_content(self):
+        """User, assistant and system Msgs map by role; a lone tool result is a function."""
+        result = [{"type": "tool_result", "id": "1", "name": "f", "output": "ok"}]
+        msgs = [
+            Msg("u", "q", "user"),
+            Msg("a", "a", "assistant"),
+            Msg("s", "s", "system"),
+            Msg("t", result, "user"),
+        ]
+        kinds = [type(ChatMessage.from_msg(msg)) for msg in msgs]
+        assert [HumanMessage, AIMessage, SystemMessage, FunctionMessage] == kinds
+
+    def test_from_msg_on_a_subclass_insists_on_its_class(self):
+        """AIMessage.from_msg rejects a user Msg."""
+        with pytest.raises(MessageError, match="becomes a HumanMessage, not a AIMessage"):
+            AIMessage.from_msg(Msg("u", "q", "user"))
+
+    def test_from_msg_keeps_a_sender_name_but_not_the_default(self):
+        """A Msg's name is kept unless it is the role's default sender name."""
+        assert "Ada" == ChatMessage.from_msg(Msg("Ada", "q", "user")).name
+        assert ChatMessage.from_msg(Msg("user", "q", "user")).name is None
+        assert ChatMessage.from_msg(Msg("assistant", "a", "assistant")).name is None
+
+    def test_to_msg_name_argument_wins(self):
+        """to_msg(name=...) sets the sender name, over the message's own and the default."""
+        assert "Bob" == HumanMessage("q", name="Ada").to_msg(name="Bob").name
+        assert "Ada" == HumanMessage("q", name="Ada").to_msg().name
+        assert "user" == HumanMessage("q").to_msg().name
+        assert "system" == SystemMessage("s").to_msg().name
+        assert "assistant" == AIMessage("a").to_msg().name
+
+    def test_assigning_a_field_is_refused(self):
+        """Fields other than token_count cannot be assigned after creation."""
+        message = HumanMessage("q")
+        with pytest.raises(MessageError, match="cannot be changed") as info:
+            message.content = "other"
+        assert "content" == info.value.path
+        assert "q" == message.content
+
+    def test_assigning_an_unknown_attribute_is_refused(self):
+        """Assigning an attribute that is not a field raises MessageError naming it."""
+        with pytest.raises(MessageError, match="`colour` is not a field of AIMessage") as info:
+            AIMessage("a").colour = "red"
+        assert "colour" == info.value.path
+
+    def test_equality_compares_class_and_fields(self):
+        """Messages are equal when their class and every field are equal."""
+        assert HumanMessage("q") == HumanMessage("q")
+        assert HumanMessage("q") != HumanMessage("other")
+        assert HumanMessage("q") != SystemMessage("q")
+        assert HumanMessage("q") != "q"
+
+    @settings(max_examples=50)
+    @given(st.deferred(lambda: role_messages))
+    def test_copy_and_pickle_keep_the_message(self, message):
+        """copy, deepcopy and pickle give back an equal message of the same class."""
+        copies = [
+            copy.copy(message),
+            copy.deepcopy(message),
+            pickle.loads(pickle.dumps(message)),
+        ]
+        assert [message] * 3 == copies
+
+    def test_repr_adds_the_class_name(self):
+        """repr is the str form with the class name in front."""
+        expected = "<SystemMessage role: 'system', content: 'Be brief.', token_count: 9>"
+        assert expected == repr(SystemMessage("Be brief."))
+
+    def test_repr_html_is_that_of_the_msg_form(self):
+        """In a notebook a role message renders as its Msg form does."""
+        message = AIMessage("Let me check.", {"name": "weather", "arguments": '{"city": "Oslo"}'})
+        with deterministic(seed=3):
+            expected = message.to_msg()._repr_html_()
+        with deterministic(seed=3):
+            actual = message._repr_html_()
+        assert expected == actual
+        assert "weather" in actual
+
+    def test_repr_html_is_none_when_there_is_no_msg_form(self):
+        """A message that cannot become a Msg (bad arguments) has no HTML form."""
+        message = AIMessage("", {"name": "f", "arguments": "not json"})
+        assert message._repr_html_() is None
+
+
+class TestTokenCount:
+    def test_unknown_count_raises_a_clear_error(self):
+        """Reading an unset count raises TokenCountError that says how to set it."""
+        with pytest.raises(TokenCountError, match="not known yet; set `token_count`") as info:
+            _ = HumanMessage("q").token_count
+        assert "token_count" == info.value.path
+
+    def test_count_can_be_set_once(self):
+        """Setting an unknown count makes it known and shows it in str."""
+        message = FunctionMessage("f", "r")
+        message.token_count = 4
+        assert 4 == message.token_count
+        assert "<role: 'function', name: 'f', content: 'r', token_count: 4>" == str(message)
+
+    def test_setting_a_count_twice_raises(self):
+        """A second assignment raises TokenCountError and keeps the first count."""
+        message = HumanMessage("q")
+        message.token_count = 4
+        with pytest.raises(TokenCountError, match=r"already known \(4\); it can be set only once"):
+            message.token_count = 5
+        assert 4 == message.token_count
+
+    def test_system_and_ai_counts_cannot_be_set(self):
+        """System and AI messages know their count from the start, so setting it raises."""
+        for message in (SystemMessage("abc"), AIMessage("abc")):
+            with pytest.raises(TokenCountError, match="already known"):
+                message.token_count = 1
+
+    @pytest.mark.parametrize("value", [-1, True, 1.5, "3", None])
+    def test_invalid_counts_are_rejected(self, value):
+        """A count must be an integer >= 0; anything else raises TokenCountError."""
+        message = HumanMessage("q")
+        with pytest.raises(TokenCountError, match="`token_count` must be an integer >= 0"):
+            message.token_count = value
+        with pytest.raises(TokenCountError, match="not known yet"):
+            _ = message.token_count
+
+
+class TestHumanMessage:
+    def test_attributes_and_payload(self):
+        """A human message has role user, its content, and a role/content payload."""
+        message = HumanMessage("What is 2 + 2?")
+        assert ("user", "What is 2 + 2?", None, []) == (
+            message.role,
+            message.content,
+            message.name,
+            message.files,
+        )
+        assert {"role": "user", "content": "What is 2 + 2?"} == message.to_dict()
+
+    def test_name_appears_in_payload_and_str(self):
+        """A sender name is part of the payload and of str."""
+        message = HumanMessage("hi", name="Ada")
+        assert {"role": "user", "name": "Ada", "content": "hi"} == message.to_dict()
+        assert "<role: 'user', name: 'Ada', content: 'hi'>" == str(message)
+
+    @pytest.mark.parametrize(
+        ("kwargs", "path"),
+        [
+            ({"content": None}, "content"),
+            ({"content": ["a"]}, "content"),
+            ({"content": "q", "name": ""}, "name"),
+            ({"content": "q", "name": 5}, "name"),
+            ({"content": "q", "files": "a.png"}, "files"),
+            ({"content": "q", "files": [{"type": "text", "text": "x"}]}, "files[0].type"),
+            ({"content": "q", "files": [{"type": "image"}]}, "files[0].source"),
+        ],
+    )
+    def test_bad_fields_are_rejected(self, kwargs, path):
+        """A wrong type or value raises MessageError whose path names the field."""
+        with pytest.raises(MessageError) as info:
+            HumanMessage(**kwargs)
+        assert path == info.value.path
+
+    def test_create_with_files_reads_paths_and_bytes(self, tmp_path):
+        """Paths and bytes become base64 media blocks, read at once."""
+        picture = tmp_path / "chart.png"
+        picture.write_bytes(PNG)
+        message = HumanMessage.create_with_files("Compare these", [picture, str(picture), GIF])
+        kinds = [block["source"]["media_type"] for block in message.files]
+        assert ["image/png", "image/png", "image/gif"] == kinds
+        assert PNG == base64.b64decode(message.files[0]["source"]["data"])
+        expected = (
+            "<role: 'user', content: 'Compare these', "
+            "files: ['image/png', 'image/png', 'image/gif']>"
+        )
+        assert expected == str(message)
+
+    def test_create_with_files_names_a_missing_file(self, tmp_path):
+        """A missing file raises MediaError naming its position and path."""
+        missing = tmp_path / "nope.png"
+        with pytest.raises(MediaError, match=r"`files\[1\]`: `path` names no file") as info:
+            HumanMessage.create_with_files("q", [PNG, missing])
+        assert "files[1]" == info.value.path
+        assert "nope.png" in str(info.value)
+
+    def test_create_with_files_rejects_unsupported_files(self, tmp_path):
+        """A file in no supported media format raises MediaError naming it."""
+        notes = tmp_path / "notes.txt"
+        notes.write_text("just text")
+        with pytest.raises(MediaError, match="Cannot tell the media type") as info:
+            HumanMessage.create_with_files("q", [notes])
+        assert "files[0]" == info.value.path
+
+    @pytest.mark.parametrize(("files", "path"), [("a.png", "files"), ([3], "files[0]")])
+    def test_create_with_files_rejects_bad_arguments(self, files, path):
+        """files must be a list of paths or bytes."""
+        with pytest.raises(MessageError) as info:
+            HumanMessage.create_with_files("q", files)
+        assert path == info.value.path
+
+    def test_files_are_copies(self):
+        """Changing the returned files does not change the message."""
+        message = HumanMessage("q", files=[png_block()])
+        message.files[0]["type"] = "audio"
+        assert "image" == message.files[0]["type"]
+
+    def test_payload_carries_the_files(self):
+        """The payload lists the media blocks, and from_dict reads them back."""
+        message = HumanMessage("q", files=[png_block()])
+        assert [png_block()] == message.to_dict()["files"]
+        assert message == ChatMessage.from_dict(message.to_dict())
+
+    def test_to_msg_puts_media_after_the_text(self):
+        """With files, the Msg content is a text block followed by the media blocks."""
+        msg = HumanMessage("Look", files=[png_block()]).to_msg()
+        assert ("user", [{"type": "text", "text": "Look"}, png_block()]) == (msg.role, msg.content)
+
+    def test_to_msg_without_files_keeps_string_content(self):
+        """Without files, the Msg content is the plain string."""
+        msg = HumanMessage("hello").to_msg()
+        assert ("user", "user", "hello", None) == (msg.name, msg.role, msg.content, msg.metadata)
+
+    def test_known_count_travels_in_metadata(self):
+        """A set token count goes into the Msg metadata and comes back."""
+        message = HumanMessage("hello")
+        message.token_count = 2
+        msg = message.to_msg()
+        assert {"token_count": 2} == msg.metadata
+        assert 2 == ChatMessage.from_msg(msg).token_count
+
+    def test_from_msg_joins_text_and_keeps_media(self):
+        """Text blocks join with newlines; media blocks become files."""
+        text = [{"type": "text", "text": "one"}, {"type": "text", "text": "two"}]
+        msg = Msg("Ada", [*text, png_block()], "user")
+        message = ChatMessage.from_msg(msg)
+        assert ("one\ntwo", [png_block()], "Ada") == (message.content, message.files, message.name)
+
+    def test_from_msg_rejects_blocks_it_cannot_carry(self):
+        """A tool_use block in a user Msg raises MessageError naming the block."""
+        use = {"type": "tool_use", "id": "1", "name": "f", "input": {}}
+        with pytest.raises(MessageError, match="is a tool_use block") as info:
+            ChatMessage.from_msg(Msg("u", [{"type": "text", "text": "q"}, use], "user"))
+        assert "content[1]" == info.value.path
+
+    def test_bad_token_count_in_metadata_is_named(self):
+        """A token count in Msg metadata is validated and named by its path."""
+        msg = Msg("u", "q", "user", metadata={"token_count": "many"})
+        with pytest.raises(TokenCountError) as info:
+            ChatMessage.from_msg(msg)
+        assert "metadata.token_count" == info.value.path
+
+
+class TestSystemMessage:
+    def test_count_is_the_number_of_characters(self):
+        """A system message counts the characters of its content, at creation."""
+        assert 23 == SystemMessage("你是一名数学老师，使用浅显易懂的方法来回答问题").token_count
+        assert 0 == SystemMessage("").token_count
+
+    def test_payload_and_msg(self):
+        """The payload has role system; the Msg has role and name system, no metadata."""
+        message = SystemMessage("Answer in French.")
+        assert {"role": "system", "content": "Answer in French."} == message.to_dict()
+        msg = message.to_msg()
+        expected = ("system", "system", "Answer in French.", None)
+        assert expected == (msg.name, msg.role, msg.content, msg.metadata)
+        assert message == ChatMessage.from_msg(msg)
+
+    def test_from_msg_rejects_media(self):
+        """A system Msg with an image cannot become a SystemMessage."""
+        with pytest.raises(MessageError, match="which a SystemMessage cannot carry") as info:
+            ChatMessage.from_msg(Msg("s", [png_block()], "system"))
+        assert "content[0]" == info.value.path
+
+
+class TestAIMessage:
+    def test_count_comes_from_usage(self):
+        """With token_usage, the count is completion_tokens."""
+        message = AIMessage("Four.", token_usage=USAGE)
+        assert 5 == message.token_count
+        assert USAGE == message.token_usage
+
+    def test_count_is_estimated_without_usage(self):
+        """Without token_usage, the count estimates the content and the function call."""
+        call = {"name": "add", "thoughts": "I should add", "arguments": '{"a": 2}'}
+        plain = AIMessage("Four, of course.")
+        calling = AIMessage("ok", call)
+        assert estimate_tokens("Four, of course.") == plain.token_count
+        expected = sum(map(estimate_tokens, ["ok", "add", "I should add", '{"a": 2}']))
+        assert expected == calling.token_count
+
+    def test_payload_has_the_function_call(self):
+        """The payload carries the function call as given."""
+        call = {"name": "add", "thoughts": "adding", "arguments": '{"a": 2, "b": 2}'}
+        expected = {"role": "assistant", "content": "", "function_call": call}
+        assert expected == AIMessage("", function_call=call).to_dict()
+
+    def test_function_call_is_a_copy(self):
+        """Changing the returned function call does not change the message."""
+        message = AIMessage("", {"name": "add", "arguments": "{}"})
+        message.function_call["name"] = "sub"
+        assert "add" == message.function_call["name"]
+
+    @pytest.mark.parametrize(
+        ("call", "path"),
+        [
+            ("add()", "function_call"),
+            ({"name": "add"}, "function_call.arguments"),
+            ({"arguments": "{}"}, "function_call.name"),
+            ({"name": "", "arguments": "{}"}, "function_call.name"),
+            ({"name": "add", "arguments": {"a": 1}}, "function_call.arguments"),
+            ({"name": "add", "arguments": "{}", "thoughts": 1}, "function_call.thoughts"),
+            ({"name": "add", "arguments": "{}", "id": ""}, "function_call.id"),
+            ({"name": "add", "arguments": "{}", "why": "x"}, "function_call.why"),
+        ],
+    )
+    def test_bad_function_calls_are_rejected(self, call, path):
+        """A malformed function call raises MessageError naming the field."""
+        with pytest.raises(MessageError) as info:
+            AIMessage("", function_call=call)
+        assert path == info.value.path
+
+    @pytest.mark.parametrize(
+        ("usage", "path"),
+        [
+            ([1, 2, 3], "token_usage"),
+            ({"prompt_tokens": 1, "completion_tokens": 2}, "token_usage.total_tokens"),
+            ({**USAGE, "cached_tokens": 0}, "token_usage.cached_tokens"),
+            ({**USAGE, "completion_tokens": -1}, "token_usage.completion_tokens"),
+            ({**USAGE, "prompt_tokens": True}, "token_usage.prompt_tokens"),
+            ({**USAGE, "total_tokens": 17.0}, "token_usage.total_tokens"),
+        ],
+    )
+    def test_bad_token_usage_is_rejected(self, usage, path):
+        """token_usage needs the three counts as integers >= 0 and nothing else."""
+        with pytest.raises(MessageError) as info:
+            AIMessage("a", token_usage=usage)
+        assert path == info.value.path
+
+    def test_to_msg_turns_the_call_into_blocks(self):
+        """Thoughts, text and call become thinking, text and tool_use blocks, in that order."""
+        call = {"name": "add", "thoughts": "Use the tool.", "arguments": '{"a": 2, "b": 2}'}
+        msg = AIMessage("Let me add.", call, USAGE).to_msg()
+        expected = [
+            {"type": "thinking", "thinking": "Use the tool."},
+            {"type": "text", "text": "Let me add."},
+            {"type": "tool_use", "id": "call_add", "name": "add", "input": {"a": 2, "b": 2}},
+        ]
+        assert ("assistant", "assistant", expected) == (msg.name, msg.role, msg.content)
+        assert {"token_usage": USAGE} == msg.metadata
+
+    def test_call_id_is_kept(self):
+        """A function call's own id becomes the tool_use id."""
+        call = {"name": "add", "arguments": "{}", "id": "c-17"}
+        assert "c-17" == AIMessage("", call).to_msg().content[0]["id"]
+
+    @pytest.mark.parametrize(
+        ("arguments", "fragment"),
+        [
+            ("{'a': 1}", "is not valid JSON"),
+            ("", "is not valid JSON"),
+            ("[1, 2]", "must hold a JSON object"),
+            ('{"a": NaN}', "finite number"),
+        ],
+    )
+    def test_bad_arguments_fail_on_conversion(self, arguments, fragment):
+        """Arguments that are not a JSON object raise MessageError naming them."""
+        message = AIMessage("", {"name": "add", "arguments": arguments})
+        with pytest.raises(MessageError, match=fragment) as info:
+            message.to_msg()
+        assert info.value.path.startswith("function_call.arguments")
+
+    def test_from_msg_reads_a_tool_use(self):
+        """A tool_use block becomes the function call, thinking its thoughts."""
+        blocks = [
+            {"type": "thinking", "thinking": "Weather needs a lookup."},
+            {"type": "tool_use", "id": "w1", "name": "weather", "input": {"city": "北京"}},
+        ]
+        message = ChatMessage.from_msg(Msg("Jarvis", blocks, "assistant"))
+        expected = {
+            "name": "weather",
+            "thoughts": "Weather needs a lookup.",
+            "arguments": '{"city": "北京"}',
+            "id": "w1",
+        }
+        assert ("", expected, "Jarvis") == (message.content, message.function_call, message.name)
+
+    @pytest.mark.parametrize(
+        ("blocks", "path"),
+        [
+            ([{"type": "thinking", "thinking": "hmm"}], "content[0]"),
+            (
+                [
+                    {"type": "tool_use", "id": "1", "name": "f", "input": {}},
+                    {"type": "tool_use", "id": "2", "name": "g", "input": {}},
+                ],
+                "content[1]",
+            ),
+            ([{"type": "text", "text": "see"}, png_block()], "content[1]"),
+        ],
+    )
+    def test_from_msg_rejects_what_it_cannot_carry(self, blocks, path):
+        """Lone thoughts, a second call and media raise MessageError naming the block."""
+        with pytest.raises(MessageError) as info:
+            ChatMessage.from_msg(Msg("a", blocks, "assistant"))
+        assert path == info.value.path
+
+
+class TestFunctionMessage:
+    def test_attributes_and_payload(self):
+        """A function message has role function, the function name and its result."""
+        message = FunctionMessage("lookup", '{"found": true}')
+        assert ("function", "lookup", None) == (message.role, message.name, message.call_id)
+        expected = {"role": "function", "name": "lookup", "content": '{"found": true}'}
+        assert expected == message.to_dict()
+
+    def test_name_is_required(self):
+        """The function name must be a non-empty string."""
+        with pytest.raises(MessageError, match="`name` must be a non-empty string") as info:
+            FunctionMessage("", "r")
+        assert "name" == info.value.path
+
+    def test_to_msg_is_a_system_tool_result(self):
+        """The Msg is a system message from 'system' with one tool_result block."""
+        msg = FunctionMessage("lookup", "found", call_id="c1").to_msg()
+        block = {"type": "tool_result", "id": "c1", "name": "lookup", "output": "found"}
+        assert ("system", "system", [block]) == (msg.name, msg.role, msg.content)
+
+    def test_call_and_result_share_a_default_id(self):
+        """Without ids, a call and its result get the same tool id, so they match."""
+        use = AIMessage("", {"name": "lookup", "arguments": "{}"}).to_msg().content[0]
+        result = FunctionMessage("lookup", "found").to_msg().content[0]
+        assert use["id"] == result["id"]
+
+    @pytest.mark.parametrize(
+        ("output", "content"),
+        [
+            ("plain", "plain"),
+            ({"temperature": 25, "unit": "摄氏度"}, '{"temperature": 25, "unit": "摄氏度"}'),
+            (42, "42"),
+            ([{"type": "text", "text": "a"}, {"type": "text", "text": "b"}], "a\nb"),
+        ],
+    )
+    def test_from_msg_writes_the_output_as_text(self, output, content):
+        """A string output is kept; text blocks are joined; other JSON is written as JSON."""
+        block = {"type": "tool_result", "id": "t", "name": "f", "output": output}
+        message = FunctionMessage.from_msg(Msg("system", [block], "system"))
+        assert ("f", content, "t") == (message.name, message.content, message.call_id)
+
+    def test_from_msg_rejects_media_output(self):
+        """A tool output holding an image cannot become a FunctionMessage."""
+        block = {"type": "tool_result", "id": "t", "name": "f", "output": [png_block()]}
+        with pytest.raises(MessageError, match="carries text only") as info:
+            ChatMessage.from_msg(Msg("system", [block], "system"))
+        assert "content[0].output[0]" == info.value.path
+
+    def test_from_msg_needs_the_result_alone(self):
+        """A tool result among other blocks raises MessageError naming it."""
+        block = {"type": "tool_result", "id": "t", "name": "f", "output": "ok"}
+        msg = Msg("system", [{"type": "text", "text": "x"}, block], "system")
+        with pytest.raises(MessageError, match="among 2 blocks") as info:
+            ChatMessage.from_msg(msg)
+        assert "content[1]" == info.value.path
+
+
+# -- property tests --------------------------------------------------------------------
+
+texts = st.text(max_size=30)
+names = st.text(min_size=1, max_size=12).filter(
+    lambda name: name not in ("user", "assistant", "system")
+)
+counts = st.integers(min_value=0, max_value=10**6)
+json_values = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers()
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | texts,
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(texts, inner, max_size=3),
+    max_leaves=8,
+)
+media = st.sampled_from(
+    [png_block(), {"type": "audio", "source": {"type": "url", "url": "https://a.example/x.mp3"}}]
+)
+
+
+@st.composite
+def humans(draw):
+    message = HumanMessage(
+        draw(texts),
+        name=draw(st.none() | names),
+        files=draw(st.lists(media, max_size=2)),
+    )
+    if draw(st.booleans()):
+        message.token_count = draw(counts)
+    return message
+
+
+@st.composite
+def function_calls(draw):
+    function = draw(st.text(min_size=1, max_size=10))
+    call = {"name": function}
+    if draw(st.booleans()):
+        call["thoughts"] = draw(texts)
+    arguments = draw(st.dictionaries(texts, json_values, max_size=3))
+    call["arguments"] = json.dumps(arguments, ensure_ascii=False)
+    if draw(st.booleans()):
+        call["id"] = draw(st.text(min_size=1, max_size=8).filter(lambda i: i != f"call_{function}"))
+    return call
+
+
+@st.composite
+def ais(draw):
+    usage = draw(
+        st.none()
+        | st.fixed_dictionaries(
+            {"prompt_tokens": counts, "completion_tokens": counts, "total_tokens": counts}
+        )
+    )
+    return AIMessage(
+        draw(texts), draw(st.none() | function_calls()), usage, name=draw(st.none() | names)
+    )
+
+
+@st.composite
+def functions(draw):
+    function = draw(st.text(min_size=1, max_size=10))
+    call_id = draw(
+        st.none() | st.text(min_size=1, max_size=8).filter(lambda i: i != f"call_{function}")
+    )
+    message = FunctionMessage(function, draw(texts), call_id=call_id)
+    if draw(st.booleans()):
+        message.token_count = draw(counts)
+    return message
+
+
+systems = st.builds(SystemMessage, texts, name=st.none() | names)
+role_messages = st.one_of(humans(), systems, ais(), functions())
+
+
+class TestRoundTrips:
+    @settings(max_examples=150)
+    @given(role_messages)
+    def test_role_message_survives_msg(self, message):
+        """from_msg(to_msg(m)) gives back an equal role message, token counts included."""
+        assert message == ChatMessage.from_msg(message.to_msg())
+
+    @settings(max_examples=150)
+    @given(role_messages)
+    def test_role_message_survives_its_payload(self, message):
+        """from_dict(to_dict(m)) gives back the same message, apart from token counts."""
+        again = ChatMessage.from_dict(message.to_dict())
+        assert message.to_dict() == again.to_dict()
+        assert type(message) is type(again)
+
+    @settings(max_examples=150)
+    @given(role_messages)
+    def test_msg_survives_the_role_message(self, message):
+        """A Msg made by to_msg converts to a role message and back to the same Msg."""
+        msg = message.to_msg()
+        again = ChatMessage.from_msg(msg).to_msg()
+        assert (msg.name, msg.role, msg.content, msg.metadata) == (
+            again.name,
+            again.role,
+            again.content,
+            again.metadata,
+        )
+
+    @settings(max_examples=100)
+    @given(
+        st.sampled_from(["user", "assistant", "system"]),
+        st.lists(
+            st.sampled_from(["text", "thinking", "tool_use", "tool_result", "image"]),
+            max_size=3,
+        ),
+        texts,
+    )
+    def test_from_msg_raises_only_message_errors(self, role, kinds, text):
+        """Any Msg either converts or raises MessageError, never another exception."""
+        blocks = {
+            "text": {"type": "text", "text": text},
+            "thinking": {"type": "thinking", "thinking": text},
+            "tool_use": {"type": "tool_use", "id": "1", "name": "f", "input": {"t": text}},
+            "tool_result": {"type": "tool_result", "id": "1", "name": "f", "output": text},
+            "image": png_block(),
+        }
+        msg = Msg("x", [blocks[kind] for kind in kinds], role)
+        try:
+            message = ChatMessage.from_msg(msg)
+        except MessageError:
+            return
+        assert isinstance(message, ChatMessage)
+
+    @settings(max_examples=100)
+    @given(
+        st.dictionaries(
+            st.sampled_from(["role", "name", "content", "function_call", "files", "call_id", "x"]),
+            json_values | st.sampled_from(["user", "assistant", "system", "function"]),
+        )
+    )
+    def test_from_dict_raises_only_message_errors(self, data):
+        """Any dict either loads as a role message or raises MessageError."""
+        try:
+            message = ChatMessage.from_dict(data)
+        except MessageError:
+            return
+        assert message.to_dict() == ChatMessage.from_dict(message.to_dict()).to_dict()
