@@ -15,6 +15,7 @@ from ._validate import (
     check_optional_str,
     check_role,
     check_timestamp,
+    is_block_list,
     show,
 )
 
@@ -40,20 +41,32 @@ def _copy(value: Any) -> Any:
     return value
 
 
-def _abbreviate(value: Any) -> Any:
-    """A copy of *value* whose long base64 payloads and data: URLs are shortened."""
-    kind = type(value)
-    if kind is list:
-        return [_abbreviate(item) for item in value]
-    if kind is not dict:
-        return value
-    copy = {key: _abbreviate(item) for key, item in value.items()}
-    for key in ("data", "url"):
-        text = copy.get(key)
-        is_payload = key == "data" or (isinstance(text, str) and text.startswith("data:"))
-        if is_payload and isinstance(text, str) and len(text) > _REPR_DATA_LIMIT:
-            copy[key] = f"{text[:_REPR_DATA_LIMIT - 8]}... ({len(text):,} characters)"
-    return copy
+def _shorten(text: str) -> str:
+    if len(text) <= _REPR_DATA_LIMIT:
+        return text
+    return f"{text[: _REPR_DATA_LIMIT - 8]}... ({len(text):,} characters)"
+
+
+def _abbreviate(blocks: list[Any]) -> list[Any]:
+    """A copy of *blocks* whose long base64 payloads and data: URLs are shortened.
+
+    Only the ``source`` of media blocks (also inside tool outputs) is touched: a tool's
+    input or a text that happens to be long is shown as it is.
+    """
+    shown = []
+    for block in blocks:
+        source = block.get("source")
+        if source is not None:
+            source = dict(source)
+            if source["type"] == "base64":
+                source["data"] = _shorten(source["data"])
+            elif source["url"].startswith("data:"):
+                source["url"] = _shorten(source["url"])
+            block = {**block, "source": source}
+        elif block["type"] == "tool_result" and is_block_list(block["output"]):
+            block = {**block, "output": _abbreviate(block["output"])}
+        shown.append(block)
+    return shown
 
 
 class Msg:
@@ -112,20 +125,21 @@ class Msg:
     def __init__(
         self,
         name: str,
-        content: str | Sequence[ContentBlock],
+        content: str | list[ContentBlock],
         role: Role,
         metadata: dict[str, Any] | None = None,
         timestamp: str | None = None,
         invocation_id: str | None = None,
         *,
-        id: str | None = None,  # noqa: A002  # the field is called id in the dict form
+        id: str | None = None,  # the field is called id in the dict form
     ) -> None:
         _set(self, "name", check_name(name))
         _set(self, "role", check_role(role))
         _set(self, "content", check_content(content))
         _set(self, "metadata", None if metadata is None else check_metadata(metadata))
         _set(self, "id", new_id() if id is None else check_id(id))
-        _set(self, "timestamp", now_timestamp() if timestamp is None else check_timestamp(timestamp))
+        when = now_timestamp() if timestamp is None else check_timestamp(timestamp)
+        _set(self, "timestamp", when)
         _set(
             self,
             "invocation_id",
@@ -138,6 +152,10 @@ class Msg:
             msg = f"`{field}` is not a field of Msg; the fields are {', '.join(self._FIELDS)}."
             raise MessageError(msg, field)
         _set(self, field, check(value))
+
+    def __delattr__(self, field: str) -> None:
+        msg = f"`{field}` cannot be deleted from a message; assign a new value instead."
+        raise MessageError(msg, field)
 
     # -- serialization -------------------------------------------------------------
 
@@ -215,7 +233,7 @@ class Msg:
 
         try:
             data = json.loads(text)
-        except (TypeError, ValueError) as error:
+        except (TypeError, ValueError, RecursionError) as error:
             msg = f"The text is not valid JSON ({error}): {show(text)}."
             raise MessageError(msg) from None
         return cls.from_dict(data)
@@ -228,10 +246,13 @@ class Msg:
         A ``str`` content is returned as it is. Otherwise the ``text`` of every text
         block is joined with *separator*; None when there is no text block.
         """
+        if type(separator) is not str:
+            msg = f"`separator` must be a string, not {show(separator)}."
+            raise MessageError(msg, "separator")
         content = self.content
-        if type(content) is str:
+        if isinstance(content, str):
             return content
-        texts = [block["text"] for block in content if block["type"] == "text"]  # type: ignore[typeddict-item]
+        texts = [block["text"] for block in content if block["type"] == "text"]
         return separator.join(texts) if texts else None
 
     def get_content_blocks(
@@ -256,16 +277,14 @@ class Msg:
             blocks = content  # type: ignore[assignment]
         return [_copy(block) for block in blocks if wanted is None or block["type"] in wanted]
 
-    def has_content_blocks(
-        self, block_type: BlockType | Sequence[BlockType] | None = None
-    ) -> bool:
+    def has_content_blocks(self, block_type: BlockType | Sequence[BlockType] | None = None) -> bool:
         """Whether the message has at least one block of the given type(s).
 
         A ``str`` content counts as a text block.
         """
         wanted = check_block_types(block_type)
         content = self.content
-        if type(content) is str:
+        if isinstance(content, str):
             return wanted is None or "text" in wanted
         return any(wanted is None or block["type"] in wanted for block in content)
 
@@ -290,13 +309,25 @@ class Msg:
             return NotImplemented
         return all(getattr(self, field) == getattr(other, field) for field in self._FIELDS)
 
+    def _repr_html_(self) -> str:
+        """Return the message as an HTML chat card, for Jupyter and sphinx-gallery.
+
+        The card shows the sender, role badge, timestamp, text, folded thinking, tool
+        calls and results as tables, and small embedded media; all text is escaped.
+        The same message always gives the same HTML.
+        """
+        from ._html import render_msg
+
+        return render_msg(self)
+
     def __repr__(self) -> str:
-        content = self.content if type(self.content) is str else _abbreviate(self.content)
+        content = self.content
+        shown = content if isinstance(content, str) else _abbreviate(content)
         parts = [
             f"id={self.id!r}",
             f"name={self.name!r}",
             f"role={self.role!r}",
-            f"content={content!r}",
+            f"content={shown!r}",
             f"metadata={self.metadata!r}",
             f"timestamp={self.timestamp!r}",
         ]
