@@ -1,0 +1,223 @@
+"""What the benchmark sections share: options, timing, result tables and their text form.
+
+A section is a module with a ``SECTION`` attribute (a :class:`Section`). Its ``run``
+function takes the :class:`Options` of the run and returns :class:`Table` objects.
+Every measurement in a table is a cost (seconds or bytes): lower is better.
+
+A comparison table (the default) has one column per library. A row's *ratio* is the
+best peer's cost divided by agentmsg's, so a ratio above 1 means agentmsg wins; a row
+with a *target* passes when its ratio reaches it. A table with ``compare=False`` has
+columns of its own choosing (say ``"3 languages"`` and ``"English only"`` for the docs
+build) and neither ratio nor target; a row may then carry its own unit.
+"""
+
+from __future__ import annotations
+
+import statistics
+import textwrap
+import timeit
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+SUBJECT = "agentmsg"
+PEERS = ("langchain-core", "agentscope")
+LIBRARIES = (SUBJECT, *PEERS)
+
+
+@dataclass(frozen=True)
+class Options:
+    """Knobs shared by every section; ``--quick`` shrinks them for a smoke run."""
+
+    repeats: int = 7
+    """How many timed repeats each timing row takes (the median is reported)."""
+    min_time: float = 0.2
+    """Seconds one repeat of an in-process timing should last at least."""
+    import_repeats: int = 7
+    """How many fresh interpreters each import measurement starts."""
+    memory_count: int = 10_000
+    """How many messages the memory measurement keeps alive at once."""
+
+
+@dataclass
+class Row:
+    """One operation measured for agentmsg and each peer."""
+
+    operation: str
+    values: dict[str, float]
+    """Cost per library label (seconds or bytes, as the table's unit says)."""
+    target: float | None = None
+    """The smallest ratio that passes, or None when the row is only reported."""
+    samples: dict[str, list[float]] = field(default_factory=dict)
+    """The raw repeats behind each value, for the JSON form."""
+    unit: str | None = None
+    """This row's unit when it differs from its table's."""
+
+    @property
+    def best_peer(self) -> str:
+        """The peer with the lowest cost."""
+        return min(PEERS, key=lambda name: self.values[name])
+
+    @property
+    def ratio(self) -> float:
+        """Best peer's cost / agentmsg's cost (above 1: agentmsg is cheaper)."""
+        subject = self.values[SUBJECT]
+        best = self.values[self.best_peer]
+        return best / subject if subject > 0 else float("inf")
+
+    def ratio_to(self, peer: str) -> float:
+        """*peer*'s cost / agentmsg's cost."""
+        subject = self.values[SUBJECT]
+        return self.values[peer] / subject if subject > 0 else float("inf")
+
+    @property
+    def passed(self) -> bool | None:
+        """Whether the ratio reaches the target; None without a target."""
+        return None if self.target is None else self.ratio >= self.target
+
+
+@dataclass
+class Table:
+    """A table of rows, printed aligned and stored in the JSON."""
+
+    key: str
+    title: str
+    unit: str
+    """``"s"`` (seconds) or ``"B"`` (bytes), unless a row says otherwise."""
+    rows: list[Row]
+    notes: list[str] = field(default_factory=list)
+    parameters: dict[str, Any] = field(default_factory=dict)
+    columns: tuple[str, ...] = LIBRARIES
+    """The value columns; a comparison table needs agentmsg and every peer among them."""
+    compare: bool = True
+    """Whether the rows compare agentmsg with its peers (ratio and target columns)."""
+
+    def header(self) -> list[str]:
+        return ["operation", *self.columns, *(("ratio", "target") if self.compare else ())]
+
+    def to_json(self) -> dict[str, Any]:
+        """The table as JSON values: raw numbers in their unit, not formatted text."""
+        rows = []
+        for row in self.rows:
+            entry: dict[str, Any] = {
+                "operation": row.operation,
+                "unit": row.unit or self.unit,
+                "values": row.values,
+                "samples": row.samples,
+            }
+            if self.compare:
+                entry |= {
+                    "ratio": row.ratio,
+                    "best_peer": row.best_peer,
+                    "ratio_per_peer": {peer: row.ratio_to(peer) for peer in PEERS},
+                    "target": row.target,
+                    "passed": row.passed,
+                }
+            rows.append(entry)
+        data: dict[str, Any] = {
+            "key": self.key,
+            "title": self.title,
+            "unit": self.unit,
+            "columns": self.header(),
+            "parameters": self.parameters,
+            "rows": rows,
+            "notes": self.notes,
+        }
+        if self.compare:
+            data["ratio"] = "best peer's cost / agentmsg's cost (above 1: agentmsg is cheaper)"
+        return data
+
+
+@dataclass(frozen=True)
+class Section:
+    """A named group of tables; ``run.py --only NAME`` selects it."""
+
+    name: str
+    description: str
+    run: Callable[[Options], list[Table]]
+
+
+# -- measuring ---------------------------------------------------------------------
+
+
+def calibrate(timer: timeit.Timer, min_time: float) -> int:
+    """The loop count (1, 2, 5, 10, 20, ...) that makes one repeat last *min_time*."""
+    number = 1
+    while True:
+        for factor in (1, 2, 5):
+            count = number * factor
+            if timer.timeit(count) >= min_time:
+                return count
+        number *= 10
+
+
+def time_side_by_side(
+    candidates: Mapping[str, Callable[[], object]], options: Options
+) -> tuple[dict[str, float], dict[str, list[float]], dict[str, int]]:
+    """Time each callable, interleaving the libraries so drift hits them all alike.
+
+    Each repeat runs every library once, starting with a different one each time.
+    Returns the median seconds per call, every repeat's seconds per call, and the loop
+    count used, each per library label. Garbage collection is off while timing
+    (``timeit``'s default).
+    """
+    timers = {name: timeit.Timer(function) for name, function in candidates.items()}
+    numbers = {name: calibrate(timer, options.min_time) for name, timer in timers.items()}
+    samples: dict[str, list[float]] = {name: [] for name in timers}
+    names = list(timers)
+    for repeat in range(options.repeats):
+        shift = repeat % len(names)
+        for name in names[shift:] + names[:shift]:
+            samples[name].append(timers[name].timeit(numbers[name]) / numbers[name])
+    medians = {name: statistics.median(values) for name, values in samples.items()}
+    return medians, samples, numbers
+
+
+# -- printing ----------------------------------------------------------------------
+
+
+def format_value(value: float, unit: str) -> str:
+    """A cost written for people: ``1.23 µs``, ``45.6 ms``, ``1,234 B``."""
+    if unit == "B":
+        return f"{value:,.0f} B"
+    if unit != "s":
+        msg = f"unknown unit {unit!r}"
+        raise ValueError(msg)
+    for scale, name in ((1e-6, "µs"), (1e-3, "ms"), (1.0, "s")):
+        if abs(value) < scale * 1000 or name == "s":
+            return f"{value / scale:.2f} {name}"
+    raise AssertionError("unreachable")  # the loop always returns at "s"
+
+
+def format_table(table: Table) -> str:
+    """The table as aligned plain text, its notes below it."""
+    header = table.header()
+    lines: list[Sequence[str]] = [header]
+    for row in table.rows:
+        cells = [row.operation]
+        cells.extend(
+            format_value(row.values[name], row.unit or table.unit) for name in table.columns
+        )
+        if table.compare:
+            cells.append(f"{row.ratio:.2f}x")
+            if row.target is None:
+                cells.append("-")
+            else:
+                cells.append(f">= {row.target:g}x {'PASS' if row.passed else 'FAIL'}")
+        lines.append(cells)
+    widths = [max(len(line[column]) for line in lines) for column in range(len(header))]
+    # The operation (and the verdict, when there is one) align left, numbers right.
+    last_numeric = len(header) - 1 if table.compare else len(header)
+
+    def render(cells: Sequence[str]) -> str:
+        out = [cells[0].ljust(widths[0])]
+        out.extend(cells[i].rjust(widths[i]) for i in range(1, last_numeric))
+        out.extend(cells[i].ljust(widths[i]) for i in range(last_numeric, len(cells)))
+        return "  ".join(out).rstrip()
+
+    rule = "  ".join("-" * width for width in widths)
+    out = [table.title, "=" * len(table.title), render(header), rule]
+    out.extend(render(line) for line in lines[1:])
+    for note in table.notes:
+        out.extend(textwrap.wrap(note, 100, initial_indent="  * ", subsequent_indent="    "))
+    return "\n".join(out)
