@@ -1,0 +1,157 @@
+"""Sphinx configuration of the agentmsg documentation (English, 简体中文, Español).
+
+Build it with ``make html`` (``docs/build.py``), which runs the examples once and then
+builds every language with ``-n -W --keep-going``. The language comes from
+``-D language=...``; settings that depend on it are set in ``_ext/agentmsg_languages.py``.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+DOCS = Path(__file__).resolve().parent
+sys.path.insert(0, str(DOCS / "_ext"))
+sys.path.insert(0, str(DOCS.parent / "src"))
+
+import agentmsg  # noqa: E402
+
+# -- Project ----------------------------------------------------------------------------
+
+project = "agentmsg"
+author = "The agentmsg developers"
+copyright = "The agentmsg developers"  # no year: nothing on a page depends on the date
+release = agentmsg.__version__
+version = release
+
+extensions = [
+    "sphinx.ext.autodoc",
+    "sphinx.ext.napoleon",
+    "myst_parser",
+    "sphinx_gallery.gen_gallery",
+    "sphinx_copybutton",
+    "sphinx_sitemap",
+    "sphinxext.opengraph",
+    "agentmsg_languages",
+    "agentmsg_gallery",
+]
+
+root_doc = "index"
+source_suffix = {".rst": "restructuredtext", ".md": "markdown"}
+exclude_patterns = [
+    "_build",
+    "_ext",
+    "examples",  # the gallery's sources; their pages are generated into tutorial/
+    "sg_execution_times.rst",
+    "tutorial/sg_execution_times.rst",
+    "**/*.ipynb",
+    "**/*.md5",
+]
+templates_path = ["_templates"]
+nitpicky = True
+# Annotations name standard-library and typing helpers that have no page here
+# (intersphinx is off: no network at build time).
+nitpick_ignore_regex = [
+    (
+        r"py:(class|obj|data)",
+        r"(typing|typing_extensions|collections\.abc|datetime|os|pathlib)\..*",
+    ),
+    (r"py:(class|obj|data)", r"(Any|Literal|Self|Sequence|Mapping|Callable|Iterator|Iterable)"),
+    (r"py:(class|obj|data)", r"(NotRequired|Required|TypedDict|PathLike|os\.PathLike)"),
+    (r"py:(class|obj|data)", r"(contextvars|collections|enum|json|io)\..*"),
+    (r"py:class", r"(agentmsg\.)?_[\w.]+"),  # private helpers that appear in annotations
+    # Type aliases in annotations: ContentBlock, BlockType and MediaSource are documented
+    # as data (a py:class reference cannot reach them); Role is a private Literal.
+    (r"py:class", r"(agentmsg\.)?(ContentBlock|BlockType|MediaSource|Role)"),
+]
+
+# -- Translation (gettext) --------------------------------------------------------------
+
+language = "en"  # each build sets it with -D language=zh_CN / es
+locale_dirs = ["../locales/"]
+gettext_compact = False  # one catalog per page: locales/<lang>/LC_MESSAGES/<docpath>.po
+gettext_location = False  # no "#: file:line" comments: catalogs do not churn
+gettext_uuid = False
+gettext_auto_build = True
+# Nothing beyond Sphinx's defaults: the gallery cards' titles are the tutorials' page
+# titles (see _ext/agentmsg_gallery.py), so raw HTML never needs translating.
+gettext_additional_targets: list[str] = []
+
+# -- HTML -------------------------------------------------------------------------------
+
+html_theme = "furo"
+html_title = f"agentmsg {release}"
+html_static_path = ["_static"]
+html_css_files = ["agentmsg.css"]
+html_last_updated_fmt = None  # no build dates
+html_copy_source = False
+html_show_sourcelink = False
+html_sidebars = {
+    "**": [
+        "sidebar/brand.html",
+        "sidebar/languages.html",
+        "sidebar/search.html",
+        "sidebar/scroll-start.html",
+        "sidebar/navigation.html",
+        "sidebar/scroll-end.html",
+    ]
+}
+html_theme_options = {"top_of_page_buttons": []}
+# html_search_language, html_baseurl, ogp_site_url and the sitemap's settings follow the
+# language: see _ext/agentmsg_languages.py.
+
+# sphinx-copybutton: copy the code only, without ">>> " / "... " prompts or their output.
+copybutton_exclude = ".linenos, .gp, .go"
+copybutton_prompt_text = r">>> |\.\.\. |\$ "
+copybutton_prompt_is_regexp = True
+copybutton_only_copy_prompt_lines = True
+copybutton_selector = "div:not(.sphx-glr-script-out) > div.highlight > pre"
+
+# sphinxext-opengraph: no images, nothing fetched or drawn.
+ogp_site_name = "agentmsg"
+ogp_image = None
+ogp_social_cards = {"enable": False}
+
+# sphinx-sitemap
+sitemap_show_lastmod = False
+sitemap_excludes = ["search.html", "genindex.html", "404.html"]
+
+# -- API reference ----------------------------------------------------------------------
+
+autodoc_default_options = {"members": True, "member-order": "bysource"}
+autodoc_typehints = "signature"
+autodoc_class_signature = "separated"
+napoleon_google_docstring = True
+napoleon_numpy_docstring = False
+add_module_names = False
+
+# -- MyST -------------------------------------------------------------------------------
+
+myst_enable_extensions = ["colon_fence"]
+
+# -- sphinx-gallery ---------------------------------------------------------------------
+
+sphinx_gallery_conf = {
+    "examples_dirs": "examples",
+    "gallery_dirs": "tutorial",
+    "filename_pattern": r".*",  # every script is executed
+    "ignore_pattern": r"__init__\.py",
+    "within_subsection_order": "agentmsg_gallery.TutorialOrder",
+    "image_scrapers": (),
+    # A fresh agentmsg.deterministic block per example, seeded with the script's name.
+    "reset_modules": ("agentmsg_gallery.reset_deterministic",),
+    "reset_modules_order": "both",
+    "capture_repr": ("_repr_html_", "__repr__"),
+    "min_reported_time": float("inf"),  # no "Total running time" lines
+    "write_computation_times": False,  # no sg_execution_times page
+    "download_all_examples": True,
+    "first_notebook_cell": None,
+    "show_signature": False,
+    "show_memory": False,
+    "remove_config_comments": True,
+    "abort_on_example_error": False,
+    "only_warn_on_example_error": False,
+    "plot_gallery": "True",
+    "backreferences_dir": None,
+    "doc_module": (),
+}
