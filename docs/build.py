@@ -4,7 +4,7 @@ Usage (from the repository root; ``make html``, ``make gettext``, ... call these
 
     python docs/build.py html [--langs "en zh_CN es"]   # the site, into _build/html/
     python docs/build.py examples                       # run the tutorial scripts only
-    python docs/build.py gettext                        # extract messages into _build/gettext/
+    python docs/build.py gettext [--outdir DIR]         # extract messages into _build/gettext/
     python docs/build.py update-po                      # ... and merge them into locales/
     python docs/build.py stats                          # translation progress per page
 
@@ -24,7 +24,8 @@ How ``html`` works (the data flow of /work/shared/DESIGN.md):
    doctrees in ``_build/doctrees/<lang>/``. Logs go to ``_build/logs/<lang>.log`` too.
    ``docs/_ext/agentmsg_gallery.py`` writes the translated downloads of each language.
 4. ``_build/html/index.html`` (:func:`root_index_html`) sends a browser to the language
-   it prefers and links to every built language.
+   it prefers and links to every built language; ``404.html`` and a ``sitemap.xml`` index
+   of the languages' sitemaps sit beside it, where web hosts look for them.
 
 The Sphinx side lives in ``docs/conf.py`` and ``docs/_ext/``; the templates in
 ``docs/_templates/``. Any failure exits non-zero.
@@ -34,6 +35,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -50,7 +52,7 @@ BUILD = ROOT / "_build"
 LOCALES = ROOT / "locales"
 sys.path.insert(0, str(DOCS / "_ext"))
 
-from agentmsg_languages import LANGUAGES  # noqa: E402
+from agentmsg_languages import LANGUAGES, SITE_URL  # noqa: E402
 
 ALL_LANGS = tuple(language.code for language in LANGUAGES)
 TRANSLATED_LANGS = tuple(code for code in ALL_LANGS if code != "en")
@@ -94,6 +96,12 @@ def validate_catalogs(langs: Iterable[str], locales: Path = LOCALES) -> list[str
     for lang in langs:
         for path in catalog_files(lang, locales):
             shown = _shown(path)
+            broken = _malformed_lines(path)
+            if broken:  # polib would parse these silently, msgfmt names the next line
+                problems.extend(
+                    f"{shown}:{number}: malformed line {text!r}" for number, text in broken
+                )
+                continue
             try:
                 polib.pofile(str(path))
             except (OSError, ValueError, UnicodeDecodeError) as error:
@@ -111,6 +119,23 @@ def validate_catalogs(langs: Iterable[str], locales: Path = LOCALES) -> list[str
                 text = result.stderr.strip().replace(str(path), shown)
                 problems.append(text or f"{shown}: msgfmt --check failed")
     return problems
+
+
+_PO_LINE = re.compile(r'(?:(?:msgctxt|msgid|msgid_plural|msgstr(?:\[\d+\])?)\s+)?"(?:[^"\\]|\\.)*"')
+
+
+def _malformed_lines(path: Path) -> list[tuple[int, str]]:
+    """Lines of a .po file that are neither blank, a comment nor a keyword with a
+    complete quoted string (an unterminated string, say), with their 1-based numbers."""
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError):
+        return []  # polib reports these
+    return [
+        (number, line)
+        for number, line in enumerate(lines, start=1)
+        if line.strip() and not line.startswith("#") and not _PO_LINE.fullmatch(line.strip())
+    ]
 
 
 @dataclass(frozen=True)
@@ -306,6 +331,12 @@ def build_html(langs: Sequence[str]) -> None:
         raise BuildError(msg)
     _warn_fuzzy(lang for lang in langs if lang != "en")
     run_examples()
+    for lang in langs:
+        # Always a clean build per language (a few seconds): an incremental one writes
+        # only the changed pages, so sphinx-sitemap lists only those, and the search
+        # index keeps words of removed text and loses its index entries.
+        for stale in (BUILD / "html" / lang, BUILD / "doctrees" / lang):
+            shutil.rmtree(stale, ignore_errors=True)
     jobs = [
         (
             lang,
@@ -323,7 +354,31 @@ def build_html(langs: Sequence[str]) -> None:
         raise BuildError(msg)
     built = [lang for lang in ALL_LANGS if (BUILD / "html" / lang / "index.html").is_file()]
     (BUILD / "html" / "index.html").write_text(root_index_html(built), encoding="utf-8")
+    _write_root_extras(BUILD / "html", built)
     print(f"== site: {_shown(BUILD / 'html' / 'index.html')} ({', '.join(built)})")
+
+
+def _write_root_extras(html: Path, langs: Sequence[str]) -> None:
+    """What hosts look for at the site's root: ``404.html`` (a copy of the first built
+    language's, whose URLs are root-absolute) and ``sitemap.xml``, an index of the
+    per-language sitemaps."""
+    not_found = next(
+        (html / lang / "404.html" for lang in langs if (html / lang / "404.html").is_file()),
+        None,
+    )
+    if not_found is not None:
+        shutil.copyfile(not_found, html / "404.html")
+    sitemaps = [lang for lang in langs if (html / lang / "sitemap.xml").is_file()]
+    entries = "".join(
+        f"  <sitemap><loc>{escape(SITE_URL)}{lang}/sitemap.xml</loc></sitemap>\n"
+        for lang in sitemaps
+    )
+    (html / "sitemap.xml").write_text(
+        "<?xml version='1.0' encoding='utf-8'?>\n"
+        '<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n'
+        f"{entries}</sitemapindex>\n",
+        encoding="utf-8",
+    )
 
 
 def _warn_fuzzy(langs: Iterable[str]) -> None:
@@ -393,13 +448,13 @@ def root_index_html(langs: Sequence[str]) -> str:
 """
 
 
-def build_gettext() -> None:
-    """Extract the translatable messages of every page into ``_build/gettext/*.pot``."""
+def build_gettext(outdir: Path | None = None) -> None:
+    """Extract the translatable messages of every page into ``_build/gettext/*.pot``
+    (or into *outdir*, with its doctrees in ``outdir/.doctrees``)."""
     run_examples()
-    outdir = BUILD / "gettext"
-    codes = _run_parallel(
-        [("gettext", _sphinx_command("gettext", "en", outdir, BUILD / "doctrees" / "gettext"))]
-    )
+    doctrees = BUILD / "doctrees" / "gettext" if outdir is None else outdir / ".doctrees"
+    outdir = BUILD / "gettext" if outdir is None else outdir
+    codes = _run_parallel([("gettext", _sphinx_command("gettext", "en", outdir, doctrees))])
     if codes["gettext"] != 0:
         msg = "the gettext build failed; the warnings above name the file and line"
         raise BuildError(msg)
@@ -473,7 +528,7 @@ def print_stats(langs: Sequence[str] = TRANSLATED_LANGS) -> None:
             print(f"  {row.page:<{width}}  {counts}")
         translated = sum(row.translated for row in mine)
         total = sum(row.total for row in mine)
-        share = 100 * translated / total if total else 0.0
+        share = 100 * translated // total if total else 0  # 535 of 536 is 99%, not 100%
         print(
             f"  {'total':<{width}}  {translated:>10}  "
             f"{sum(row.untranslated for row in mine):>12}  {sum(row.fuzzy for row in mine):>5}"
@@ -487,7 +542,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     html = sub.add_parser("html", help="build the site into _build/html/")
     html.add_argument("--langs", default=" ".join(ALL_LANGS), help='e.g. "en zh_CN es"')
     sub.add_parser("examples", help="run the tutorial scripts once into docs/tutorial/")
-    sub.add_parser("gettext", help="extract messages into _build/gettext/")
+    gettext = sub.add_parser("gettext", help="extract messages into _build/gettext/")
+    gettext.add_argument("--outdir", type=Path, help="write the .pot files here instead")
     sub.add_parser("update-po", help="merge extracted messages into locales/ (sphinx-intl)")
     sub.add_parser("stats", help="translation progress per language and page")
     sub.add_parser("_examples-pass", help=argparse.SUPPRESS)
@@ -498,7 +554,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         elif args.command == "examples":
             run_examples()
         elif args.command == "gettext":
-            build_gettext()
+            build_gettext(args.outdir)
         elif args.command == "update-po":
             update_po()
         elif args.command == "stats":

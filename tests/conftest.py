@@ -7,6 +7,7 @@ The documentation site is built once per test session (``built_site``), the way
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -40,3 +41,28 @@ def built_site() -> Path:
             pytrace=False,
         )
     return SITE
+
+
+#: What a private copy of the repository leaves out (top-level names; ``docs/tutorial``).
+_NOT_COPIED = {".git", ".venv", "_build", ".pytest_cache", ".mypy_cache", ".ruff_cache"}
+
+
+def copy_repository(target: Path) -> Path:
+    """Copy the working tree into *target* the way a fresh checkout looks, and return it.
+
+    Left out: version control, the virtual environment, build output, generated gallery
+    pages (``docs/tutorial``), compiled catalogs (``*.mo``) and caches. Builds in the copy
+    (``python docs/build.py ...`` run there) never touch the working tree.
+    """
+
+    def ignore(folder: str, names: list[str]) -> set[str]:
+        here = Path(folder)
+        skipped = {n for n in names if n == "__pycache__" or n.endswith(".mo")}
+        if here == ROOT:
+            skipped |= _NOT_COPIED & set(names)
+        if here == ROOT / "docs":
+            skipped |= {"tutorial", "sg_execution_times.rst"} & set(names)
+        return skipped
+
+    shutil.copytree(ROOT, target, ignore=ignore)
+    return target

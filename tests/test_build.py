@@ -1,0 +1,169 @@
+"""``docs/build.py html``: reproducible output, and loud failures that say where.
+
+Each test works on private copies of the repository (``copy_repository``: no ``.git``,
+``.venv``, ``_build`` or generated ``docs/tutorial``), so it builds from scratch, the
+way CI does, and never touches the working tree.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from conftest import copy_repository
+
+
+def run_build(repo: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    """``python docs/build.py ARGS`` in *repo*, with this interpreter."""
+    return subprocess.run(
+        [sys.executable, "docs/build.py", *args],
+        cwd=repo,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+
+
+def tree(root: Path) -> dict[str, bytes]:
+    """Every file under *root*, by relative path, with its bytes."""
+    return {
+        path.relative_to(root).as_posix(): path.read_bytes()
+        for path in sorted(root.rglob("*"))
+        if path.is_file()
+    }
+
+
+def differences(first: dict[str, bytes], second: dict[str, bytes], shown: int = 5) -> list[str]:
+    """What differs between two trees: missing files, then the first *shown* differing
+    files with a short diff of each."""
+    report = [f"only in the first build: {name}" for name in sorted(first.keys() - second.keys())]
+    report += [f"only in the second build: {name}" for name in sorted(second.keys() - first.keys())]
+    changed = sorted(name for name in first.keys() & second.keys() if first[name] != second[name])
+    for name in changed[:shown]:
+        try:
+            old = first[name].decode("utf-8").splitlines()
+            new = second[name].decode("utf-8").splitlines()
+        except UnicodeDecodeError:
+            report.append(f"{name}: binary, {len(first[name])} vs {len(second[name])} bytes")
+            continue
+        if len(old) < 5 and len(old + new) > 0:  # minified: compare in short pieces
+            old = re.findall(r".{1,100}", "\n".join(old), re.S)
+            new = re.findall(r".{1,100}", "\n".join(new), re.S)
+        diff = list(difflib.unified_diff(old, new, "first", "second", n=1, lineterm=""))
+        report.append(f"{name}:\n" + "\n".join(line[:200] for line in diff[:20]))
+    if len(changed) > shown:
+        report.append(f"... and {len(changed) - shown} more differing files")
+    return report
+
+
+class TestReproducible:
+    """Two clean builds of the same sources give the same site, byte for byte."""
+
+    def test_two_builds_are_identical(self, tmp_path: Path) -> None:
+        """Built in different folders at different times, every file of ``_build/html``
+        is identical (no paths, dates, run times or random ids in the output)."""
+        first = copy_repository(tmp_path / "one" / "agentmsg")
+        second = tmp_path / "two" / "elsewhere" / "checkout"
+        shutil.copytree(first, second)  # the same sources, even if the working tree changes
+        built = []
+        for repo in (first, second):
+            result = run_build(repo, "html")
+            assert 0 == result.returncode, result.stdout[-3000:] + result.stderr[-3000:]
+            built.append(tree(repo / "_build" / "html"))
+            time.sleep(1.1)  # the second build starts in another second
+        assert len(built[0]) > 100
+        assert [] == differences(*built)
+
+    def test_rebuild_equals_clean_build(self, tmp_path: Path) -> None:
+        """Building again over an existing ``_build`` (after a page changed) gives what a
+        clean build gives: every page in the sitemap and search index, no stale words."""
+        clean = copy_repository(tmp_path / "clean")
+        repo = tmp_path / "repo"
+        shutil.copytree(clean, repo)  # the same sources, even if the working tree changes
+        assert 0 == run_build(repo, "html", "--langs", "en").returncode
+        page = repo / "docs" / "changelog.md"
+        original = page.read_text(encoding="utf-8")
+        page.write_text(original + "\nA sentence with the word zyzzyva.\n", encoding="utf-8")
+        assert 0 == run_build(repo, "html", "--langs", "en").returncode
+        page.write_text(original, encoding="utf-8")
+        result = run_build(repo, "html", "--langs", "en")
+        assert 0 == result.returncode, result.stdout[-3000:] + result.stderr[-3000:]
+        rebuilt = tree(repo / "_build" / "html" / "en")
+
+        assert 0 == run_build(clean, "html", "--langs", "en").returncode
+        assert [] == differences(tree(clean / "_build" / "html" / "en"), rebuilt)
+
+
+class TestFailingTutorial:
+    """A tutorial that raises stops the build and says which script and line."""
+
+    def test_build_fails_naming_script_and_line(self, tmp_path: Path) -> None:
+        """An example whose code raises makes ``html --langs en`` exit non-zero, and the
+        output names the script and the line that raised."""
+        repo = copy_repository(tmp_path / "repo")
+        script = repo / "docs" / "examples" / "zz_broken.py"
+        lines = [
+            '"""',
+            "A broken tutorial",
+            "=================",
+            "",
+            "It raises.",
+            '"""',
+            "",
+            "# %%",
+            "# First a cell that works.",
+            "",
+            "total = 1 + 1",
+            "",
+            "# %%",
+            "# Then one that raises.",
+            "",
+            'raise RuntimeError("this tutorial is broken on purpose")',
+            "",
+        ]
+        script.write_text("\n".join(lines), encoding="utf-8")
+        line = lines.index('raise RuntimeError("this tutorial is broken on purpose")') + 1
+
+        result = run_build(repo, "html", "--langs", "en")
+        output = result.stdout + result.stderr
+        assert 0 != result.returncode
+        assert "zz_broken.py" in output
+        assert re.search(rf'zz_broken\.py", line {line}\b', output), output[-3000:]
+        assert "this tutorial is broken on purpose" in output
+        assert not (repo / "_build" / "html" / "en" / "index.html").exists()
+
+
+class TestBrokenReference:
+    """``-n -W`` holds in every language: a reference to nothing fails the build."""
+
+    @pytest.mark.parametrize("where", ["page", "translation"])
+    def test_es_build_fails_naming_the_file(self, tmp_path: Path, where: str) -> None:
+        """A ``{class}`agentmsg.Nope``` reference, added to the English page or only to its
+        es translation, makes ``html --langs es`` exit non-zero naming the page's file."""
+        repo = copy_repository(tmp_path / "repo")
+        if where == "page":
+            page = repo / "docs" / "installation.md"
+            page.write_text(
+                page.read_text(encoding="utf-8") + "\nSee {class}`agentmsg.Nope`.\n",
+                encoding="utf-8",
+            )
+        else:
+            import polib
+
+            catalog_path = repo / "locales" / "es" / "LC_MESSAGES" / "installation.po"
+            catalog = polib.pofile(str(catalog_path))
+            entry = next(e for e in catalog if e.msgstr and not e.obsolete and " " in e.msgid)
+            entry.msgstr += " Vea {class}`agentmsg.Nope`."
+            catalog.save(str(catalog_path))
+
+        result = run_build(repo, "html", "--langs", "es")
+        output = result.stdout + result.stderr
+        assert 0 != result.returncode
+        assert re.search(r"installation\.md:\d+: WARNING: .*agentmsg\.Nope", output), output[-3000:]

@@ -1,0 +1,394 @@
+"""The translation catalogs (``locales/<lang>/LC_MESSAGES/*.po``) and how builds treat them.
+
+Complete, markup-preserving, lint-clean and current catalogs; and loud failures: a broken
+catalog stops the build naming the file and line, a missing translation shows English.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+import subprocess
+import sys
+from collections import Counter
+from pathlib import Path
+from types import ModuleType
+
+import polib
+import pytest
+from bs4 import BeautifulSoup
+
+from conftest import copy_repository
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def load_build() -> ModuleType:
+    """``docs/build.py``, imported by path under the name ``docs_build`` (no clash with
+    PyPA's ``build``)."""
+    if "docs_build" not in sys.modules:
+        spec = importlib.util.spec_from_file_location("docs_build", ROOT / "docs" / "build.py")
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        sys.modules["docs_build"] = module
+        spec.loader.exec_module(module)
+    return sys.modules["docs_build"]
+
+
+build = load_build()
+
+
+LANGS = list(build.TRANSLATED_LANGS)
+CATALOGS = [path for lang in LANGS for path in build.catalog_files(lang)]
+
+
+def catalog_id(path: Path) -> str:
+    """``es/tutorial/tools`` for ``locales/es/LC_MESSAGES/tutorial/tools.po``."""
+    relative = path.relative_to(ROOT / "locales")
+    return f"{relative.parts[0]}/{Path(*relative.parts[2:]).with_suffix('').as_posix()}"
+
+
+def page_of(path: Path) -> str:
+    """The page (docname) a catalog translates: ``tutorial/tools``."""
+    return catalog_id(path).split("/", 1)[1]
+
+
+def entries(path: Path) -> list[polib.POEntry]:
+    """The live (not obsolete) entries of a catalog."""
+    return [entry for entry in polib.pofile(str(path)) if not entry.obsolete]
+
+
+# -- inline markup ------------------------------------------------------------------------
+
+_MARKUP = re.compile(
+    r"(?P<role>(?::[\w.+-]+)+:)`(?P<role_body>[^`]+)`"  # :py:class:`text <target>`
+    r"|\{(?P<myst>[\w:.+-]+)\}`(?P<myst_body>[^`]+)`"  # {class}`text <target>`
+    r"|``(?P<literal>.+?)``(?!`)"  # ``literal``
+    r"|`(?P<link_body>[^`]+)`__?"  # `text <target>`_ and `name`_
+    r"|`(?P<single>[^`]+)`"  # `default role` (reST) or `code` (MyST)
+    r"|\[(?P<md_text>[^\]]*)\]\((?P<md_target>[^)\s]+)\)"  # [text](target)
+)
+_DISPLAY = re.compile(r"^(?P<text>.*?)\s*<(?P<target>[^<>]+)>$", re.S)
+
+
+def _target(body: str) -> str:
+    """The target of a role or link body: ``text <target>`` gives target, ``~x`` gives x."""
+    match = _DISPLAY.match(body.strip())
+    target = match.group("target") if match else body
+    return " ".join(target.strip().lstrip("~!").split())
+
+
+def markup(text: str, *, myst: bool = False) -> Counter[tuple[str, str]]:
+    """The inline markup of a message, as a multiset of ``(kind, what must stay)``.
+
+    A role counts the same written as reST (``:class:`x```) or MyST (``{class}`x```):
+    on a MyST page, Sphinx parses every translation with MyST, autodoc's text included,
+    so translators write its reST roles the MyST way. With *myst*, ````x```` and ```x```
+    are both inline code.
+
+    Roles and links count by target (their display text may be translated); literals and
+    single-backtick spans by their full text. ``:class:`a message <agentmsg.Msg>``` gives
+    ``("class", "agentmsg.Msg")``; ```docs <https://d>`_`` gives ``("link", "https://d")``.
+    """
+    found: Counter[tuple[str, str]] = Counter()
+    for match in _MARKUP.finditer(text):
+        if match.group("role"):
+            found[(match.group("role").strip(":"), _target(match.group("role_body")))] += 1
+        elif match.group("myst"):
+            found[(match.group("myst"), _target(match.group("myst_body")))] += 1
+        elif match.group("literal") is not None:
+            found[("code" if myst else "literal", match.group("literal"))] += 1
+        elif match.group("link_body"):
+            found[("link", _target(match.group("link_body")))] += 1
+        elif match.group("single"):
+            found[("code" if myst else "interpreted", match.group("single"))] += 1
+        else:
+            found[("link", match.group("md_target"))] += 1
+    return found
+
+
+class TestMarkupHelper:
+    """The markup extraction the catalog checks rely on."""
+
+    def test_display_text_is_ignored_targets_count(self) -> None:
+        """A translated display text keeps the markup equal; a changed target does not."""
+        english = "See :doc:`the tutorial <tutorial/index>` and {class}`~agentmsg.Msg`."
+        assert markup(english) == markup(
+            "Vea :doc:`el tutorial <tutorial/index>` y {class}`~agentmsg.Msg`."
+        )
+        assert markup(english) != markup("Vea :doc:`el tutorial <tutorial/indice>` y {class}`Msg`.")
+
+    def test_role_syntax_and_myst_code(self) -> None:
+        """A reST role equals its MyST spelling; on MyST pages both backquote spans are code."""
+        assert markup(":class:`~agentmsg.Msg`") == markup("{class}`agentmsg.Msg`")
+        assert markup("``x``", myst=True) == markup("`x`", myst=True)
+        assert markup("``x``") != markup("`x`")
+
+    def test_literals_and_links(self) -> None:
+        """Literals count by text, reST and Markdown links by target, each occurrence once."""
+        expected = Counter(
+            {
+                ("literal", "a"): 2,
+                ("link", "https://x"): 1,
+                ("link", "index.md"): 1,
+                ("interpreted", "b"): 1,
+            }
+        )
+        assert expected == markup("``a`` ``a`` `X <https://x>`_ [home](index.md) `b`")
+
+
+# -- the catalogs themselves ------------------------------------------------------------
+
+
+class TestCatalogContents:
+    """Each catalog is complete and keeps the English markup."""
+
+    @pytest.mark.parametrize("path", CATALOGS, ids=catalog_id)
+    def test_header(self, path: Path) -> None:
+        """The header names the catalog's language and is not marked fuzzy."""
+        catalog = polib.pofile(str(path))
+        lang = catalog_id(path).split("/")[0]
+        assert (lang, False) == (catalog.metadata.get("Language"), bool(catalog.metadata_is_fuzzy))
+
+    @pytest.mark.parametrize("path", CATALOGS, ids=catalog_id)
+    def test_no_untranslated_entries(self, path: Path) -> None:
+        """Every entry has a translation."""
+        assert [] == [entry.msgid[:70] for entry in entries(path) if not entry.msgstr.strip()]
+
+    @pytest.mark.parametrize("path", CATALOGS, ids=catalog_id)
+    def test_no_fuzzy_entries(self, path: Path) -> None:
+        """No entry is marked fuzzy (fuzzy entries are shown in English)."""
+        assert [] == [entry.msgid[:70] for entry in entries(path) if entry.fuzzy]
+
+    @pytest.mark.parametrize("path", CATALOGS, ids=catalog_id)
+    def test_markup_is_kept(self, path: Path) -> None:
+        """Each translation has the same roles (by target), literals and link targets as
+        its msgid, as many times each."""
+        myst = (ROOT / "docs" / f"{page_of(path)}.md").is_file()
+        changed = {
+            entry.msgid[:70]: (
+                dict(markup(entry.msgid, myst=myst)),
+                dict(markup(entry.msgstr, myst=myst)),
+            )
+            for entry in entries(path)
+            if entry.msgstr and markup(entry.msgid, myst=myst) != markup(entry.msgstr, myst=myst)
+        }
+        assert {} == changed
+
+    @pytest.mark.parametrize("lang", LANGS)
+    def test_one_catalog_per_page(self, lang: str) -> None:
+        """Each language has the same catalogs (one per page)."""
+        assert sorted(page_of(p) for p in build.catalog_files(LANGS[0])) == sorted(
+            page_of(p) for p in build.catalog_files(lang)
+        )
+
+    def test_validate_catalogs_finds_no_problem(self) -> None:
+        """``build.validate_catalogs`` (polib, a line check and ``msgfmt --check``) passes."""
+        assert [] == build.validate_catalogs(LANGS)
+
+
+class TestSphinxLint:
+    """sphinx-lint finds nothing in the catalogs."""
+
+    def lint(self, paths: list[Path], *options: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-m", "sphinxlint", *options, *map(str, paths)],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+
+    def test_rest_catalogs(self) -> None:
+        """Catalogs of reST pages (the tutorials) pass every default check."""
+        paths = [p for p in CATALOGS if not (ROOT / "docs" / f"{page_of(p)}.md").is_file()]
+        assert paths
+        result = self.lint(paths)
+        assert 0 == result.returncode, result.stdout + result.stderr
+
+    def test_myst_catalogs(self) -> None:
+        """Catalogs of MyST pages pass too, but for the two checks that misread MyST:
+        ``{role}`x``` is not a default role, and a code span may hold backquotes."""
+        paths = [p for p in CATALOGS if (ROOT / "docs" / f"{page_of(p)}.md").is_file()]
+        assert paths
+        myst_syntax = "missing-space-before-default-role,unbalanced-inline-literals-delimiters"
+        result = self.lint(paths, "--disable", myst_syntax)
+        assert 0 == result.returncode, result.stdout + result.stderr
+
+
+@pytest.fixture(scope="module")
+def pots(tmp_path_factory: pytest.TempPathFactory) -> dict[str, set[tuple[str, str]]]:
+    """Messages extracted afresh (``docs/build.py gettext --outdir``), by page."""
+    outdir = tmp_path_factory.mktemp("gettext")
+    result = subprocess.run(
+        [sys.executable, "docs/build.py", "gettext", "--outdir", str(outdir)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert 0 == result.returncode, result.stdout[-3000:] + result.stderr[-3000:]
+    return {
+        path.relative_to(outdir).with_suffix("").as_posix(): {
+            (entry.msgctxt or "", entry.msgid) for entry in polib.pofile(str(path))
+        }
+        for path in outdir.rglob("*.pot")
+        if ".doctrees" not in path.parts
+    }
+
+
+class TestCatalogsAreCurrent:
+    """The catalogs hold exactly the messages the pages have now."""
+
+    @pytest.mark.parametrize("lang", LANGS)
+    def test_every_page_has_a_catalog(
+        self, pots: dict[str, set[tuple[str, str]]], lang: str
+    ) -> None:
+        """There is a catalog for every page, and none for a page that is gone."""
+        assert sorted(pots) == sorted(page_of(p) for p in build.catalog_files(lang))
+
+    @pytest.mark.parametrize("lang", LANGS)
+    def test_no_missing_or_stale_message(
+        self, pots: dict[str, set[tuple[str, str]]], lang: str
+    ) -> None:
+        """Each catalog has every message of its page (none missing) and no other (none
+        stale); ``make update-po`` fixes both."""
+        catalogs = {page_of(p): p for p in build.catalog_files(lang)}
+        differences = {}
+        for page, extracted in sorted(pots.items()):
+            if page not in catalogs:
+                continue
+            have = {(e.msgctxt or "", e.msgid) for e in entries(catalogs[page])}
+            missing = sorted(m[1][:60] for m in extracted - have)
+            stale = sorted(m[1][:60] for m in have - extracted)
+            if missing or stale:
+                differences[page] = {"missing": missing, "stale": stale}
+        assert {} == differences
+
+
+class TestStats:
+    """``make stats`` (``docs/build.py stats``) reports the progress."""
+
+    def test_catalog_stats_complete(self) -> None:
+        """``build.catalog_stats`` counts no untranslated or fuzzy entry on any page."""
+        rows = build.catalog_stats(LANGS)
+        assert rows
+        assert [] == [
+            f"{row.lang}/{row.page}: {row.untranslated} untranslated, {row.fuzzy} fuzzy"
+            for row in rows
+            if row.untranslated or row.fuzzy
+        ]
+
+    def test_command_reports_100_percent(self) -> None:
+        """The command prints one total per language, each 100% translated."""
+        result = subprocess.run(
+            [sys.executable, "docs/build.py", "stats"],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        shares = re.findall(r"\((\d+)% translated\)", result.stdout)
+        assert ["100"] * len(LANGS) == shares, result.stdout
+
+
+# -- loud failures, on private copies ---------------------------------------------------
+
+
+def run_build(repo: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    """``python docs/build.py ARGS`` inside a copy of the repository."""
+    return subprocess.run(
+        [sys.executable, "docs/build.py", *args],
+        cwd=repo,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+
+
+@pytest.fixture(scope="module")
+def broken(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str, int]:
+    """A copy of the repository whose es installation catalog has an unterminated
+    string; returns the copy, the catalog's relative path and the broken line."""
+    repo = copy_repository(tmp_path_factory.mktemp("broken") / "repo")
+    relative = "locales/es/LC_MESSAGES/installation.po"
+    path = repo / relative
+    lines = path.read_text(encoding="utf-8").split("\n")
+    number = next(
+        index + 1
+        for index, line in enumerate(lines)
+        if index > 0
+        and line.startswith("msgstr ")
+        and lines[index - 1].startswith("msgid")
+        and lines[index - 1] != 'msgid ""'
+    )
+    lines[number - 1] = 'msgstr "no closing quote'
+    path.write_text("\n".join(lines), encoding="utf-8")
+    return repo, relative, number
+
+
+class TestBrokenCatalog:
+    """A malformed catalog stops everything and says where it is broken."""
+
+    def test_validate_catalogs_names_file_and_line(self, broken: tuple[Path, str, int]) -> None:
+        """``build.validate_catalogs`` reports the file and the line of the broken string,
+        and nothing else."""
+        repo, relative, number = broken
+        problems = build.validate_catalogs(["es"], repo / "locales")
+        assert [f"{repo / relative}:{number}:"] == [
+            p[: len(f"{repo / relative}:{number}:")] for p in problems
+        ]
+
+    def test_build_fails_naming_file_and_line(self, broken: tuple[Path, str, int]) -> None:
+        """``docs/build.py html --langs es`` exits non-zero and names ``file:line``."""
+        repo, relative, number = broken
+        result = run_build(repo, "html", "--langs", "es")
+        assert 0 != result.returncode
+        assert f"{relative}:{number}:" in result.stderr
+        assert not (repo / "_build" / "html" / "es" / "index.html").exists()
+
+
+class TestMissingTranslation:
+    """An entry without translation is shown in English, never as an empty paragraph."""
+
+    def test_english_shown_and_counted(self, tmp_path: Path) -> None:
+        """Blanking one translated paragraph of the es create_message catalog: the es page
+        shows the English paragraph and ``stats`` counts one more untranslated entry."""
+        repo = copy_repository(tmp_path / "repo")
+        path = repo / "locales/es/LC_MESSAGES/tutorial/create_message.po"
+        catalog = polib.pofile(str(path))
+        plain = re.compile(r"^[A-Za-z][\w ,.;()]{40,}$")  # no markup or quotes: <p> text == msgid
+        entry = next(e for e in catalog if e.msgstr and not e.obsolete and plain.match(e.msgid))
+        before = next(
+            r
+            for r in build.catalog_stats(["es"], repo / "locales")
+            if r.page == "tutorial/create_message"
+        )
+        entry.msgstr = ""
+        catalog.save(str(path))
+
+        result = run_build(repo, "html", "--langs", "es")
+        assert 0 == result.returncode, result.stdout[-3000:] + result.stderr[-3000:]
+        page = repo / "_build/html/es/tutorial/create_message.html"
+        soup = BeautifulSoup(page.read_text(encoding="utf-8"), "html.parser")
+        paragraphs = [" ".join(p.get_text().split()) for p in soup.select("article p")]
+        assert entry.msgid in paragraphs
+        assert [] == [p for p in soup.select("article p") if not p.get_text().strip()]
+
+        after = next(
+            r
+            for r in build.catalog_stats(["es"], repo / "locales")
+            if r.page == "tutorial/create_message"
+        )
+        assert (before.untranslated + 1, before.translated - 1) == (
+            after.untranslated,
+            after.translated,
+        )
+        stats = run_build(repo, "stats")
+        row = re.search(
+            r"^\s*tutorial/create_message\s+(\d+)\s+(\d+)\s+(\d+)\s*$",
+            stats.stdout.split("\nes\n")[1],
+            re.M,
+        )
+        assert row is not None, stats.stdout
+        assert (after.translated, after.untranslated, after.fuzzy) == tuple(map(int, row.groups()))

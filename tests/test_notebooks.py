@@ -1,0 +1,136 @@
+"""Every downloadable notebook runs top to bottom in a real Jupyter kernel.
+
+A reader downloads ``<name>.ipynb`` from a tutorial page (in any language), opens it in
+Jupyter and runs all cells. Here each notebook from ``_build/html/<lang>/_downloads`` runs
+in a fresh IPython kernel of the current interpreter (so against the working tree's
+agentmsg), in an empty temporary folder, with a 60 s limit per cell.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import nbformat
+import pytest
+from nbclient import NotebookClient
+
+ROOT = Path(__file__).resolve().parent.parent
+LANGS = ("en", "zh_CN", "es")
+TUTORIALS = (
+    "create_message",
+    "role_messages",
+    "multimodal",
+    "tools",
+    "saving_loading",
+    "use_cases",
+)
+KERNEL = "agentmsg-test-python3"
+CELL_TIMEOUT = 60
+
+pytestmark = pytest.mark.docs
+
+#: Seconds each notebook took, printed at the end of the session by ``timings``.
+TIMINGS: dict[str, float] = {}
+
+
+@pytest.fixture(scope="module")
+def kernel_dir(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """A Jupyter data folder with one kernel, ``sys.executable -m ipykernel_launcher``,
+    put first on ``JUPYTER_PATH`` while the module's tests run."""
+    folder = tmp_path_factory.mktemp("jupyter")
+    spec = folder / "kernels" / KERNEL
+    spec.mkdir(parents=True)
+    (spec / "kernel.json").write_text(
+        json.dumps(
+            {
+                "argv": [sys.executable, "-m", "ipykernel_launcher", "-f", "{connection_file}"],
+                "display_name": "Python 3 (agentmsg tests)",
+                "language": "python",
+                "env": {"PYTHONPATH": str(ROOT / "src"), "JUPYTER_PLATFORM_DIRS": "1"},
+            }
+        ),
+        encoding="utf-8",
+    )
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv(
+            "JUPYTER_PATH", os.pathsep.join([str(folder), os.environ.get("JUPYTER_PATH", "")])
+        )
+        patch.setenv("JUPYTER_PLATFORM_DIRS", "1")
+        yield folder
+
+
+@pytest.fixture(scope="module", autouse=True)
+def timings() -> Iterator[None]:
+    """Print how long the notebooks took (``pytest -s`` shows it; so does the report)."""
+    yield
+    if TIMINGS:
+        total = sum(TIMINGS.values())
+        print(f"\n{len(TIMINGS)} notebooks ran in {total:.1f}s:")
+        for name, seconds in sorted(TIMINGS.items()):
+            print(f"  {name:32} {seconds:5.1f}s")
+
+
+def notebook(site: Path, lang: str, name: str) -> Path:
+    """The ``<name>.ipynb`` download of *lang*."""
+    found = sorted((site / lang / "_downloads").glob(f"*/{name}.ipynb"))
+    assert 1 == len(found), f"{lang}: {len(found)} downloads called {name}.ipynb"
+    return found[0]
+
+
+def run_notebook(path: Path, workdir: Path) -> nbformat.NotebookNode:
+    """Run every cell of *path* in a fresh kernel (:data:`KERNEL`) whose working directory
+    is *workdir*; return the executed notebook. A cell that raises raises
+    ``CellExecutionError``."""
+    nb = nbformat.read(path, as_version=4)
+    # Afterwards, one more cell reports which agentmsg the kernel imported.
+    nb.cells.append(nbformat.v4.new_code_cell("import agentmsg; print(agentmsg.__file__)"))
+    client = NotebookClient(
+        nb,
+        timeout=CELL_TIMEOUT,
+        kernel_name=KERNEL,
+        resources={"metadata": {"path": str(workdir)}},
+    )
+    client.execute(cwd=str(workdir))
+    return nb
+
+
+class TestDownloadedNotebooks:
+    """The notebooks readers download run without an error, in every language."""
+
+    @pytest.mark.parametrize("lang", LANGS)
+    @pytest.mark.parametrize("name", TUTORIALS)
+    def test_runs_top_to_bottom(
+        self, built_site: Path, kernel_dir: Path, tmp_path: Path, lang: str, name: str
+    ) -> None:
+        """Each code cell runs in order without raising, in an empty folder, against the
+        working tree's agentmsg; nothing is written outside that folder."""
+        path = notebook(built_site, lang, name)
+        before = set(os.listdir(ROOT))
+        started = time.monotonic()
+        executed = run_notebook(path, tmp_path)
+        TIMINGS[f"{lang}/{name}"] = time.monotonic() - started
+
+        code_cells = [cell for cell in executed.cells if cell.cell_type == "code"]
+        errors = [
+            output.get("ename")
+            for cell in code_cells
+            for output in cell.get("outputs", [])
+            if output.get("output_type") == "error"
+        ]
+        assert [] == errors
+        imported = "".join(output.get("text", "") for output in code_cells[-1].outputs).strip()
+        assert str(ROOT / "src" / "agentmsg" / "__init__.py") == imported
+        assert before == set(os.listdir(ROOT))
+
+    @pytest.mark.parametrize("lang", LANGS)
+    @pytest.mark.parametrize("name", TUTORIALS)
+    def test_declares_a_python3_kernel(self, built_site: Path, lang: str, name: str) -> None:
+        """The notebook asks for the standard ``python3`` kernel, which Jupyter has."""
+        nb = nbformat.read(notebook(built_site, lang, name), as_version=4)
+        assert "python3" == nb.metadata["kernelspec"]["name"]
+        nbformat.validate(nb)

@@ -1,0 +1,517 @@
+"""The built site (``_build/html``): pages, executed output, downloads, language links.
+
+Every test reads the files ``docs/build.py html`` produced (the ``built_site`` fixture
+builds them once per session), in every language.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib.util
+import json
+import re
+import sys
+import zipfile
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+import snowballstemmer
+from bs4 import BeautifulSoup, Tag
+
+import agentmsg
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "docs" / "_ext"))
+
+
+def load_build() -> ModuleType:
+    """``docs/build.py``, imported by path under the name ``docs_build`` (no clash with
+    PyPA's ``build``)."""
+    if "docs_build" not in sys.modules:
+        spec = importlib.util.spec_from_file_location("docs_build", ROOT / "docs" / "build.py")
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        sys.modules["docs_build"] = module
+        spec.loader.exec_module(module)
+    return sys.modules["docs_build"]
+
+
+build = load_build()
+
+from agentmsg_gallery import load_catalog, text_msgids, translate_script  # noqa: E402
+from agentmsg_languages import LANGUAGES, language_links, page_href  # noqa: E402
+
+pytestmark = pytest.mark.docs
+
+LANGS = [language.code for language in LANGUAGES]
+TAGS = {language.code: language.tag for language in LANGUAGES}
+TRANSLATED = [code for code in LANGS if code != "en"]
+TUTORIALS = (
+    "create_message",
+    "role_messages",
+    "multimodal",
+    "tools",
+    "saving_loading",
+    "use_cases",
+)
+#: Folders of a language's output that hold assets, not pages.
+ASSET_DIRS = {"_static", "_sources", "_images", "_downloads"}
+
+
+@functools.cache
+def soup(path: Path) -> BeautifulSoup:
+    """The parsed HTML of *path* (cached: pages are read by several tests)."""
+    return BeautifulSoup(path.read_text(encoding="utf-8"), "html.parser")
+
+
+def pages(site: Path, lang: str) -> dict[str, Path]:
+    """Every HTML page of one language, by page name (``tutorial/tools``)."""
+    base = site / lang
+    return {
+        path.relative_to(base).with_suffix("").as_posix(): path
+        for path in sorted(base.rglob("*.html"))
+        if not ASSET_DIRS & set(path.relative_to(base).parts)
+    }
+
+
+def downloads(site: Path, lang: str) -> dict[str, list[Path]]:
+    """The files under ``<lang>/_downloads``, by file name."""
+    found: dict[str, list[Path]] = {}
+    for path in sorted((site / lang / "_downloads").rglob("*")):
+        if path.is_file():
+            found.setdefault(path.name, []).append(path)
+    return found
+
+
+def download(site: Path, lang: str, name: str) -> Path:
+    """The one download called *name* in *lang* (fails if there are none or several)."""
+    found = downloads(site, lang).get(name, [])
+    assert 1 == len(found), f"{lang}/_downloads has {len(found)} files called {name}"
+    return found[0]
+
+
+def notebook_cells(path: Path) -> list[tuple[str, str]]:
+    """``(cell_type, source)`` of every cell of a notebook."""
+    notebook = json.loads(path.read_text(encoding="utf-8"))
+    return [(cell["cell_type"], "".join(cell["source"])) for cell in notebook["cells"]]
+
+
+def search_terms(site: Path, lang: str) -> dict[str, object]:
+    """The ``terms`` table of a language's ``searchindex.js``."""
+    text = (site / lang / "searchindex.js").read_text(encoding="utf-8")
+    match = re.fullmatch(r"Search\.setIndex\((.*)\)\s*", text, re.S)
+    assert match is not None, f"{lang}/searchindex.js is not a Search.setIndex(...) call"
+    index = json.loads(match.group(1))
+    return {**index["terms"], **index.get("titleterms", {})}
+
+
+class TestTutorialPages:
+    """Every tutorial exists in every language, with the output its code printed."""
+
+    @pytest.mark.parametrize("lang", LANGS)
+    @pytest.mark.parametrize("name", TUTORIALS)
+    def test_page_exists_with_its_language(self, built_site: Path, lang: str, name: str) -> None:
+        """``<lang>/tutorial/<name>.html`` exists and its ``<html lang>`` is the BCP 47 tag."""
+        page = soup(built_site / lang / "tutorial" / f"{name}.html")
+        html = page.find("html")
+        assert isinstance(html, Tag)
+        assert TAGS[lang] == html.get("lang")
+
+    @pytest.mark.parametrize("lang", LANGS)
+    @pytest.mark.parametrize("name", TUTORIALS)
+    def test_page_shows_executed_output(self, built_site: Path, lang: str, name: str) -> None:
+        """The page has printed output and none of its output boxes is empty."""
+        boxes = soup(built_site / lang / "tutorial" / f"{name}.html").select(
+            "div.sphx-glr-script-out"
+        )
+        assert boxes, f"{lang}/tutorial/{name}.html shows no output"
+        assert [] == [box for box in boxes if not box.get_text().strip()]
+
+    @pytest.mark.parametrize("lang", TRANSLATED)
+    @pytest.mark.parametrize("name", TUTORIALS)
+    def test_output_is_the_same_in_every_language(
+        self, built_site: Path, lang: str, name: str
+    ) -> None:
+        """The printed output and the chat cards are the English page's, unchanged."""
+
+        def shown(code: str) -> list[str]:
+            page = soup(built_site / code / "tutorial" / f"{name}.html")
+            boxes = page.select("div.sphx-glr-script-out, article.agentmsg-card")
+            return [str(box) for box in boxes]
+
+        assert shown("en") == shown(lang)
+
+    def test_chat_cards_are_shown(self, built_site: Path) -> None:
+        """A message at the end of a cell is shown as a chat card on the tutorial pages."""
+        counts = {
+            name: len(
+                soup(built_site / "en" / "tutorial" / f"{name}.html").select(
+                    "div.output_html article.agentmsg-card"
+                )
+            )
+            for name in TUTORIALS
+        }
+        assert sum(counts.values()) > 0, counts
+        assert "create_message" in {name for name, count in counts.items() if count}
+
+    @pytest.mark.parametrize("lang", LANGS)
+    def test_chat_cards_hold_no_active_markup(self, built_site: Path, lang: str) -> None:
+        """Inside a card nothing runs: no script, iframe or object, no ``on*`` handler,
+        no ``javascript:`` URL; message text arrives escaped."""
+        problems = []
+        for name in TUTORIALS:
+            for card in soup(built_site / lang / "tutorial" / f"{name}.html").select(
+                "article.agentmsg-card"
+            ):
+                for element in card.find_all(True):
+                    where = f"{lang}/tutorial/{name}.html card {card.get('data-agentmsg-id')}"
+                    if element.name in {"script", "iframe", "object", "embed"}:
+                        problems.append(f"{where}: <{element.name}>")
+                    for attribute, value in element.attrs.items():
+                        text = " ".join(value) if isinstance(value, list) else str(value)
+                        if attribute.lower().startswith("on"):
+                            problems.append(f"{where}: {attribute}=")
+                        if text.strip().lower().startswith("javascript:"):
+                            problems.append(f"{where}: {attribute}={text}")
+        assert [] == problems
+
+    def test_card_escapes_markup_in_a_message(self) -> None:
+        """A message whose text holds markup renders it as text (what every card on the
+        site goes through: the gallery captures ``_repr_html_``)."""
+        message = agentmsg.Msg(
+            name="<b>bot</b>", role="assistant", content="<script>alert(1)</script> & co"
+        )
+        card = BeautifulSoup(message._repr_html_(), "html.parser")
+        assert [] == card.find_all(["script", "b"])
+        assert "<script>alert(1)</script> & co" in card.get_text()
+
+
+class TestApiPage:
+    """The API reference documents every public name."""
+
+    @pytest.mark.parametrize("lang", LANGS)
+    def test_every_public_name_has_an_anchor(self, built_site: Path, lang: str) -> None:
+        """``api.html`` has an element with id ``agentmsg.<name>`` for each name of ``__all__``."""
+        ids = {element["id"] for element in soup(built_site / lang / "api.html").select("[id]")}
+        assert [] == [name for name in agentmsg.__all__ if f"agentmsg.{name}" not in ids]
+
+
+class TestLanguageLinks:
+    """Every page of every language links to itself in the other languages."""
+
+    @pytest.mark.parametrize("lang", LANGS)
+    def test_html_lang(self, built_site: Path, lang: str) -> None:
+        """Every page's ``<html lang>`` is its language's BCP 47 tag."""
+        found = {}
+        for name, path in pages(built_site, lang).items():
+            html = soup(path).find("html")
+            found[name] = html.get("lang") if isinstance(html, Tag) else None
+        assert {name: TAGS[lang] for name in found} == found
+
+    @pytest.mark.parametrize("lang", LANGS)
+    def test_hreflang_alternates(self, built_site: Path, lang: str) -> None:
+        """Every page declares the same page in each language, plus ``x-default`` (English)."""
+        problems = {}
+        for name, path in pages(built_site, lang).items():
+            absolute = name in {"404"}
+            expected = [
+                (link["tag"], link["href"])
+                for link in language_links(name, lang, absolute=absolute)
+            ] + [("x-default", page_href(name, "en", absolute=absolute))]
+            actual = [
+                (link.get("hreflang"), link.get("href"))
+                for link in soup(path).select('head link[rel="alternate"][hreflang]')
+            ]
+            if expected != actual:
+                problems[name] = actual
+        assert {} == problems
+
+    @pytest.mark.parametrize("lang", LANGS)
+    def test_language_switcher(self, built_site: Path, lang: str) -> None:
+        """Every page has one ``nav.agentmsg-languages`` with a plain link per language; the
+        current one is marked ``aria-current="page"``."""
+        problems = {}
+        for name, path in pages(built_site, lang).items():
+            absolute = name in {"404"}
+            expected = [
+                (link["href"], link["tag"], "page" if link["current"] else None)
+                for link in language_links(name, lang, absolute=absolute)
+            ]
+            navs = soup(path).select("nav.agentmsg-languages")
+            actual = [
+                [(a.get("href"), a.get("hreflang"), a.get("aria-current")) for a in nav.select("a")]
+                for nav in navs
+            ]
+            if [expected] != actual:
+                problems[name] = actual
+        assert {} == problems
+
+    @pytest.mark.parametrize("lang", LANGS)
+    def test_links_point_at_existing_pages(self, built_site: Path, lang: str) -> None:
+        """Each language link of each page leads to a file that exists."""
+        missing = set()
+        for name, path in pages(built_site, lang).items():
+            for a in soup(path).select("nav.agentmsg-languages a"):
+                href = str(a["href"])
+                target = (
+                    built_site / href.lstrip("/") if href.startswith("/") else path.parent / href
+                )
+                if not target.resolve().is_file():
+                    missing.add(f"{lang}/{name}.html -> {href}")
+        assert set() == missing
+
+    def test_same_pages_in_every_language(self, built_site: Path) -> None:
+        """The three languages have the same set of pages."""
+        names = {lang: sorted(pages(built_site, lang)) for lang in LANGS}
+        assert {lang: names["en"] for lang in LANGS} == names
+
+    def test_root_index(self, built_site: Path) -> None:
+        """``_build/html/index.html`` is the language chooser for all three languages."""
+        expected = build.root_index_html(LANGS)
+        assert expected == (built_site / "index.html").read_text(encoding="utf-8")
+
+    @pytest.mark.parametrize("lang", LANGS)
+    def test_sitemap(self, built_site: Path, lang: str) -> None:
+        """``sitemap.xml`` lists every page (but search, genindex and 404) with its
+        ``zh-CN`` and ``es`` alternates."""
+        text = (built_site / lang / "sitemap.xml").read_text(encoding="utf-8")
+        listed = set(re.findall(rf"<loc>[^<]*?/{lang}/([^<]+)\.html</loc>", text))
+        expected = set(pages(built_site, lang)) - {"search", "genindex", "404"}
+        assert expected == listed
+        for tag in ("zh-CN", "es", "en"):
+            assert len(listed) == text.count(f'hreflang="{tag}"'), tag
+
+
+class TestGalleryCards:
+    """The tutorial index's cards are links a screen reader can name."""
+
+    @pytest.mark.parametrize("lang", LANGS)
+    def test_card_links_have_text(self, built_site: Path, lang: str) -> None:
+        """Each card holds links, and every link has visible text (the tutorial's title)."""
+        cards = soup(built_site / lang / "tutorial" / "index.html").select(
+            ".sphx-glr-thumbcontainer"
+        )
+        assert len(TUTORIALS) == len(cards)
+        links = [a for card in cards for a in card.select("a")]
+        assert len(TUTORIALS) <= len(links)
+        assert [] == [str(a) for a in links if not a.get_text().strip()]
+
+    @pytest.mark.parametrize("lang", LANGS)
+    def test_no_tooltips_or_raw_titles(self, built_site: Path, lang: str) -> None:
+        """No page keeps sphinx-gallery's English ``tooltip=`` or its raw card titles."""
+        found = [
+            name
+            for name, path in pages(built_site, lang).items()
+            if "tooltip=" in path.read_text(encoding="utf-8")
+            or "sphx-glr-thumbnail-title" in path.read_text(encoding="utf-8")
+        ]
+        assert [] == found
+
+
+class TestNoRunTimes:
+    """Nothing on the site depends on how long the examples took."""
+
+    def test_no_running_time(self, built_site: Path) -> None:
+        """No file mentions "Total running time" or the ``sg_execution_times`` page."""
+        found = [
+            path.relative_to(built_site).as_posix()
+            for path in sorted(built_site.rglob("*"))
+            if path.is_file()
+            and path.suffix in {".html", ".js", ".txt", ".xml", ".py", ".ipynb"}
+            and (
+                "Total running time" in (text := path.read_text(encoding="utf-8", errors="replace"))
+                or "sg_execution_times" in text
+            )
+        ]
+        assert [] == found
+
+    def test_no_execution_times_page(self, built_site: Path) -> None:
+        """No ``sg_execution_times`` page is built."""
+        assert [] == sorted(built_site.rglob("sg_execution_times*"))
+
+
+class TestDownloads:
+    """Each tutorial offers its script, its notebook and a zip of both, in every language."""
+
+    @pytest.mark.parametrize("lang", LANGS)
+    @pytest.mark.parametrize("name", TUTORIALS)
+    def test_page_links_its_downloads(self, built_site: Path, lang: str, name: str) -> None:
+        """The page links a ``.py``, an ``.ipynb`` and a ``.zip`` that exist."""
+        page = built_site / lang / "tutorial" / f"{name}.html"
+        hrefs = [str(a["href"]) for a in soup(page).select("a.download[href]")]
+        linked = {
+            Path(href).name: (page.parent / href).resolve().is_file()
+            for href in hrefs
+            if "_downloads/" in href
+        }
+        expected = {f"{name}.py": True, f"{name}.ipynb": True, f"{name}.zip": True}
+        assert expected == {key: value for key, value in linked.items() if key in expected}
+
+    @pytest.mark.parametrize("lang", LANGS)
+    def test_one_of_each(self, built_site: Path, lang: str) -> None:
+        """``_downloads`` holds exactly one file of each name: three per tutorial and the
+        gallery's two all-in-one zips."""
+        expected = {
+            f"{name}{suffix}": 1 for name in TUTORIALS for suffix in (".py", ".ipynb", ".zip")
+        }
+        expected |= {"tutorial_python.zip": 1, "tutorial_jupyter.zip": 1}
+        actual = {name: len(paths) for name, paths in downloads(built_site, lang).items()}
+        assert expected == actual
+
+    @pytest.mark.parametrize("lang", LANGS)
+    @pytest.mark.parametrize("name", TUTORIALS)
+    def test_zip_holds_the_script_and_notebook(
+        self, built_site: Path, lang: str, name: str
+    ) -> None:
+        """``<name>.zip`` holds the page's ``.py`` and ``.ipynb`` downloads, byte for byte."""
+        with zipfile.ZipFile(download(built_site, lang, f"{name}.zip")) as archive:
+            members = {info.filename: archive.read(info) for info in archive.infolist()}
+        expected = {
+            f"{name}{suffix}": download(built_site, lang, f"{name}{suffix}").read_bytes()
+            for suffix in (".py", ".ipynb")
+        }
+        assert expected == members
+
+    @pytest.mark.parametrize("lang", LANGS)
+    def test_all_in_one_zips(self, built_site: Path, lang: str) -> None:
+        """The gallery's zips hold every tutorial's script, respectively notebook."""
+        for archive_name, suffix in (
+            ("tutorial_python.zip", ".py"),
+            ("tutorial_jupyter.zip", ".ipynb"),
+        ):
+            with zipfile.ZipFile(download(built_site, lang, archive_name)) as archive:
+                members = {info.filename: archive.read(info) for info in archive.infolist()}
+            expected = {
+                f"{name}{suffix}": download(built_site, lang, f"{name}{suffix}").read_bytes()
+                for name in TUTORIALS
+            }
+            assert expected == members, archive_name
+
+    @pytest.mark.parametrize("lang", LANGS)
+    def test_zip_timestamps_are_fixed(self, built_site: Path, lang: str) -> None:
+        """Every member of every zip is dated 1980-01-01 00:00:00, so zips are reproducible."""
+        dates = {}
+        for path in sorted((built_site / lang / "_downloads").rglob("*.zip")):
+            with zipfile.ZipFile(path) as archive:
+                for info in archive.infolist():
+                    dates[f"{path.name}/{info.filename}"] = info.date_time
+        assert dates
+        assert {key: (1980, 1, 1, 0, 0, 0) for key in dates} == dates
+
+
+class TestTranslatedDownloads:
+    """zh_CN and es readers download their language's prose around the same code."""
+
+    @pytest.mark.parametrize("lang", TRANSLATED)
+    @pytest.mark.parametrize("name", TUTORIALS)
+    def test_script_is_translated_with_the_catalog(
+        self, built_site: Path, lang: str, name: str
+    ) -> None:
+        """The ``.py`` download is the English script translated with the page's catalog."""
+        english = download(built_site, "en", f"{name}.py").read_text(encoding="utf-8")
+        catalog = load_catalog(ROOT / "locales" / lang / "LC_MESSAGES" / "tutorial" / f"{name}.po")
+        expected = translate_script(english, catalog.get)
+        assert expected == download(built_site, lang, f"{name}.py").read_text(encoding="utf-8")
+
+    @pytest.mark.parametrize("lang", TRANSLATED)
+    @pytest.mark.parametrize("name", TUTORIALS)
+    def test_script_code_is_unchanged(self, built_site: Path, lang: str, name: str) -> None:
+        """The translated ``.py`` has the English script's code lines, in order."""
+
+        def code(path: Path) -> list[str]:
+            from sphinx_gallery.py_source_parser import split_code_and_text_blocks
+
+            _, blocks = split_code_and_text_blocks(str(path))
+            return [block.content.strip() for block in blocks if block.type == "code"]
+
+        assert code(download(built_site, "en", f"{name}.py")) == code(
+            download(built_site, lang, f"{name}.py")
+        )
+
+    @pytest.mark.parametrize("lang", TRANSLATED)
+    @pytest.mark.parametrize("name", TUTORIALS)
+    def test_every_paragraph_is_in_the_catalog(self, lang: str, name: str) -> None:
+        """Each paragraph of the script's prose is a msgid of the page's catalog with a
+        translation, so the downloads carry no English paragraph."""
+        from sphinx_gallery.py_source_parser import split_code_and_text_blocks
+
+        catalog = load_catalog(ROOT / "locales" / lang / "LC_MESSAGES" / "tutorial" / f"{name}.po")
+        _, blocks = split_code_and_text_blocks(str(ROOT / "docs" / "examples" / f"{name}.py"))
+        msgids = [m for block in blocks if block.type == "text" for m in text_msgids(block.content)]
+        assert msgids
+        assert [] == [msgid for msgid in msgids if msgid not in catalog]
+
+    @pytest.mark.parametrize("lang", TRANSLATED)
+    @pytest.mark.parametrize("name", TUTORIALS)
+    def test_notebook_code_same_prose_translated(
+        self, built_site: Path, lang: str, name: str
+    ) -> None:
+        """The notebook has the English cells in the same order: code cells identical,
+        every markdown cell different (translated)."""
+        english = notebook_cells(download(built_site, "en", f"{name}.ipynb"))
+        translated = notebook_cells(download(built_site, lang, f"{name}.ipynb"))
+        assert [kind for kind, _ in english] == [kind for kind, _ in translated]
+        pairs = list(zip(english, translated, strict=True))
+        assert [en for en, _ in pairs if en[0] == "code"] == [
+            tr for _, tr in pairs if tr[0] == "code"
+        ]
+        untranslated = [en[1][:60] for en, tr in pairs if en[0] == "markdown" and en == tr]
+        assert [] == untranslated
+
+
+#: Inline markup that survives as text when reST or MyST did not recognise it (in a
+#: translation, typically markup glued to CJK characters without ``\ ``).
+RAW_MARKUP = re.compile(r":[\w:.+-]+:`|``|\{[\w:.+-]+\}`|`_|\]\(")
+
+
+class TestRenderedMarkup:
+    """Roles, literals and links in every language are rendered, never shown as source."""
+
+    @pytest.mark.parametrize("lang", LANGS)
+    def test_no_raw_markup_in_text(self, built_site: Path, lang: str) -> None:
+        """The visible text of each page (code blocks aside) holds no raw inline markup."""
+        found = []
+        for name, path in pages(built_site, lang).items():
+            page = BeautifulSoup(path.read_text(encoding="utf-8"), "html.parser")
+            body = page.select_one("article") or page
+            for element in body.select("pre, code, script, style, div.highlight"):
+                element.decompose()
+            text = " ".join(body.get_text(" ").split())
+            found += [
+                f"{lang}/{name}.html: ...{text[max(0, m.start() - 30) : m.end() + 30]}..."
+                for m in RAW_MARKUP.finditer(text)
+            ]
+        assert [] == found
+
+
+class TestSearch:
+    """Each language has a search index in its own language."""
+
+    @pytest.mark.parametrize("lang", LANGS)
+    def test_index_covers_every_page(self, built_site: Path, lang: str) -> None:
+        """``searchindex.js`` lists every page but the search page (genindex and 404
+        included only if Sphinx indexes them)."""
+        text = (built_site / lang / "searchindex.js").read_text(encoding="utf-8")
+        index = json.loads(re.fullmatch(r"Search\.setIndex\((.*)\)\s*", text, re.S).group(1))  # type: ignore[union-attr]
+        expected = set(pages(built_site, lang)) - {"search", "genindex"}
+        assert expected == set(index["docnames"])
+
+    def test_chinese_is_segmented(self, built_site: Path) -> None:
+        """The zh_CN index has the word 消息 (message) as a term: jieba segmented the text."""
+        assert "消息" in search_terms(built_site, "zh_CN")
+
+    def test_spanish_is_stemmed(self, built_site: Path) -> None:
+        """The es index has the Spanish stem of "mensajes" (messages)."""
+        stem = snowballstemmer.stemmer("spanish").stemWord("mensajes")
+        assert "mensajes" != stem
+        assert stem in search_terms(built_site, "es")
+
+
+class TestReadme:
+    """The README tells a newcomer the set-up commands."""
+
+    @pytest.mark.parametrize("command", ["make html", "make serve", "make test"])
+    def test_command_is_shown(self, command: str) -> None:
+        """The README shows the command."""
+        assert command in (ROOT / "README.md").read_text(encoding="utf-8")
