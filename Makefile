@@ -34,9 +34,18 @@ html: $(VENV)/.installed ## Build the site into _build/html (LANGS="en zh_CN es"
 serve: html ## Build if needed, then serve _build/html on http://127.0.0.1:$(PORT)
 	$(PY) -m http.server $(PORT) --bind 127.0.0.1 --directory _build/html
 
+# axe-core for the browser tests, from the npm registry; reinstalled when the lock changes.
+tests/browser/node_modules/.installed: tests/browser/package-lock.json
+	npm ci --prefix tests/browser --no-audit --no-fund --loglevel=error
+	touch $@
+
 .PHONY: test
-test: $(VENV)/.installed ## Run every test: unit, property, docs, examples, notebooks, catalogs, browser
+test: $(VENV)/.installed tests/browser/node_modules/.installed ## Run every test: unit, property, docs, examples, notebooks, catalogs, browser
 	$(PY) -m pytest $(PYTEST_ARGS)
+
+.PHONY: test-record
+test-record: $(VENV)/.installed ## Re-record tests/expected/ (what each tutorial prints) after an intended change
+	$(PY) tests/_examples.py record
 
 .PHONY: gettext
 gettext: $(VENV)/.installed ## Extract translatable messages into _build/gettext

@@ -32,8 +32,10 @@ extensions = [
     "sphinx_copybutton",
     "sphinx_sitemap",
     "sphinxext.opengraph",
+    "notfound.extension",
     "agentmsg_languages",
     "agentmsg_gallery",
+    "agentmsg_site",
 ]
 
 root_doc = "index"
@@ -83,6 +85,8 @@ html_theme = "furo"
 html_title = f"agentmsg {release}"
 html_static_path = ["_static"]
 html_css_files = ["agentmsg.css"]
+html_js_files = [("agentmsg.js", {"defer": "defer"})]
+html_favicon = "_static/favicon.svg"  # also spares browsers a request for /favicon.ico
 html_last_updated_fmt = None  # no build dates
 html_copy_source = False
 html_show_sourcelink = False
@@ -101,10 +105,13 @@ html_theme_options = {"top_of_page_buttons": []}
 # language: see _ext/agentmsg_languages.py.
 
 # sphinx-copybutton: copy the code only, without ">>> " / "... " prompts or their output.
-copybutton_exclude = ".linenos, .gp, .go"
+# The prompts are found by the regular expression, not excluded by class: once the
+# prompts' text is gone, copybutton sees no prompt and copies the output lines as blanks.
+copybutton_exclude = ".linenos"
 copybutton_prompt_text = r">>> |\.\.\. |\$ "
 copybutton_prompt_is_regexp = True
 copybutton_only_copy_prompt_lines = True
+copybutton_copy_empty_lines = False  # blank output lines are output too
 copybutton_selector = "div:not(.sphx-glr-script-out) > div.highlight > pre"
 
 # sphinxext-opengraph: no images, nothing fetched or drawn.
@@ -115,6 +122,10 @@ ogp_social_cards = {"enable": False}
 # sphinx-sitemap
 sitemap_show_lastmod = False
 sitemap_excludes = ["search.html", "genindex.html", "404.html"]
+
+# sphinx-notfound-page renders docs/404.md with root-absolute URLs; its prefix follows
+# the language and the site's address (notfound_urls_prefix, in _ext/agentmsg_languages.py).
+notfound_pagename = "404"
 
 # -- API reference ----------------------------------------------------------------------
 

@@ -17,16 +17,25 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
     from sphinx.config import Config
 
-__all__ = ["LANGUAGES", "SITE_URL", "Language", "language_links", "page_href"]
+__all__ = ["LANGUAGES", "SITE_PATH", "SITE_URL", "Language", "language_links", "page_href"]
 
-#: Absolute URL the site is published at (Open Graph tags and sitemap only; every link
-#: inside the site is relative). Override with the AGENTMSG_SITE_URL environment variable.
-SITE_URL = os.environ.get("AGENTMSG_SITE_URL", "https://agentmsg.readthedocs.io/").rstrip("/") + "/"
+#: Absolute URL the site is published at (Open Graph tags, sitemap, and the 404 page,
+#: which the server shows at any address; every other link inside the site is relative).
+#: Set by the AGENTMSG_SITE_URL environment variable (the GitHub Pages workflow does), else
+#: Read the Docs' READTHEDOCS_CANONICAL_URL when building there.
+SITE_URL = (
+    os.environ.get("AGENTMSG_SITE_URL")
+    or os.environ.get("READTHEDOCS_CANONICAL_URL")
+    or "https://agentmsg.readthedocs.io/"
+).rstrip("/") + "/"
+#: The path of :data:`SITE_URL` ("/" at a domain's root, "/agentmsg/" for a project site).
+SITE_PATH = urlsplit(SITE_URL).path.rstrip("/") + "/"
 
 
 @dataclass(frozen=True)
@@ -54,18 +63,18 @@ def page_href(
 ) -> str:
     """URL from page *from_page* (of any language) to *to_page* in *lang*.
 
-    Relative, unless *absolute*: then rooted at the site's root, for pages such as a 404
-    page that the server shows at any address.
+    Relative, unless *absolute*: then rooted at the site's path (:data:`SITE_PATH`), for
+    pages such as a 404 page that the server shows at any address.
 
     >>> page_href("tutorial/tools", "zh_CN")
     '../../zh_CN/tutorial/tools.html'
     >>> page_href("index", "es")
     '../es/index.html'
-    >>> page_href("404", "es", absolute=True)
-    '/es/404.html'
+    >>> page_href("404", "es", absolute=True) == SITE_PATH + "es/404.html"
+    True
     """
     target = from_page if to_page is None else to_page
-    up = "/" if absolute else "../" * (from_page.count("/") + 1)
+    up = SITE_PATH if absolute else "../" * (from_page.count("/") + 1)
     return f"{up}{lang}/{target}.html"
 
 
@@ -103,6 +112,9 @@ def _config_inited(app: Sphinx, config: Config) -> None:
     config.site_url = SITE_URL  # sphinx-sitemap adds "{lang}{link}" itself
     config.sitemap_url_scheme = "{lang}{link}"
     config.sitemap_locales = [lang.code for lang in LANGUAGES]
+    # sphinx-notfound-page: the 404 page's styles, scripts and navigation links are rooted
+    # here, because the server shows that page at any address.
+    config.notfound_urls_prefix = f"{SITE_PATH}{language.code}/"
 
 
 def _page_context(

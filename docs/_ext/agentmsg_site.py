@@ -1,0 +1,95 @@
+"""What the published site needs beyond Sphinx's and furo's defaults.
+
+- Accessible markup: Sphinx writes each toctree caption (the sidebar's section names) as
+  ``<p class="caption" role="heading">`` without the ``aria-level`` that role requires
+  (axe-core ``aria-required-attr``); :class:`AccessibleHTMLTranslator` adds it. Code blocks
+  wider than their box get ``tabindex="0"`` from ``_static/agentmsg.js`` so that a keyboard
+  can scroll them (axe-core ``scrollable-region-focusable``).
+- A complete, sorted sitemap: sphinx-sitemap lists only the pages a build writes, so an
+  incremental build would publish a sitemap of the few changed pages. Every page of the
+  project is listed, in name order, whatever was rewritten.
+- The 404 page (``docs/404.md``, rendered by sphinx-notfound-page with root-absolute asset
+  and navigation URLs): the links in its text are made root-absolute as well, since the
+  server shows it at any address.
+"""
+
+from __future__ import annotations
+
+import queue
+import re
+from typing import TYPE_CHECKING, Any
+
+from docutils import nodes
+from sphinx import addnodes
+from sphinx.writers.html5 import HTML5Translator
+
+if TYPE_CHECKING:
+    from sphinx.application import Sphinx
+
+__all__ = ["AccessibleHTMLTranslator", "sitemap_link"]
+
+#: ``aria-level`` of the toctree captions: the sidebar's sections sit under the page title.
+CAPTION_LEVEL = 2
+
+
+class AccessibleHTMLTranslator(HTML5Translator):
+    """Sphinx's HTML5 translator, with ``aria-level`` on ``role="heading"`` captions."""
+
+    def visit_title(self, node: nodes.Element) -> None:
+        super().visit_title(node)
+        if isinstance(node.parent, addnodes.compact_paragraph) and node.parent.get("toctree"):
+            index = len(self.body) - 2  # the <p> start tag, then '<span class="caption-text">'
+            tag = self.body[index]
+            if 'role="heading"' in tag and "aria-level" not in tag:
+                self.body[index] = tag.replace(
+                    'role="heading"', f'role="heading" aria-level="{CAPTION_LEVEL}"', 1
+                )
+
+
+def sitemap_link(docname: str, suffix: str = ".html") -> str:
+    """The link sphinx-sitemap writes for *docname* (``tutorial/tools.html``)."""
+    return docname + suffix
+
+
+def _complete_sitemap(app: Sphinx, exception: Exception | None) -> None:
+    """Before sphinx-sitemap writes ``sitemap.xml``: every page, in name order."""
+    links = getattr(app, "sitemap_links", None)
+    if exception is not None or links is None or app.builder.format != "html":
+        return
+    from sphinx_sitemap import is_excluded
+
+    collected: dict[str, Any] = {}
+    while True:
+        try:
+            link, last_updated = links.get_nowait()
+        except queue.Empty:
+            break
+        collected[link] = last_updated
+    suffix = app.config.html_file_suffix or ".html"
+    for docname in app.env.found_docs:
+        link = sitemap_link(docname, suffix)
+        if not is_excluded(link, app.config.sitemap_excludes):
+            collected.setdefault(link, None)
+    for link in sorted(collected):
+        links.put((link, collected[link]))
+
+
+_EXTERNAL = re.compile(r"^([a-z][a-z0-9+.-]*:|#|/)", re.I)
+
+
+def _absolute_links_in_404(app: Sphinx, doctree: nodes.document, docname: str) -> None:
+    """Root the relative links in the 404 page's text at ``notfound_urls_prefix``."""
+    if docname != app.config.notfound_pagename:
+        return
+    prefix = app.config.notfound_urls_prefix or "/"
+    for reference in doctree.findall(nodes.reference):
+        uri = reference.get("refuri")
+        if uri and not _EXTERNAL.match(uri):
+            reference["refuri"] = prefix + uri
+
+
+def setup(app: Sphinx) -> dict[str, Any]:
+    app.set_translator("html", AccessibleHTMLTranslator, override=True)
+    app.connect("build-finished", _complete_sitemap, priority=400)  # sphinx-sitemap: 500
+    app.connect("doctree-resolved", _absolute_links_in_404)
+    return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True}
