@@ -4,8 +4,8 @@
 Multimodal content
 ==================
 
-A message can show, play and screen as well as say: next to text, its content may hold
-images, sound recordings and videos. This tutorial builds such messages from real files,
+A message can do more than talk: next to text, its content may hold images, sound
+recordings and videos. This tutorial builds such messages from real files,
 from bytes already in memory and from URLs, then checks that the media are what they claim
 to be, and shows what happens when they are not.
 
@@ -26,8 +26,8 @@ how to write both by hand. Here, helper functions fill them in for you.
 # second of a 32 by 32 test pattern made with `FFmpeg <https://ffmpeg.org>`_.
 #
 # If you downloaded this tutorial as a notebook or a script, the ``media`` folder is
-# probably not beside it. The picture and the tone are simple enough to draw in a few lines
-# of Python, so the next cell makes them again and writes them to a temporary folder. The
+# probably not beside it. The picture and the tone are simple enough to make again in a few
+# lines of Python, so the next cell makes them again and writes them to a temporary folder. The
 # video cannot be made that way; without the file, the video examples use a URL instead.
 
 import io

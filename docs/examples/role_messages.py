@@ -149,8 +149,9 @@ except TokenCountError as error:
 # You can set it with a count from your tokenizer, or with
 # :func:`~agentmsg.estimate_tokens`. That function is an estimate, not a real
 # tokenizer: it counts each Chinese, Japanese or Korean character as one token, a word as
-# one token per six letters, a number as one token per three digits, and each punctuation
-# mark as one.
+# one token for every six letters or part of six, a number as one token for every three
+# digits or part of three, any other visible character (punctuation, symbols, emoji) as
+# one, and spaces as nothing.
 
 from agentmsg import estimate_tokens
 
@@ -395,8 +396,8 @@ print(json.dumps([message.to_dict() for message in chat[:-1]], indent=2))
 #
 # :meth:`~agentmsg.ChatMessage.to_msg` turns a role message into a
 # :class:`~agentmsg.Msg`, so it can be stored, displayed and mixed with conversations
-# written in the full model. :meth:`~agentmsg.ChatMessage.from_msg` goes the other way.
-# The mapping is:
+# written with :class:`~agentmsg.Msg` directly. :meth:`~agentmsg.ChatMessage.from_msg`
+# goes the other way. The mapping is:
 #
 # - the text becomes the Msg's content: a plain string, or a text block when other
 #   blocks come with it;
@@ -406,8 +407,8 @@ print(json.dumps([message.to_dict() for message in chat[:-1]], indent=2))
 # - a function message becomes a message with role ``"system"``, sent by ``"system"``,
 #   holding one :class:`~agentmsg.ToolResultBlock`. A Msg has no ``"function"`` role;
 #   ``"system"`` is the role tool results travel with in agentmsg;
-# - the sender name is the message's ``name``, else ``"user"``, ``"system"`` or
-#   ``"assistant"``; pass ``name=`` to choose another;
+# - any other message is sent by its ``name`` when it has one, else by ``"user"``,
+#   ``"system"`` or ``"assistant"``; pass ``name=`` to choose another;
 # - a token count that cannot be worked out again, such as an AI message's usage report,
 #   is kept in the Msg's ``metadata``.
 

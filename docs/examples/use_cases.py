@@ -222,7 +222,7 @@ for found in search.get_content_blocks("tool_result")[0]["output"]:
 # ----------------------------
 #
 # The help desk opens a ticket and passes the case to the audio-visual specialist. The
-# hand-off message carries two audiences. Its content is for the specialist: a summary
+# hand-off message has two readers. Its content is for the specialist: a summary
 # in words and the teacher's screenshot, copied from her message with
 # :meth:`agentmsg.Msg.get_content_blocks`. Its ``metadata`` is for programs: a
 # structured ticket record that a tracking system can store and update without reading
@@ -255,8 +255,8 @@ conversation.append(handoff)
 handoff
 
 # %%
-# A research hand-off between agents
-# ----------------------------------
+# Passing the case between agents
+# --------------------------------
 #
 # A message records its sender, not its recipient: delivering it to the right agent is
 # the job of your application. Agents often run in separate processes, so the hand-off
