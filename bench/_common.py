@@ -6,7 +6,9 @@ Every measurement in a table is a cost (seconds or bytes): lower is better.
 
 A comparison table (the default) has one column per library. A row's *ratio* is the
 best peer's cost divided by agentmsg's, so a ratio above 1 means agentmsg wins; a row
-with a *target* passes when its ratio reaches it. A table with ``compare=False`` has
+with a *target* passes when its ratio reaches it. A row may leave a peer out of its ratio
+and target (``excluded``, with the reason): the figure is still shown and stored, and
+the table says why it does not count. A table with ``compare=False`` has
 columns of its own choosing (say ``"3 languages"`` and ``"English only"`` for the docs
 build) and neither ratio nor target; a row may then carry its own unit.
 """
@@ -52,15 +54,22 @@ class Row:
     """The raw repeats behind each value, for the JSON form."""
     unit: str | None = None
     """This row's unit when it differs from its table's."""
+    excluded: dict[str, str] = field(default_factory=dict)
+    """Peers left out of the ratio and the target, each with the documented reason."""
+
+    @property
+    def compared_peers(self) -> tuple[str, ...]:
+        """The peers the ratio and the target are about."""
+        return tuple(peer for peer in PEERS if peer not in self.excluded)
 
     @property
     def best_peer(self) -> str:
-        """The peer with the lowest cost."""
-        return min(PEERS, key=lambda name: self.values[name])
+        """The compared peer with the lowest cost."""
+        return min(self.compared_peers, key=lambda name: self.values[name])
 
     @property
     def ratio(self) -> float:
-        """Best peer's cost / agentmsg's cost (above 1: agentmsg is cheaper)."""
+        """Best compared peer's cost / agentmsg's cost (above 1: agentmsg is cheaper)."""
         subject = self.values[SUBJECT]
         best = self.values[self.best_peer]
         return best / subject if subject > 0 else float("inf")
@@ -110,6 +119,7 @@ class Table:
                     "ratio": row.ratio,
                     "best_peer": row.best_peer,
                     "ratio_per_peer": {peer: row.ratio_to(peer) for peer in PEERS},
+                    "excluded_peers": row.excluded,
                     "target": row.target,
                     "passed": row.passed,
                 }
@@ -199,7 +209,7 @@ def format_table(table: Table) -> str:
             format_value(row.values[name], row.unit or table.unit) for name in table.columns
         )
         if table.compare:
-            cells.append(f"{row.ratio:.2f}x")
+            cells.append(f"{row.ratio:.2f}x" + ("*" if row.excluded else ""))
             if row.target is None:
                 cells.append("-")
             else:
@@ -218,6 +228,14 @@ def format_table(table: Table) -> str:
     rule = "  ".join("-" * width for width in widths)
     out = [table.title, "=" * len(table.title), render(header), rule]
     out.extend(render(line) for line in lines[1:])
-    for note in table.notes:
+    notes = list(table.notes)
+    for row in table.rows:
+        if row.excluded:
+            reasons = "; ".join(f"{peer}: {why}" for peer, why in row.excluded.items())
+            notes.append(
+                f"{row.operation} *: ratio and target against "
+                f"{', '.join(row.compared_peers)} only, a documented exception ({reasons})."
+            )
+    for note in notes:
         out.extend(textwrap.wrap(note, 100, initial_indent="  * ", subsequent_indent="    "))
     return "\n".join(out)

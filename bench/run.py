@@ -126,6 +126,7 @@ def main(argv: list[str] | None = None) -> int:
             "operation": row.operation,
             "ratio": row.ratio,
             "best_peer": row.best_peer,
+            "excluded_peers": row.excluded,
             "target": row.target,
             "passed": row.passed,
         }
@@ -158,9 +159,10 @@ def main(argv: list[str] | None = None) -> int:
     print("=======")
     for check in checks:
         verdict = "PASS" if check["passed"] else "FAIL"
+        excluded = "".join(f"; {peer} excluded" for peer in check["excluded_peers"])
         print(
             f"{verdict}  {check['table']}: {check['operation']}: {check['ratio']:.2f}x "
-            f"(vs {check['best_peer']}), target >= {check['target']:g}x"
+            f"(vs {check['best_peer']}{excluded}), target >= {check['target']:g}x"
         )
     try:
         shown = arguments.json.resolve().relative_to(ROOT)

@@ -9,7 +9,6 @@ Each converts to and from a :class:`~agentmsg.Msg` (:meth:`ChatMessage.to_msg`,
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Literal, NotRequired, TypedDict
@@ -784,6 +783,8 @@ class AIMessage(ChatMessage):
             call = {"name": use["name"]}
             if thoughts:
                 call["thoughts"] = "\n".join(thoughts)
+            import json  # here, not at the top: `import agentmsg` stays light
+
             call["arguments"] = json.dumps(use["input"], ensure_ascii=False)
             if use["id"] != _default_call_id(use["name"]):
                 call["id"] = use["id"]
@@ -816,6 +817,8 @@ class AIMessage(ChatMessage):
 
 
 def _parse_arguments(text: str) -> dict[str, Any]:
+    import json  # here, not at the top: `import agentmsg` stays light
+
     path = "function_call.arguments"
     try:
         value = json.loads(text)
@@ -934,6 +937,8 @@ class FunctionMessage(ChatMessage):
                     raise MessageError(message, f"content[0].output[{index}]")
             text = "\n".join(item["text"] for item in output)
         else:
+            import json  # here, not at the top: `import agentmsg` stays light
+
             text = json.dumps(output, ensure_ascii=False)
         function = block["name"]
         call_id = None if block["id"] == _default_call_id(function) else block["id"]

@@ -8,13 +8,43 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from datetime import datetime, timedelta
+from time import time_ns
 
-__all__ = ["deterministic", "new_id", "now_timestamp", "parse_timestamp"]
+__all__ = [
+    "deterministic",
+    "format_time_ns",
+    "new_id",
+    "now_timestamp",
+    "parse_timestamp",
+    "random_ids",
+    "timestamp_shape_ok",
+]
 
 _ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
 _URLSAFE = bytes.maketrans(b"+/", b"-_")
-_DIGITS_TO_ZERO = str.maketrans("123456789", "000000000")
-_SHAPE = "0000-00-00 00:00:00.000"
+_DIGITS_TO_ZERO = bytes.maketrans(b"123456789", b"000000000")
+_SHAPE = b"0000-00-00 00:00:00.000"
+_ID_LENGTH = 22
+_IDS_PER_REFILL = 256
+# Three random bytes make four base64 characters, each carrying 6 random bits; the
+# refill size is a multiple of 3 so that the text has no padding.
+_REFILL_BYTES = _ID_LENGTH * _IDS_PER_REFILL * 3 // 4
+
+random_ids: list[str] = []
+"""Random ids made in advance, taken with ``random_ids.pop()`` (atomic, so thread-safe).
+
+Making 256 ids from one ``os.urandom`` call costs far less per id than one call per id.
+A forked child empties the list, so it never hands out an id its parent also has.
+"""
+os.register_at_fork(after_in_child=random_ids.clear)
+
+
+def _refill() -> None:
+    """Add :data:`_IDS_PER_REFILL` fresh random ids to :data:`random_ids`."""
+    encoded = binascii.b2a_base64(os.urandom(_REFILL_BYTES), newline=False)
+    text = encoded.translate(_URLSAFE).decode()
+    ids = [text[start : start + _ID_LENGTH] for start in range(0, len(text), _ID_LENGTH)]
+    random_ids.extend(ids)
 
 
 class _Clock:
@@ -35,19 +65,48 @@ def new_id() -> str:
     """Return a fresh 22-character URL-safe id (random, or seeded in deterministic mode)."""
     clock = _state.get()
     if clock is None:
-        return binascii.b2a_base64(os.urandom(16), newline=False)[:22].translate(_URLSAFE).decode()
+        while True:
+            try:
+                return random_ids.pop()
+            except IndexError:  # empty: refill (another thread may empty it again)
+                _refill()
     choice = clock.rng.choice  # type: ignore[attr-defined]
-    return "".join(choice(_ALPHABET) for _ in range(22))
+    return "".join(choice(_ALPHABET) for _ in range(_ID_LENGTH))
+
+
+_second: tuple[int, str] = (-1, "")
+"""The last whole second :func:`format_time_ns` wrote, and its date and time text."""
+
+
+def format_time_ns(nanoseconds: int) -> str:
+    """Write a :func:`time.time_ns` value as local ``YYYY-MM-DD HH:MM:SS.mmm``.
+
+    Writes the same text as ``datetime.fromtimestamp(...).isoformat(" ", "milliseconds")``
+    (the milliseconds are truncated, not rounded), but formats the date and time only
+    once per second and then appends the milliseconds.
+    """
+    global _second  # one tuple, replaced whole: safe across threads
+    second, millisecond = divmod(nanoseconds // 1_000_000, 1000)
+    cached_second, text = _second
+    if second != cached_second:
+        text = datetime.fromtimestamp(second).isoformat(" ")
+        _second = (second, text)
+    return f"{text}.{millisecond:03d}"
 
 
 def now_timestamp() -> str:
     """Return the local time as ``YYYY-MM-DD HH:MM:SS.mmm`` (or the fake clock's next tick)."""
     clock = _state.get()
     if clock is None:
-        return datetime.now().isoformat(" ", "milliseconds")
+        return format_time_ns(time_ns())
     value = clock.now
     clock.now = value + clock.step
     return value.isoformat(" ", "milliseconds")
+
+
+def timestamp_shape_ok(value: str) -> bool:
+    """Whether *value* is ``DDDD-DD-DD DD:DD:DD.DDD`` with ASCII digits (a date or not)."""
+    return value.isascii() and value.encode().translate(_DIGITS_TO_ZERO) == _SHAPE
 
 
 def parse_timestamp(value: str) -> datetime | None:
@@ -55,7 +114,7 @@ def parse_timestamp(value: str) -> datetime | None:
 
     Only ASCII digits count, and the date and time must exist (no February 30th).
     """
-    if len(value) != 23 or value.translate(_DIGITS_TO_ZERO) != _SHAPE:
+    if not timestamp_shape_ok(value):
         return None
     try:
         return datetime.fromisoformat(value)  # the shape is checked; this checks the date

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from time import time_ns as _time_ns
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from ._errors import MessageError
-from ._ids import new_id, now_timestamp
+from ._ids import _state, format_time_ns, new_id, now_timestamp, random_ids
 from ._validate import (
+    _ROLE_SET,
     check_block_types,
     check_content,
     check_id,
@@ -28,17 +30,53 @@ __all__ = ["Msg"]
 
 Role = Literal["user", "assistant", "system"]
 _set = object.__setattr__
+_pop_id = random_ids.pop
+_get_clock = _state.get
 _REPR_DATA_LIMIT = 48
 
 
 def _copy(value: Any) -> Any:
-    """A deep copy of a JSON-shaped value (dicts, lists and immutable leaves)."""
+    """A deep copy of a JSON-shaped value (dicts, lists and immutable leaves).
+
+    Containers are copied whole and only their dict and list items copied again, so the
+    leaves (strings, numbers) cost no call each.
+    """
     kind = type(value)
     if kind is dict:
-        return {key: _copy(item) for key, item in value.items()}
+        copied = value.copy()
+        for key, item in value.items():
+            inner = type(item)
+            if inner is dict or inner is list:
+                copied[key] = _copy(item)
+        return copied
     if kind is list:
-        return [_copy(item) for item in value]
+        copied = value.copy()
+        for index, item in enumerate(value):
+            inner = type(item)
+            if inner is dict or inner is list:
+                copied[index] = _copy(item)
+        return copied
     return value
+
+
+def _copy_blocks(blocks: list[Any]) -> list[Any]:
+    """A deep copy of validated content blocks, made by their known shapes.
+
+    Text and thinking blocks hold only strings and media blocks one flat source dict,
+    so a shallow copy (and one of the source) is a deep copy; tool blocks, whose input
+    and output may nest, are copied by :func:`_copy`.
+    """
+    copied: list[Any] = []
+    append = copied.append
+    for block in blocks:
+        kind = block["type"]
+        if kind == "text" or kind == "thinking":
+            append(block.copy())
+        elif kind == "image" or kind == "audio" or kind == "video":
+            append({"type": kind, "source": block["source"].copy()})
+        else:
+            append(_copy(block))
+    return copied
 
 
 def _shorten(text: str) -> str:
@@ -101,7 +139,11 @@ class Msg:
     .. versionadded:: 0.1.0
     """
 
-    __slots__ = ("content", "id", "invocation_id", "metadata", "name", "role", "timestamp")
+    # The timestamp is a property over ``_timestamp``, which holds the text, or, for a
+    # message that made its own timestamp, the ``time.time_ns()`` of its creation until
+    # the text is first read: writing the text costs more than the rest of a small
+    # message, and many messages are never asked for it.
+    __slots__ = ("_timestamp", "content", "id", "invocation_id", "metadata", "name", "role")
     __hash__ = None  # type: ignore[assignment]  # mutable and compared by value
 
     _FIELDS: ClassVar[tuple[str, ...]] = (
@@ -119,7 +161,7 @@ class Msg:
     role: Role
     content: str | list[ContentBlock]
     metadata: dict[str, Any] | None
-    timestamp: str
+    _timestamp: str | int
     invocation_id: str | None
 
     def __init__(
@@ -133,18 +175,59 @@ class Msg:
         *,
         id: str | None = None,  # the field is called id in the dict form
     ) -> None:
-        _set(self, "name", check_name(name))
-        _set(self, "role", check_role(role))
-        _set(self, "content", check_content(content))
-        _set(self, "metadata", None if metadata is None else check_metadata(metadata))
-        _set(self, "id", new_id() if id is None else check_id(id))
-        when = now_timestamp() if timestamp is None else check_timestamp(timestamp)
-        _set(self, "timestamp", when)
-        _set(
-            self,
-            "invocation_id",
-            None if invocation_id is None else check_optional_str(invocation_id, "invocation_id"),
-        )
+        # The fields are checked in this order, so the first bad one is reported. The
+        # inline tests accept the common good values; anything else goes to the check_*
+        # function, which accepts it (converting a str subclass) or raises.
+        if type(name) is not str or not name:
+            name = check_name(name)
+        if type(role) is not str or role not in _ROLE_SET:
+            role = check_role(role)  # type: ignore[assignment]
+        checked = check_content(content)
+        if metadata is not None:
+            metadata = check_metadata(metadata)
+        seeded = (id is None or timestamp is None) and _get_clock() is not None
+        if id is None:
+            if seeded:
+                id = new_id()
+            else:
+                try:
+                    id = _pop_id()
+                except IndexError:  # the supply of random ids ran out: new_id refills it
+                    id = new_id()
+        elif type(id) is not str or not id:
+            id = check_id(id)
+        when: str | int
+        if timestamp is None:
+            # A deterministic clock ticks now, in creation order; real time is only
+            # captured here and written out when first read (see the ``timestamp``).
+            when = now_timestamp() if seeded else _time_ns()
+        else:
+            when = check_timestamp(timestamp)
+        if invocation_id is not None and type(invocation_id) is not str:
+            check_optional_str(invocation_id, "invocation_id")  # raises
+        _set_name(self, name)
+        _set_role(self, role)
+        _set_content(self, checked)
+        _set_metadata(self, metadata)
+        _set_id(self, id)
+        _set_timestamp(self, when)
+        _set_invocation_id(self, invocation_id)
+
+    @property
+    def timestamp(self) -> str:
+        # No docstring: the class docstring documents the field (and autodoc would list
+        # the property as a new member).
+        when = self._timestamp
+        if type(when) is str:
+            return when
+        text = format_time_ns(when)  # type: ignore[arg-type]
+        _set_timestamp(self, text)
+        return text
+
+    @timestamp.setter
+    def timestamp(self, value: str) -> None:
+        # Only reached through __setattr__, which has checked the value.
+        _set_timestamp(self, value)
 
     def __setattr__(self, field: str, value: Any) -> None:
         check = _CHECKS.get(field)
@@ -152,6 +235,11 @@ class Msg:
             msg = f"`{field}` is not a field of Msg; the fields are {', '.join(self._FIELDS)}."
             raise MessageError(msg, field)
         _set(self, field, check(value))
+
+    def __getstate__(self) -> tuple[None, dict[str, Any]]:
+        # copy and pickle restore these fields by assignment, so they are checked again
+        # (the default state would hold the private _timestamp slot instead).
+        return None, {field: getattr(self, field) for field in self._FIELDS}
 
     def __delattr__(self, field: str) -> None:
         msg = f"`{field}` cannot be deleted from a message; assign a new value instead."
@@ -167,13 +255,15 @@ class Msg:
         dict is a deep copy: changing it does not change the message.
         """
         content = self.content
+        metadata = self.metadata
+        when = self._timestamp
         data: dict[str, Any] = {
             "id": self.id,
             "name": self.name,
             "role": self.role,
-            "content": content if type(content) is str else _copy(content),
-            "metadata": None if self.metadata is None else _copy(self.metadata),
-            "timestamp": self.timestamp,
+            "content": content if isinstance(content, str) else _copy_blocks(content),
+            "metadata": None if metadata is None else _copy(metadata),
+            "timestamp": when if type(when) is str else self.timestamp,
         }
         if self.invocation_id is not None:
             data["invocation_id"] = self.invocation_id
@@ -194,17 +284,17 @@ class Msg:
         if type(data) is not dict:
             msg = f"A message dict must be a dict, not {type(data).__name__}: {show(data)}."
             raise MessageError(msg)
-        for key in data:
-            if key not in _FIELD_SET:
-                msg = (
-                    f"`{key}` is not a message field (the fields are "
-                    f"{', '.join(cls._FIELDS)}); its value was {show(data[key])}."
-                )
-                raise MessageError(msg, str(key))
-        for key in ("name", "role", "content"):
-            if key not in data:
-                msg = f"The message dict has no `{key}` field: {show(data)}."
-                raise MessageError(msg, key)
+        if not _FIELD_SET.issuperset(data):
+            key = next(key for key in data if key not in _FIELD_SET)
+            msg = (
+                f"`{key}` is not a message field (the fields are "
+                f"{', '.join(cls._FIELDS)}); its value was {show(data[key])}."
+            )
+            raise MessageError(msg, str(key))
+        if "name" not in data or "role" not in data or "content" not in data:
+            key = next(key for key in ("name", "role", "content") if key not in data)
+            msg = f"The message dict has no `{key}` field: {show(data)}."
+            raise MessageError(msg, key)
         get = data.get
         return cls(
             data["name"],
@@ -337,6 +427,15 @@ class Msg:
 
 
 _FIELD_SET = frozenset(Msg._FIELDS)
+# Msg.__init__ fills the slots through their descriptors: quicker than
+# object.__setattr__, and it skips Msg.__setattr__, whose checks __init__ has done.
+_set_name = Msg.__dict__["name"].__set__
+_set_role = Msg.__dict__["role"].__set__
+_set_content = Msg.__dict__["content"].__set__
+_set_metadata = Msg.__dict__["metadata"].__set__
+_set_id = Msg.__dict__["id"].__set__
+_set_timestamp = Msg.__dict__["_timestamp"].__set__
+_set_invocation_id = Msg.__dict__["invocation_id"].__set__
 _CHECKS: dict[str, Callable[[Any], Any]] = {
     "id": check_id,
     "name": check_name,

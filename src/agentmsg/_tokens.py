@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
-import re
+from typing import TYPE_CHECKING
 
 from ._errors import MessageError
 from ._validate import show
+
+if TYPE_CHECKING:
+    import re
 
 __all__ = ["estimate_tokens"]
 
@@ -22,12 +25,14 @@ _CJK = (
     "\uff00-\uffef"  # half-width and full-width forms
     "\U00020000-\U0003134f"  # CJK unified ideographs extensions B to G
 )
-_PIECES = re.compile(
+_PATTERN = (
     rf"(?P<cjk>[{_CJK}])"
     rf"|(?P<digits>\d+)"
     rf"|(?P<word>[^\W\d{_CJK}]+)"
     r"|(?P<other>\S)"
 )
+_pieces: re.Pattern[str] | None = None
+"""The compiled :data:`_PATTERN`, made on first use: compiling it costs milliseconds."""
 _WORD_CHARS = 6  # a word costs one token per started run of six characters
 _DIGIT_CHARS = 3  # a number costs one token per started group of three digits
 
@@ -70,8 +75,13 @@ def estimate_tokens(text: str) -> int:
     if not isinstance(text, str):
         msg = f"`text` must be a string, not {type(text).__name__}: {show(text)}."
         raise MessageError(msg, "text")
+    global _pieces
+    if _pieces is None:
+        import re
+
+        _pieces = re.compile(_PATTERN)
     total = 0
-    for match in _PIECES.finditer(text):
+    for match in _pieces.finditer(text):
         kind = match.lastgroup
         size = match.end() - match.start()
         if kind == "word":

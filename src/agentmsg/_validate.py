@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterable
+from datetime import datetime
 from typing import Any
 
 from ._blocks import BLOCK_TYPES
 from ._errors import MessageError
-from ._ids import _DIGITS_TO_ZERO, _SHAPE, parse_timestamp
+from ._ids import _DIGITS_TO_ZERO, _SHAPE
 
 __all__ = [
     "ROLES",
@@ -38,6 +39,7 @@ _MEDIA_TYPES = frozenset({"image", "audio", "video"})
 _ALLOWED_TYPES = ", ".join(repr(name) for name in BLOCK_TYPES)
 _SHOW_LIMIT = 80
 _MISSING = object()
+_fromisoformat = datetime.fromisoformat
 
 
 def show(value: object) -> str:
@@ -108,9 +110,18 @@ def check_role(value: object, path: str = "role", roles: Iterable[str] = ROLES) 
 
 def check_timestamp(value: object, path: str = "timestamp") -> str:
     """A local time written as ``YYYY-MM-DD HH:MM:SS.mmm``."""
-    if type(value) is str and parse_timestamp(value) is not None:
-        return value
-    if type(value) is str and value.translate(_DIGITS_TO_ZERO) == _SHAPE:
+    # ASCII digits and separators in the right places: the shape; then the calendar.
+    if (
+        type(value) is str
+        and value.isascii()
+        and value.encode().translate(_DIGITS_TO_ZERO) == _SHAPE
+    ):
+        try:
+            _fromisoformat(value)  # the shape is right; this checks the date exists
+        except ValueError:
+            pass  # raised below, outside the handler, so the error has no context
+        else:
+            return value
         raise _fail(path, "a real date and time", value)
     raise _fail(path, "a timestamp of the form 'YYYY-MM-DD HH:MM:SS.mmm'", value)
 
@@ -179,7 +190,10 @@ def _check_keys(
     """Raise for the first missing or unknown key of *block* (a block or a source)."""
     for key in required:
         if key not in block:
-            msg = f"`{path}` is {_with_article(str(block['type']))} {noun} without its `{key}` field: {show(block)}."
+            msg = (
+                f"`{path}` is {_with_article(str(block['type']))} {noun} "
+                f"without its `{key}` field: {show(block)}."
+            )
             raise MessageError(msg, f"{path}.{key}")
     for key in block:
         if key not in required:
@@ -343,17 +357,71 @@ def check_block(block: Any, path: str) -> dict[str, Any]:
 
 
 def check_content(value: Any, path: str = "content") -> str | list[dict[str, Any]]:
-    """Message content: a string, or a list of content blocks (validated and copied)."""
+    """Message content: a string, or a list of content blocks (validated and copied).
+
+    Well-formed text, thinking and media blocks are checked and copied right here, the
+    common case; any other block, and any block with a problem, goes through
+    :func:`check_block`, which builds the field paths and the error text.
+    """
     if type(value) is str:
         return value
-    if type(value) is list:
-        try:
-            return [check_block(block, f"{path}[{index}]") for index, block in enumerate(value)]
-        except RecursionError:
-            raise _too_deep(path, value) from None
-    if isinstance(value, str):
-        return str(value)
-    raise _fail(path, "a string or a list of content blocks", value)
+    if type(value) is not list:
+        if isinstance(value, str):
+            return str(value)
+        raise _fail(path, "a string or a list of content blocks", value)
+    copied: list[dict[str, Any]] = []
+    append = copied.append
+    try:
+        for block in value:
+            try:  # a missing key (KeyError) sends the block to check_block
+                if type(block) is dict and len(block) == 2:
+                    kind = block["type"]
+                    if type(kind) is str:
+                        if kind == "text":
+                            text = block["text"]
+                            if type(text) is str:
+                                append({"type": "text", "text": text})
+                                continue
+                        elif kind == "thinking":
+                            text = block["thinking"]
+                            if type(text) is str:
+                                append({"type": "thinking", "thinking": text})
+                                continue
+                        elif kind in _MEDIA_TYPES:
+                            source = _fast_source(block["source"], kind)
+                            if source is not None:
+                                append({"type": kind, "source": source})
+                                continue
+            except KeyError:
+                pass
+            append(check_block(block, f"{path}[{len(copied)}]"))
+    except RecursionError:
+        raise _too_deep(path, value) from None
+    return copied
+
+
+def _fast_source(source: Any, kind: str) -> dict[str, Any] | None:
+    """A copy of a well-formed media *source*, or None to let :func:`_source` judge it.
+
+    Raises KeyError for a missing key.
+    """
+    if type(source) is not dict:
+        return None
+    source_type = source["type"]
+    if source_type == "url" and len(source) == 2:
+        url = source["url"]
+        if type(url) is str and (
+            (url.startswith("https://") and len(url) > 8) or _good_url(url, kind)
+        ):
+            return {"type": "url", "url": url}
+    elif source_type == "base64" and len(source) == 3:
+        media_type = source["media_type"]
+        data = source["data"]
+        if type(media_type) is str and type(data) is str:
+            major, slash, minor = media_type.partition("/")
+            if major == kind and slash and minor:
+                return {"type": "base64", "media_type": media_type, "data": data}
+    return None
 
 
 def check_block_types(block_type: object, path: str = "block_type") -> frozenset[str] | None:
