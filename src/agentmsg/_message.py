@@ -22,7 +22,7 @@ from ._validate import (
 )
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Sequence
+    from collections.abc import Sequence
 
     from ._blocks import BlockType, ContentBlock
 
@@ -139,11 +139,18 @@ class Msg:
     .. versionadded:: 0.1.0
     """
 
-    # The timestamp is a property over ``_timestamp``, which holds the text, or, for a
-    # message that made its own timestamp, the ``time.time_ns()`` of its creation until
-    # the text is first read: writing the text costs more than the rest of a small
-    # message, and many messages are never asked for it.
-    __slots__ = ("_timestamp", "content", "id", "invocation_id", "metadata", "name", "role")
+    # The fields live in one private list, ``_values``, in the order of ``_FIELDS``
+    # (id, name, role, content, metadata, timestamp, invocation_id), behind properties
+    # whose setters validate. Because __setattr__ is overridden (unknown names raise
+    # MessageError), every slot write outside it costs a call; one list costs one call
+    # where seven slots cost seven, which is most of what building a message costs
+    # besides checking its content. The properties have no docstrings: the class
+    # docstring documents the fields (and autodoc would list them as new members).
+    # The timestamp entry holds the text, or, for a message that made its own
+    # timestamp, the ``time.time_ns()`` of its creation until the text is first read:
+    # writing the text costs more than the rest of a small message, and many messages
+    # are never asked for it.
+    __slots__ = ("_values",)
     __hash__ = None  # type: ignore[assignment]  # mutable and compared by value
 
     _FIELDS: ClassVar[tuple[str, ...]] = (
@@ -156,13 +163,7 @@ class Msg:
         "invocation_id",
     )
 
-    id: str
-    name: str
-    role: Role
-    content: str | list[ContentBlock]
-    metadata: dict[str, Any] | None
-    _timestamp: str | int
-    invocation_id: str | None
+    _values: list[Any]
 
     def __init__(
         self,
@@ -205,41 +206,98 @@ class Msg:
             when = check_timestamp(timestamp)
         if invocation_id is not None and type(invocation_id) is not str:
             check_optional_str(invocation_id, "invocation_id")  # raises
-        _set_name(self, name)
-        _set_role(self, role)
-        _set_content(self, checked)
-        _set_metadata(self, metadata)
-        _set_id(self, id)
-        _set_timestamp(self, when)
-        _set_invocation_id(self, invocation_id)
+        _set_values(self, [id, name, role, checked, metadata, when, invocation_id])
+
+    @property
+    def id(self) -> str:
+        value: str = self._values[0]
+        return value
+
+    @id.setter
+    def id(self, value: str) -> None:
+        self._values[0] = check_id(value)
+
+    @property
+    def name(self) -> str:
+        value: str = self._values[1]
+        return value
+
+    @name.setter
+    def name(self, value: str) -> None:
+        self._values[1] = check_name(value)
+
+    @property
+    def role(self) -> Role:
+        value: Role = self._values[2]
+        return value
+
+    @role.setter
+    def role(self, value: Role) -> None:
+        self._values[2] = check_role(value)
+
+    @property
+    def content(self) -> str | list[ContentBlock]:
+        value: str | list[ContentBlock] = self._values[3]
+        return value
+
+    @content.setter
+    def content(self, value: str | list[ContentBlock]) -> None:
+        self._values[3] = check_content(value)
+
+    @property
+    def metadata(self) -> dict[str, Any] | None:
+        value: dict[str, Any] | None = self._values[4]
+        return value
+
+    @metadata.setter
+    def metadata(self, value: dict[str, Any] | None) -> None:
+        self._values[4] = check_metadata(value)
 
     @property
     def timestamp(self) -> str:
-        # No docstring: the class docstring documents the field (and autodoc would list
-        # the property as a new member).
-        when = self._timestamp
+        values = self._values
+        when = values[5]
         if type(when) is str:
             return when
-        text = format_time_ns(when)  # type: ignore[arg-type]
-        _set_timestamp(self, text)
+        text = format_time_ns(when)
+        values[5] = text
         return text
 
     @timestamp.setter
     def timestamp(self, value: str) -> None:
-        # Only reached through __setattr__, which has checked the value.
-        _set_timestamp(self, value)
+        self._values[5] = check_timestamp(value)
+
+    @property
+    def invocation_id(self) -> str | None:
+        value: str | None = self._values[6]
+        return value
+
+    @invocation_id.setter
+    def invocation_id(self, value: str | None) -> None:
+        self._values[6] = check_optional_str(value, "invocation_id")
 
     def __setattr__(self, field: str, value: Any) -> None:
-        check = _CHECKS.get(field)
-        if check is None:
+        if field not in _FIELD_SET:
             msg = f"`{field}` is not a field of Msg; the fields are {', '.join(self._FIELDS)}."
             raise MessageError(msg, field)
-        _set(self, field, check(value))
+        _set(self, field, value)  # the field's property setter checks the value
 
     def __getstate__(self) -> tuple[None, dict[str, Any]]:
-        # copy and pickle restore these fields by assignment, so they are checked again
-        # (the default state would hold the private _timestamp slot instead).
+        # copy and pickle hand these fields to __setstate__, which checks them again.
         return None, {field: getattr(self, field) for field in self._FIELDS}
+
+    def __setstate__(self, state: tuple[None, dict[str, Any]]) -> None:
+        fields = state[1]
+        Msg.__init__(
+            self,
+            fields["name"],
+            fields["content"],
+            fields["role"],
+            fields["metadata"],
+            fields["timestamp"],
+            fields["invocation_id"],
+            id=fields["id"],
+        )
 
     def __delattr__(self, field: str) -> None:
         msg = f"`{field}` cannot be deleted from a message; assign a new value instead."
@@ -254,19 +312,17 @@ class Msg:
         ``metadata``, ``timestamp``, then ``invocation_id`` only when it is set. The
         dict is a deep copy: changing it does not change the message.
         """
-        content = self.content
-        metadata = self.metadata
-        when = self._timestamp
+        id, name, role, content, metadata, when, invocation_id = self._values
         data: dict[str, Any] = {
-            "id": self.id,
-            "name": self.name,
-            "role": self.role,
+            "id": id,
+            "name": name,
+            "role": role,
             "content": content if isinstance(content, str) else _copy_blocks(content),
             "metadata": None if metadata is None else _copy(metadata),
             "timestamp": when if type(when) is str else self.timestamp,
         }
-        if self.invocation_id is not None:
-            data["invocation_id"] = self.invocation_id
+        if invocation_id is not None:
+            data["invocation_id"] = invocation_id
         return data
 
     @classmethod
@@ -339,7 +395,7 @@ class Msg:
         if type(separator) is not str:
             msg = f"`separator` must be a string, not {show(separator)}."
             raise MessageError(msg, "separator")
-        content = self.content
+        content = self._values[3]
         if isinstance(content, str):
             return content
         texts = [block["text"] for block in content if block["type"] == "text"]
@@ -360,11 +416,11 @@ class Msg:
             MessageError: *block_type* names an unknown block type.
         """
         wanted = check_block_types(block_type)
-        content = self.content
+        content = self._values[3]
         if type(content) is str:
             blocks: list[Any] = [{"type": "text", "text": content}]
         else:
-            blocks = content  # type: ignore[assignment]
+            blocks = content
         return [_copy(block) for block in blocks if wanted is None or block["type"] in wanted]
 
     def has_content_blocks(self, block_type: BlockType | Sequence[BlockType] | None = None) -> bool:
@@ -373,7 +429,7 @@ class Msg:
         A ``str`` content counts as a text block.
         """
         wanted = check_block_types(block_type)
-        content = self.content
+        content = self._values[3]
         if isinstance(content, str):
             return wanted is None or "text" in wanted
         return any(wanted is None or block["type"] in wanted for block in content)
@@ -390,14 +446,21 @@ class Msg:
         """
         from ._media import check_content_media
 
-        check_content_media(self.content)
+        check_content_media(self._values[3])
 
     # -- comparison and display ----------------------------------------------------
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Msg):
             return NotImplemented
-        return all(getattr(self, field) == getattr(other, field) for field in self._FIELDS)
+        values = self._values
+        other_values = other._values
+        if values is other_values:
+            return True
+        if type(values[5]) is not str or type(other_values[5]) is not str:
+            # Reading a lazy timestamp writes its text, which the lists then compare.
+            return self.timestamp == other.timestamp and values == other_values
+        return values == other_values
 
     def _repr_html_(self) -> str:
         """Return the message as an HTML chat card, for Jupyter and sphinx-gallery.
@@ -411,37 +474,22 @@ class Msg:
         return render_msg(self)
 
     def __repr__(self) -> str:
-        content = self.content
+        id, name, role, content, metadata, _, invocation_id = self._values
         shown = content if isinstance(content, str) else _abbreviate(content)
         parts = [
-            f"id={self.id!r}",
-            f"name={self.name!r}",
-            f"role={self.role!r}",
+            f"id={id!r}",
+            f"name={name!r}",
+            f"role={role!r}",
             f"content={shown!r}",
-            f"metadata={self.metadata!r}",
+            f"metadata={metadata!r}",
             f"timestamp={self.timestamp!r}",
         ]
-        if self.invocation_id is not None:
-            parts.append(f"invocation_id={self.invocation_id!r}")
+        if invocation_id is not None:
+            parts.append(f"invocation_id={invocation_id!r}")
         return f"Msg({', '.join(parts)})"
 
 
 _FIELD_SET = frozenset(Msg._FIELDS)
-# Msg.__init__ fills the slots through their descriptors: quicker than
+# Msg.__init__ fills its one slot through the slot's descriptor: quicker than
 # object.__setattr__, and it skips Msg.__setattr__, whose checks __init__ has done.
-_set_name = Msg.__dict__["name"].__set__
-_set_role = Msg.__dict__["role"].__set__
-_set_content = Msg.__dict__["content"].__set__
-_set_metadata = Msg.__dict__["metadata"].__set__
-_set_id = Msg.__dict__["id"].__set__
-_set_timestamp = Msg.__dict__["_timestamp"].__set__
-_set_invocation_id = Msg.__dict__["invocation_id"].__set__
-_CHECKS: dict[str, Callable[[Any], Any]] = {
-    "id": check_id,
-    "name": check_name,
-    "role": check_role,
-    "content": check_content,
-    "metadata": check_metadata,
-    "timestamp": check_timestamp,
-    "invocation_id": lambda value: check_optional_str(value, "invocation_id"),
-}
+_set_values = Msg.__dict__["_values"].__set__
