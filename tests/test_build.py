@@ -167,3 +167,91 @@ class TestBrokenReference:
         output = result.stdout + result.stderr
         assert 0 != result.returncode
         assert re.search(r"installation\.md:\d+: WARNING: .*agentmsg\.Nope", output), output[-3000:]
+
+
+def rebuilt(result: subprocess.CompletedProcess[str]) -> list[str]:
+    """The languages a ``docs/build.py html`` run rebuilt, from its log lines."""
+    return sorted(re.findall(r"^== (\S+): rebuilding from scratch", result.stdout, re.M))
+
+
+@pytest.fixture(scope="module")
+def shared_repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A private copy shared by the incremental tests (each starts with a full build)."""
+    return copy_repository(tmp_path_factory.mktemp("incremental") / "repo")
+
+
+class TestIncrementalBuild:
+    """``docs/build.py html`` rebuilds exactly the languages whose inputs changed, each
+    from scratch, and skips the examples pass when nothing it reads changed."""
+
+    def test_missing_languages_only(self, tmp_path: Path) -> None:
+        """After ``html --langs en``, a build of every language builds zh_CN and es and
+        leaves en (and the examples) alone."""
+        repo = copy_repository(tmp_path / "repo")
+        first = run_build(repo, "html", "--langs", "en")
+        assert 0 == first.returncode, first.stdout[-3000:] + first.stderr[-3000:]
+        assert ["en"] == rebuilt(first)
+        en_before = tree(repo / "_build" / "html" / "en")
+        result = run_build(repo, "html")
+        assert 0 == result.returncode, result.stdout[-3000:] + result.stderr[-3000:]
+        assert ["es", "zh_CN"] == rebuilt(result)
+        assert "== examples: up to date" in result.stdout
+        assert [] == differences(en_before, tree(repo / "_build" / "html" / "en"))
+
+    def test_nothing_changed_rebuilds_nothing(self, shared_repo: Path) -> None:
+        """A second build with nothing changed rebuilds no language and changes no file."""
+        repo = shared_repo
+        assert 0 == run_build(repo, "html").returncode
+        before = tree(repo / "_build" / "html")
+        result = run_build(repo, "html")
+        assert 0 == result.returncode, result.stdout[-3000:] + result.stderr[-3000:]
+        assert [] == rebuilt(result)
+        assert 3 == result.stdout.count("up to date (nothing it reads changed)")
+        assert [] == differences(before, tree(repo / "_build" / "html"))
+
+    def test_changed_catalog_rebuilds_its_language(self, shared_repo: Path) -> None:
+        """Changing one es catalog rebuilds es alone; the other languages' files stay
+        identical and the es page shows the new translation."""
+        import polib
+
+        repo = shared_repo
+        assert 0 == run_build(repo, "html").returncode
+        before = tree(repo / "_build" / "html")
+        path = repo / "locales" / "es" / "LC_MESSAGES" / "installation.po"
+        catalog = polib.pofile(str(path))
+        entry = next(e for e in catalog if e.msgstr and not e.obsolete and "`" not in e.msgstr)
+        entry.msgstr += " Zyzzyva."
+        catalog.save(str(path))
+
+        result = run_build(repo, "html")
+        assert 0 == result.returncode, result.stdout[-3000:] + result.stderr[-3000:]
+        assert ["es"] == rebuilt(result)
+        after = tree(repo / "_build" / "html")
+        changed = sorted(name for name in before if before[name] != after.get(name))
+        assert [] == [name for name in changed if not name.startswith("es/")]
+        assert b"Zyzzyva." in after["es/installation.html"]
+
+    def test_changed_tutorial_runs_only_that_example(self, shared_repo: Path) -> None:
+        """Changing one tutorial script re-executes that script alone and rebuilds every
+        language, which then show the change."""
+        repo = shared_repo
+        assert 0 == run_build(repo, "html").returncode
+        script = repo / "docs" / "examples" / "tools.py"
+        script.write_text(
+            script.read_text(encoding="utf-8") + '\nprint("zyzzyva from the test")\n',
+            encoding="utf-8",
+        )
+        pages = sorted((repo / "docs" / "tutorial").glob("*.rst"))
+        mtimes = {page.name: page.stat().st_mtime_ns for page in pages}
+
+        result = run_build(repo, "html")
+        assert 0 == result.returncode, result.stdout[-3000:] + result.stderr[-3000:]
+        assert re.search(r"^== examples: executing 1 of \d+: tools\.py$", result.stdout, re.M)
+        rewritten = sorted(
+            page.name for page in pages if page.stat().st_mtime_ns != mtimes[page.name]
+        )
+        assert ["tools.rst"] == rewritten
+        assert ["en", "es", "zh_CN"] == rebuilt(result)
+        for lang in ("en", "zh_CN", "es"):
+            page = repo / "_build" / "html" / lang / "tutorial" / "tools.html"
+            assert "zyzzyva from the test" in page.read_text(encoding="utf-8")

@@ -1,0 +1,394 @@
+"""Section ``docs_build``: what building the documentation site costs, and what it weighs.
+
+Every build runs ``python docs/build.py html`` in a private copy of the repository (the
+way ``tests/conftest.py`` copies it: no ``.git``, ``.venv``, ``_build``, generated
+``docs/tutorial`` or compiled ``.mo`` files), so the working tree is never touched, and
+is timed as wall time from start to exit; the CPU time of the build's processes
+(``RUSAGE_CHILDREN``) is recorded beside it, because wall time on a shared 2-core machine
+depends on what else runs.
+
+- Clean builds (``_build``, ``docs/tutorial`` and the ``.mo`` files removed first): all
+  three languages and English only, interleaved, the median of the repeats. Both run the
+  examples pass; their ratio is the figure issue 07 sets a target for (<= 1.8x).
+- Incremental builds, after a clean all-languages build: nothing changed (target <= 20%
+  of the clean build), one ``.po`` changed (which languages were rebuilt), one tutorial
+  script changed (which examples were executed: the ``docs/tutorial/*.rst`` files the
+  examples pass rewrote).
+- Page weight per language: each tutorial page plus every local file it loads (style
+  sheets, scripts, images, icons, and the fonts and images those style sheets reference),
+  each counted once per page, uncompressed.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import resource
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from html.parser import HTMLParser
+from pathlib import Path
+from urllib.parse import unquote, urlsplit
+
+from ._common import Options, Row, Section, Table
+
+ROOT = Path(__file__).resolve().parent.parent
+LANGS = ("en", "zh_CN", "es")
+RATIO_TARGET = 1.8
+"""A clean build of all languages costs at most this many clean English-only builds."""
+NOOP_TARGET = 0.20
+"""A build with nothing changed costs at most this share of a clean build."""
+PO_CHANGED = ("es", "locales/es/LC_MESSAGES/installation.po")
+TUTORIAL_CHANGED = "docs/examples/tools.py"
+
+#: What a private copy leaves out (top-level names), as tests/conftest.py does.
+_NOT_COPIED = {".git", ".venv", "_build", ".pytest_cache", ".mypy_cache", ".ruff_cache"}
+
+
+def copy_repository(target: Path) -> Path:
+    """Copy the working tree into *target* the way a fresh checkout looks."""
+
+    def ignore(folder: str, names: list[str]) -> set[str]:
+        here = Path(folder)
+        skipped = {n for n in names if n == "__pycache__" or n.endswith(".mo")}
+        if here == ROOT:
+            skipped |= _NOT_COPIED & set(names)
+        if here == ROOT / "docs":
+            skipped |= {"tutorial", "sg_execution_times.rst"} & set(names)
+        return skipped
+
+    shutil.copytree(ROOT, target, ignore=ignore)
+    return target
+
+
+@dataclass
+class Build:
+    """One timed ``docs/build.py html`` run."""
+
+    wall: float
+    cpu: float
+    output: str
+
+    @property
+    def rebuilt(self) -> list[str]:
+        """The languages the build rebuilt, from its ``== <lang>: rebuilding`` lines."""
+        return re.findall(r"^== (\S+): rebuilding from scratch", self.output, re.M)
+
+    @property
+    def examples_line(self) -> str:
+        found = re.search(r"^== examples: (.*)$", self.output, re.M)
+        return found.group(1) if found else "?"
+
+
+def build(repo: Path, langs: tuple[str, ...] = LANGS) -> Build:
+    """Run ``docs/build.py html --langs ...`` in *repo*; raise if it fails."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    done = subprocess.run(
+        [sys.executable, "docs/build.py", "html", "--langs", " ".join(langs)],
+        cwd=repo,
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if done.returncode != 0:
+        msg = (
+            f"`docs/build.py html` failed in {repo}:\n{done.stdout[-3000:]}\n{done.stderr[-3000:]}"
+        )
+        raise SystemExit(msg)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return Build(wall, cpu, done.stdout)
+
+
+def make_clean(repo: Path) -> None:
+    """Remove every build product, as ``make clean`` does, and the compiled catalogs."""
+    shutil.rmtree(repo / "_build", ignore_errors=True)
+    shutil.rmtree(repo / "docs" / "tutorial", ignore_errors=True)
+    (repo / "docs" / "sg_execution_times.rst").unlink(missing_ok=True)
+    for path in (repo / "locales").rglob("*.mo"):
+        path.unlink()
+
+
+def executed_examples(repo: Path, before: dict[str, int]) -> list[str]:
+    """The tutorial scripts whose generated page the examples pass rewrote."""
+    return sorted(
+        f"{name}.py" for name, mtime in rst_mtimes(repo).items() if before.get(name) != mtime
+    )
+
+
+def rst_mtimes(repo: Path) -> dict[str, int]:
+    return {path.stem: path.stat().st_mtime_ns for path in (repo / "docs/tutorial").glob("*.rst")}
+
+
+def change_po(repo: Path, mark: str) -> None:
+    """Append *mark* to the first translated entry of the changed catalog."""
+    path = repo / PO_CHANGED[1]
+    text = path.read_text(encoding="utf-8")
+    found = re.search(r'^msgid "[^"\n]+"\nmsgstr "([^"\n]+)"$', text, re.M)
+    if found is None:
+        msg = f"{PO_CHANGED[1]} has no one-line translated entry to change"
+        raise SystemExit(msg)
+    new = text[: found.end(1)] + f" {mark}" + text[found.end(1) :]
+    path.write_text(new, encoding="utf-8")
+
+
+def change_tutorial(repo: Path, mark: str) -> None:
+    """Append a statement to the changed tutorial's last cell."""
+    path = repo / TUTORIAL_CHANGED
+    path.write_text(
+        path.read_text(encoding="utf-8").rstrip("\n") + f"\n\n_bench_mark = {mark!r}\n",
+        encoding="utf-8",
+    )
+
+
+# -- page weight -------------------------------------------------------------------
+
+
+class _Assets(HTMLParser):
+    """The local URLs a page loads: style sheets, icons, scripts, images."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.urls: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        found = dict(attrs)
+        if tag == "link" and found.get("href"):
+            rel = (found.get("rel") or "").lower().split()
+            if {"stylesheet", "icon", "preload", "modulepreload"} & set(rel):
+                self.urls.append(found["href"] or "")
+        elif tag in {"script", "img", "source"} and found.get("src"):
+            self.urls.append(found["src"] or "")
+        if tag in {"img", "source"} and found.get("srcset"):
+            self.urls.extend(part.split()[0] for part in (found["srcset"] or "").split(","))
+
+
+_CSS_URL = re.compile(r"""url\(\s*['"]?([^'")]+)['"]?\s*\)|@import\s+['"]([^'"]+)['"]""")
+
+
+def _local(base: Path, url: str, site: Path) -> Path | None:
+    """The file *url* (relative to the file *base*) names inside *site*, if local."""
+    parts = urlsplit(url)
+    if parts.scheme or parts.netloc or not parts.path:
+        return None  # data:, http:, or a fragment only
+    path = (base.parent / unquote(parts.path)).resolve()
+    return path if path.is_file() and path.is_relative_to(site) else None
+
+
+def page_weight(page: Path, site: Path) -> int:
+    """Bytes of *page* plus every local file it loads, style sheets' imports and fonts
+    included, each counted once."""
+    collector = _Assets()
+    collector.feed(page.read_text(encoding="utf-8"))
+    seen: set[Path] = set()
+    todo = [path for url in collector.urls if (path := _local(page, url, site))]
+    while todo:
+        path = todo.pop()
+        if path in seen:
+            continue
+        seen.add(path)
+        if path.suffix == ".css":
+            css = path.read_text(encoding="utf-8", errors="replace")
+            for match in _CSS_URL.finditer(css):
+                found = _local(path, match.group(1) or match.group(2), site)
+                if found:
+                    todo.append(found)
+    return page.stat().st_size + sum(path.stat().st_size for path in seen)
+
+
+def page_weights(site: Path) -> Table:
+    pages = sorted(
+        path.stem
+        for path in (site / "en" / "tutorial").glob("*.html")
+        if path.stem not in {"index", "sg_execution_times"}
+    )
+    rows = []
+    for name in ["index", *pages]:
+        values = {
+            lang: float(page_weight(site / lang / "tutorial" / f"{name}.html", site.resolve()))
+            for lang in LANGS
+        }
+        rows.append(Row(f"tutorial/{name}.html", values))
+    rows.append(
+        Row(
+            "mean of the tutorial pages",
+            {lang: statistics.mean(row.values[lang] for row in rows[1:]) for lang in LANGS},
+        )
+    )
+    return Table(
+        key="docs_build.page_weight",
+        title="Page weight: a tutorial page plus the CSS, JS, images and fonts it loads",
+        unit="B",
+        rows=rows,
+        columns=LANGS,
+        compare=False,
+        notes=[
+            "Uncompressed bytes of the HTML page and of every local file it loads "
+            "(<link rel=stylesheet|icon|preload>, <script src>, <img src>, and url()/@import "
+            "in those style sheets, fonts included), each counted once per page; downloads "
+            "(.py, .ipynb, .zip) are linked, not loaded, and are not counted.",
+            "The languages differ by their text and by the _static/translations.js "
+            "(Sphinx's strings in the page's language, ~4 KB) that translated pages load.",
+        ],
+    )
+
+
+# -- the section -------------------------------------------------------------------
+
+
+def run(options: Options) -> list[Table]:
+    repeats = 3 if options.repeats >= 5 else 2
+    load_before = list(os.getloadavg())
+    with tempfile.TemporaryDirectory(prefix="agentmsg-bench-") as tmp:
+        repo = copy_repository(Path(tmp) / "repo")
+        clean: dict[str, list[Build]] = {"all": [], "en": []}
+        for repeat in range(repeats):  # interleaved, the order alternating
+            order = ("en", "all") if repeat % 2 == 0 else ("all", "en")
+            for kind in order:
+                make_clean(repo)
+                clean[kind].append(build(repo, ("en",) if kind == "en" else LANGS))
+        # The last build left a complete site (the last repeat ends with "all" when odd).
+        if order[-1] != "all":
+            make_clean(repo)
+            build(repo)
+        noop = [build(repo) for _ in range(repeats)]
+        po: list[Build] = []
+        for repeat in range(repeats):
+            change_po(repo, f"bench{repeat}")
+            po.append(build(repo))
+        tutorial: list[Build] = []
+        executed: list[list[str]] = []
+        for repeat in range(repeats):
+            change_tutorial(repo, f"bench{repeat}")
+            before = rst_mtimes(repo)
+            tutorial.append(build(repo))
+            executed.append(executed_examples(repo, before))
+        weights = page_weights(repo / "_build" / "html")
+    load_after = list(os.getloadavg())
+
+    def median(builds: list[Build], what: str = "wall") -> float:
+        return statistics.median(getattr(b, what) for b in builds)
+
+    all_wall, en_wall = median(clean["all"]), median(clean["en"])
+    ratio = all_wall / en_wall
+    cpu_ratio = median(clean["all"], "cpu") / median(clean["en"], "cpu")
+    verdict = "PASS" if ratio <= RATIO_TARGET else "FAIL"
+    clean_table = Table(
+        key="docs_build.clean",
+        title="Clean docs build: all languages vs English only (both run the examples)",
+        unit="s",
+        columns=("en + zh_CN + es", "en only"),
+        compare=False,
+        rows=[
+            Row(
+                f"wall time (median of {repeats})",
+                {"en + zh_CN + es": all_wall, "en only": en_wall},
+                samples={
+                    "en + zh_CN + es": [b.wall for b in clean["all"]],
+                    "en only": [b.wall for b in clean["en"]],
+                },
+            ),
+            Row(
+                "CPU time of the build's processes",
+                {
+                    "en + zh_CN + es": median(clean["all"], "cpu"),
+                    "en only": median(clean["en"], "cpu"),
+                },
+                samples={
+                    "en + zh_CN + es": [b.cpu for b in clean["all"]],
+                    "en only": [b.cpu for b in clean["en"]],
+                },
+            ),
+        ],
+        parameters={
+            "repeats": repeats,
+            "ratio_wall": ratio,
+            "ratio_cpu": cpu_ratio,
+            "target_ratio_at_most": RATIO_TARGET,
+            "passed": ratio <= RATIO_TARGET,
+            "cpus": os.cpu_count(),
+            "load_average_before": load_before,
+            "load_average_after": load_after,
+        },
+        notes=[
+            f"ratio all languages / English only: {ratio:.2f}x wall, target <= "
+            f"{RATIO_TARGET:g}x: {verdict}; {cpu_ratio:.2f}x CPU time (the wall ratio "
+            "approaches it when other work takes the second core).",
+            "Each clean build starts without _build/, docs/tutorial/ and .mo files, in a "
+            "private copy of the repository, and runs the examples pass (6 scripts) first; "
+            "`python docs/build.py html --langs ...`, timed from start to exit. Clean "
+            f"builds interleaved; load average {load_before[0]:.2f} before, "
+            f"{load_after[0]:.2f} after.",
+        ],
+    )
+
+    noop_rebuilt = ", ".join(sorted({lang for b in noop for lang in b.rebuilt})) or "none"
+    noop_wall = median(noop)
+    noop_share = noop_wall / all_wall
+    rebuilt_po = sorted({lang for b in po for lang in b.rebuilt})
+    examples_po = sorted({b.examples_line for b in po})
+    executed_names = sorted({name for names in executed for name in names})
+    incremental = Table(
+        key="docs_build.incremental",
+        title="Incremental docs builds, all languages, after a clean build",
+        unit="s",
+        columns=("incremental", "clean build"),
+        compare=False,
+        rows=[
+            Row(
+                "nothing changed",
+                {"incremental": noop_wall, "clean build": all_wall},
+                samples={"incremental": [b.wall for b in noop]},
+            ),
+            Row(
+                f"one .po changed ({PO_CHANGED[1]})",
+                {"incremental": median(po), "clean build": all_wall},
+                samples={"incremental": [b.wall for b in po]},
+            ),
+            Row(
+                f"one tutorial changed ({TUTORIAL_CHANGED})",
+                {"incremental": median(tutorial), "clean build": all_wall},
+                samples={"incremental": [b.wall for b in tutorial]},
+            ),
+        ],
+        parameters={
+            "repeats": repeats,
+            "noop_share_of_clean": noop_share,
+            "noop_target_at_most": NOOP_TARGET,
+            "noop_passed": noop_share <= NOOP_TARGET,
+            "noop_rebuilt": sorted({lang for b in noop for lang in b.rebuilt}),
+            "po_changed_rebuilt": rebuilt_po,
+            "po_changed_examples": examples_po,
+            "tutorial_changed_rebuilt": sorted({lang for b in tutorial for lang in b.rebuilt}),
+            "tutorial_changed_executed": executed,
+            "tutorial_changed_examples_line": [b.examples_line for b in tutorial],
+        },
+        notes=[
+            f"nothing changed: {noop_share:.0%} of a clean build (target <= "
+            f"{NOOP_TARGET:.0%}: {'PASS' if noop_share <= NOOP_TARGET else 'FAIL'}); "
+            f"languages rebuilt: {noop_rebuilt}.",
+            f"one .po changed: rebuilt {', '.join(rebuilt_po) or 'nothing'} (expected "
+            f"{PO_CHANGED[0]} only); examples pass: {'; '.join(examples_po)}.",
+            f"one tutorial changed: examples executed {', '.join(executed_names) or 'none'} "
+            f"(expected {Path(TUTORIAL_CHANGED).name} only); languages rebuilt: "
+            f"{', '.join(sorted({lang for b in tutorial for lang in b.rebuilt}))} (every "
+            "language shows the tutorial).",
+            f"Median of {repeats} builds each; each repeat changes the file again.",
+        ],
+    )
+    return [clean_table, incremental, weights]
+
+
+SECTION = Section(
+    name="docs_build",
+    description="docs site: clean and incremental build times, page weight per language",
+    run=run,
+)
