@@ -36,6 +36,7 @@ extensions = [
     "agentmsg_languages",
     "agentmsg_gallery",
     "agentmsg_site",
+    "agentmsg_theme_strings",
 ]
 
 root_doc = "index"
@@ -90,6 +91,7 @@ html_favicon = "_static/favicon.svg"  # also spares browsers a request for /favi
 html_last_updated_fmt = None  # no build dates
 html_copy_source = False
 html_show_sourcelink = False
+html_show_sphinx = False  # the footer then reads "Made with Furo", which translates whole
 html_sidebars = {
     "**": [
         "sidebar/brand.html",

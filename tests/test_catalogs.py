@@ -200,8 +200,16 @@ class TestSphinxLint:
         )
 
     def test_rest_catalogs(self) -> None:
-        """Catalogs of reST pages (the tutorials) pass every default check."""
-        paths = [p for p in CATALOGS if not (ROOT / "docs" / f"{page_of(p)}.md").is_file()]
+        """Catalogs of reST pages (the tutorials) pass every default check.
+
+        ``sphinx.po`` is left out: it translates the theme's template strings, which are
+        plain text and HTML (some end in a space on purpose), not reStructuredText.
+        """
+        paths = [
+            p
+            for p in CATALOGS
+            if not (ROOT / "docs" / f"{page_of(p)}.md").is_file() and p.name != "sphinx.po"
+        ]
         assert paths
         result = self.lint(paths)
         assert 0 == result.returncode, result.stdout + result.stderr

@@ -515,3 +515,56 @@ class TestReadme:
     def test_command_is_shown(self, command: str) -> None:
         """The README shows the command."""
         assert command in (ROOT / "README.md").read_text(encoding="utf-8")
+
+
+class TestThemeStrings:
+    """The theme's own labels and the search page speak the page's language.
+
+    Furo has no catalogs and Sphinx's lack some entries; ``locales/<lang>/LC_MESSAGES/
+    sphinx.po`` fills them in (``docs/_templates/page.html`` and
+    ``docs/_ext/agentmsg_theme_strings.py``).
+    """
+
+    ENGLISH_LABELS = (
+        "Skip to content",
+        "Back to top",
+        "Made with",
+        "Toggle site navigation sidebar",
+        "Toggle table of contents sidebar",
+        "Toggle Light / Dark / Auto color theme",
+        "Toggle navigation of",
+        "Light mode",
+        "Dark mode",
+    )
+
+    @pytest.mark.parametrize("lang", TRANSLATED)
+    def test_no_english_theme_labels(self, built_site: Path, lang: str) -> None:
+        """No page of a translated language keeps one of Furo's English labels."""
+        found = {
+            f"{lang}/{name}.html: {label}"
+            for name, path in pages(built_site, lang).items()
+            for label in self.ENGLISH_LABELS
+            if label in path.read_text(encoding="utf-8")
+        }
+
+        assert set() == found
+
+    @pytest.mark.parametrize("lang", TRANSLATED)
+    def test_previous_and_next_are_translated(self, built_site: Path, lang: str) -> None:
+        """The links to the previous and next page carry the language's words."""
+        page = soup(built_site / lang / "tutorial" / "tools.html")
+        contexts = [element.get_text(strip=True) for element in page.select(".context")]
+
+        assert 2 == len(contexts)
+        assert not {"Next", "Previous"} & set(contexts)
+
+    @pytest.mark.parametrize("lang", TRANSLATED)
+    def test_search_summary_is_translated(self, built_site: Path, lang: str) -> None:
+        """``translations.js`` holds a non-empty, translated search summary."""
+        text = (built_site / lang / "_static" / "translations.js").read_text(encoding="utf-8")
+        start, end = text.index("(") + 1, text.rindex(")")
+        messages = json.loads(text[start:end])["messages"]
+        summary = messages["Search finished, found one page matching the search query."]
+
+        assert summary and all(form and "Search finished" not in form for form in summary)
+        assert any("${resultCount}" in form for form in summary)

@@ -1,0 +1,70 @@
+"""Translate the search page's messages from agentmsg's own ``sphinx.po``.
+
+Sphinx's search page takes its texts ("Search finished, found 3 pages...") from
+``_static/translations.js``, which Sphinx writes from its own catalog for the language.
+Some of those entries are empty or missing (Spanish has no search summary at all). After
+a translated build, this extension lays the entries of
+``locales/<lang>/LC_MESSAGES/sphinx.po`` over that file, so the theme's strings and the
+search page speak the page's language. The HTML templates' strings need nothing of this:
+Sphinx already prefers ``locale_dirs`` catalogs to its own.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from sphinx.application import Sphinx
+
+_PREFIX = "Documentation.addTranslations("
+# The search summary is a plural entry in translations.js, keyed by its singular form.
+# Templates cannot declare plural messages for extraction, so the catalog holds the two
+# forms as two plain entries, and the plural entry is assembled from them here.
+_ONE = "Search finished, found one page matching the search query."
+_MANY = "Search finished, found ${resultCount} pages matching the search query."
+
+
+def merged_translations(js_text: str, po_path: Path) -> str:
+    """*js_text* (a ``translations.js``) with the non-empty entries of *po_path* laid over it."""
+    import polib
+
+    start, end = js_text.index(_PREFIX) + len(_PREFIX), js_text.rindex(");")
+    catalog: dict[str, Any] = json.loads(js_text[start:end])
+    messages: dict[str, Any] = catalog["messages"]
+    ours = {
+        entry.msgid: entry.msgstr
+        for entry in polib.pofile(str(po_path))
+        if entry.msgstr and not entry.obsolete and "fuzzy" not in entry.flags
+    }
+    for msgid, msgstr in ours.items():
+        if msgid in messages and msgid not in (_ONE, _MANY):
+            messages[msgid] = msgstr
+    if _ONE in ours and _MANY in ours:
+        # As many forms as Sphinx's entry has (one when the language has no plural, as
+        # Chinese); form 0 is the one for n == 1 wherever there are several.
+        known = messages.get(_ONE)
+        if isinstance(known, list):
+            count = len(known)
+        else:
+            count = 1 if catalog.get("plural_expr", "0").strip() == "0" else 2
+        messages[_ONE] = [ours[_ONE]] + [ours[_MANY]] * (count - 1) if count > 1 else [ours[_MANY]]
+    text = json.dumps(catalog, ensure_ascii=False, indent=4, sort_keys=True)
+    return f"{_PREFIX}{text});\n"
+
+
+def _build_finished(app: Sphinx, exception: Exception | None) -> None:
+    if exception is not None or app.builder.format != "html" or app.config.language == "en":
+        return
+    po_path = Path(app.confdir, "..", "locales", app.config.language, "LC_MESSAGES", "sphinx.po")
+    js_path = Path(app.outdir, "_static", "translations.js")
+    if not po_path.is_file() or not js_path.is_file():
+        return
+    js_path.write_text(
+        merged_translations(js_path.read_text(encoding="utf-8"), po_path), encoding="utf-8"
+    )
+
+
+def setup(app: Sphinx) -> dict[str, Any]:
+    app.connect("build-finished", _build_finished)
+    return {"parallel_read_safe": True, "parallel_write_safe": True}
