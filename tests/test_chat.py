@@ -35,29 +35,6 @@ def png_block() -> dict:
     return {"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": data}}
 
 
-class TestSeedExample:
-    def test_example_two_prints_the_three_lines(self, capsys):
-        """The seed page's Example 2, run against agentmsg, prints its three lines."""
-        human_message = HumanMessage(content="你好，你是谁？")
-        system_message = SystemMessage(content="你是一名数学老师，使用浅显易懂的方法来回答问题")
-        result = {"temperature": 25, "unit": "摄氏度"}
-        function_message = FunctionMessage(
-            name="get_current_temperature", content=json.dumps(result, ensure_ascii=False)
-        )
-        print(human_message)
-        print(system_message)
-        print(function_message)
-
-        expected = (
-            "<role: 'user', content: '你好，你是谁？'>\n"
-            "<role: 'system', content: '你是一名数学老师，使用浅显易懂的方法来回答问题', "
-            "token_count: 23>\n"
-            "<role: 'function', name: 'get_current_temperature', "
-            'content: \'{"temperature": 25, "unit": "摄氏度"}\'>\n'
-        )
-        assert expected == capsys.readouterr().out
-
-
 class TestChatMessage:
     def test_base_class_cannot_be_created(self):
         """ChatMessage is only a base: creating one directly is a TypeError."""
@@ -370,7 +347,7 @@ class TestHumanMessage:
 class TestSystemMessage:
     def test_count_is_the_number_of_characters(self):
         """A system message counts the characters of its content, at creation."""
-        assert 23 == SystemMessage("你是一名数学老师，使用浅显易懂的方法来回答问题").token_count
+        assert 18 == SystemMessage("请用简单的语言回答，每次不超过三句话").token_count
         assert 0 == SystemMessage("").token_count
 
     def test_payload_and_msg(self):

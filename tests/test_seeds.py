@@ -10,6 +10,11 @@ that folder they are skipped. Only the import line is changed
   and timestamp, and the class path line, which names ``agentmsg.Msg``.
 - 004 is a Spanish guide whose code snippets run in order in one namespace; its
   serialization snippet must print JSON equal to the message's ``to_dict()``.
+- 003 is a Chinese page on role messages: its Example 2, with
+  ``from erniebot_agent.memory import ...`` swapped for ``from agentmsg import ...``,
+  prints the three lines the page shows. The page's system line was printed for a
+  different system text than its code holds (28 characters); agentmsg prints the count
+  for the code's own text, its 23 characters.
 """
 
 from __future__ import annotations
@@ -238,3 +243,42 @@ class TestSpanishGuide:
         (block,) = reply.get_content_blocks("tool_result")
         assert isinstance(block["output"], dict)  # type: ignore[typeddict-item]
         assert reply == agentmsg.Msg.from_json(reply.to_json())
+
+
+def example_two_of_003() -> str:
+    """The code of the Chinese page's Example 2, with its import line swapped."""
+    page = seed("003")
+    start = page.index("import json", page.index("示例2"))
+    code = page[start : page.index("示例的输出如下", start)]
+    old = "from erniebot_agent.memory import"
+    assert 1 == code.count(old)
+    return code.replace(old, NEW_IMPORT)
+
+
+def printed_lines_of_003() -> list[str]:
+    """The three lines the Chinese page shows Example 2 printing."""
+    page = seed("003")
+    start = page.index("示例的输出如下")
+    return [line for line in page[start:].splitlines() if line.startswith("<role:")][:3]
+
+
+class TestChineseRoleMessages:
+    """Seed 003: Example 2 of the role-message page."""
+
+    def test_prints_the_three_lines(self):
+        """The human and function lines are the page's; the system line counts its text."""
+        result = subprocess.run(
+            [sys.executable, "-c", example_two_of_003()],
+            capture_output=True,
+            text=True,
+            check=True,
+            env={**os.environ, "PYTHONPATH": str(REPO / "src")},
+        )
+        human, system, function = printed_lines_of_003()
+        content = re.search(r"SystemMessage\(content='([^']*)'\)", example_two_of_003())
+        assert content is not None
+        expected_system = f"<role: 'system', content: '{content.group(1)}', token_count: 23>"
+
+        assert [human, expected_system, function] == result.stdout.splitlines()
+        assert 23 == len(content.group(1))
+        assert system.startswith("<role: 'system', content: '") and system.endswith("28>")
