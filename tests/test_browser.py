@@ -232,7 +232,7 @@ def expected_pages() -> list[str]:
     search pages."""
     docs = ROOT / "docs"
     names = [
-        *(f"{path.stem}.html" for path in docs.glob("*.md")),
+        *(f"{path.stem}.html" for pattern in ("*.md", "*.rst") for path in docs.glob(pattern)),
         *(f"tutorial/{path.stem}.html" for path in (docs / "examples").glob("*.py")),
         "tutorial/index.html",
         "genindex.html",

@@ -563,13 +563,20 @@ names = st.text(min_size=1, max_size=12).filter(
     lambda name: name not in ("user", "assistant", "system")
 )
 counts = st.integers(min_value=0, max_value=10**6)
+
+
+def json_containers(inner):
+    """Lists and dicts of *inner* values (a named function: hypothesis reads its source)."""
+    return st.lists(inner, max_size=3) | st.dictionaries(texts, inner, max_size=3)
+
+
 json_values = st.recursive(
     st.none()
     | st.booleans()
     | st.integers()
     | st.floats(allow_nan=False, allow_infinity=False)
     | texts,
-    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(texts, inner, max_size=3),
+    json_containers,
     max_leaves=8,
 )
 media = st.sampled_from(

@@ -33,11 +33,14 @@ json_scalars = (
     | st.floats(allow_nan=False, allow_infinity=False)
     | texts
 )
-json_values = st.recursive(
-    json_scalars,
-    lambda children: st.lists(children, max_size=3) | st.dictionaries(keys, children, max_size=3),
-    max_leaves=8,
-)
+
+
+def json_containers(children):
+    """Lists and dicts of *children* (a named function: hypothesis reads its source)."""
+    return st.lists(children, max_size=3) | st.dictionaries(keys, children, max_size=3)
+
+
+json_values = st.recursive(json_scalars, json_containers, max_leaves=8)
 json_objects = st.dictionaries(keys, json_values, max_size=4)
 timestamps = st.datetimes(
     min_value=datetime(1, 1, 1), max_value=datetime(9999, 12, 31, 23, 59, 59)
