@@ -41,6 +41,17 @@ class Options:
     """How many messages the memory measurement keeps alive at once."""
 
 
+@dataclass(frozen=True)
+class Check:
+    """A target that is not a ratio against the peers (a build-time ratio, a rebuild
+    that must touch only one language): what was measured, the target, the verdict."""
+
+    operation: str
+    figure: str
+    target: str
+    passed: bool
+
+
 @dataclass
 class Row:
     """One operation measured for agentmsg and each peer."""
@@ -100,6 +111,8 @@ class Table:
     """The value columns; a comparison table needs agentmsg and every peer among them."""
     compare: bool = True
     """Whether the rows compare agentmsg with its peers (ratio and target columns)."""
+    checks: list[Check] = field(default_factory=list)
+    """Targets of this table that are not peer ratios; ``run.py`` counts them too."""
 
     def header(self) -> list[str]:
         return ["operation", *self.columns, *(("ratio", "target") if self.compare else ())]

@@ -35,7 +35,7 @@ from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
-from ._common import Options, Row, Section, Table
+from ._common import Check, Options, Row, Section, Table
 
 ROOT = Path(__file__).resolve().parent.parent
 LANGS = ("en", "zh_CN", "es")
@@ -383,6 +383,36 @@ def run(options: Options) -> list[Table]:
             "language shows the tutorial).",
             f"Median of {repeats} builds each; each repeat changes the file again.",
         ],
+    )
+    clean_table.checks.append(
+        Check(
+            "clean build, all languages / English only (wall)",
+            f"{ratio:.2f}x",
+            f"<= {RATIO_TARGET:g}x",
+            ratio <= RATIO_TARGET,
+        )
+    )
+    incremental.checks.extend(
+        [
+            Check(
+                "nothing changed, share of a clean build",
+                f"{noop_share:.0%} (rebuilt: {noop_rebuilt})",
+                f"<= {NOOP_TARGET:.0%}, nothing rebuilt",
+                noop_share <= NOOP_TARGET and noop_rebuilt == "none",
+            ),
+            Check(
+                "one .po changed, languages rebuilt",
+                ", ".join(rebuilt_po) or "none",
+                f"{PO_CHANGED[0]} only",
+                rebuilt_po == [PO_CHANGED[0]],
+            ),
+            Check(
+                "one tutorial changed, examples executed",
+                ", ".join(executed_names) or "none",
+                f"{Path(TUTORIAL_CHANGED).name} only",
+                executed_names == [Path(TUTORIAL_CHANGED).name],
+            ),
+        ]
     )
     return [clean_table, incremental, weights]
 

@@ -135,6 +135,19 @@ def main(argv: list[str] | None = None) -> int:
         for row in table.rows
         if table.compare and row.target is not None
     ]
+    checks += [
+        {
+            "section": name,
+            "table": table.key,
+            "operation": check.operation,
+            "figure": check.figure,
+            "target": check.target,
+            "passed": check.passed,
+        }
+        for name, tables in results.items()
+        for table in tables
+        for check in table.checks
+    ]
     failed = [check for check in checks if not check["passed"]]
     document = {
         "format": 1,
@@ -159,6 +172,12 @@ def main(argv: list[str] | None = None) -> int:
     print("=======")
     for check in checks:
         verdict = "PASS" if check["passed"] else "FAIL"
+        if "figure" in check:
+            print(
+                f"{verdict}  {check['table']}: {check['operation']}: {check['figure']}, "
+                f"target {check['target']}"
+            )
+            continue
         excluded = "".join(f"; {peer} excluded" for peer in check["excluded_peers"])
         print(
             f"{verdict}  {check['table']}: {check['operation']}: {check['ratio']:.2f}x "
