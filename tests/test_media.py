@@ -26,6 +26,7 @@ WAV = b"RIFF\x24\x00\x00\x00WAVEfmt " + bytes(16)
 MP3 = b"ID3\x04\x00\x00\x00\x00\x00\x00" + bytes(16)
 OGG = b"OggS\x00\x02" + bytes(20)
 MP4 = b"\x00\x00\x00\x20ftypisom\x00\x00\x02\x00" + bytes(16)
+WEBM = b"\x1aE\xdf\xa3\x9f\x42\x86\x81\x01" + bytes(16)
 SVG = b'<?xml version="1.0"?>\n<svg xmlns="http://www.w3.org/2000/svg"></svg>'
 
 
@@ -400,3 +401,46 @@ class TestCheckMedia:
         assert "`content[0].source.url` must hold image data, but its bytes are audio/mpeg." == str(
             info.value
         )
+
+
+class TestSoundOrVideoContainers:
+    """WebM, MP4 and Ogg hold sound alone or video: the bytes name the container, then
+    the file extension or ``kind`` says which block it makes."""
+
+    def test_bytes_alone_make_the_usual_kind(self):
+        """Without a hint, WebM is a video and Ogg a sound."""
+        assert "video/webm" == block_from_bytes(WEBM)["source"]["media_type"]
+        assert "audio/ogg" == block_from_bytes(OGG)["source"]["media_type"]
+
+    def test_kind_picks_the_other_kind(self):
+        """``kind="audio"`` turns WebM bytes into an audio block of type audio/webm."""
+        block = block_from_bytes(WEBM, kind="audio")
+
+        assert ("audio", "audio/webm") == (block["type"], block["source"]["media_type"])
+
+    def test_extension_picks_the_other_kind(self, tmp_path):
+        """A ``.weba`` file of WebM bytes is audio; an ``.m4a`` file of MP4 bytes too."""
+        weba = tmp_path / "voice.weba"
+        weba.write_bytes(WEBM)
+        m4a = tmp_path / "voice.m4a"
+        m4a.write_bytes(MP4)
+
+        assert "audio/webm" == block_from_file(weba)["source"]["media_type"]
+        assert "audio/mp4" == block_from_file(m4a)["source"]["media_type"]
+
+    def test_the_extension_cannot_contradict_the_bytes(self, tmp_path):
+        """A ``.png`` file of WebM bytes is still a video: the bytes come first."""
+        path = tmp_path / "looks_like.png"
+        path.write_bytes(WEBM)
+
+        assert "video/webm" == block_from_file(path)["source"]["media_type"]
+
+    def test_check_media_accepts_either_kind_of_the_container(self):
+        """audio/webm and video/webm both fit WebM bytes; audio/mpeg does not."""
+        for media_type in ("audio/webm", "video/webm"):
+            kind = media_type.partition("/")[0]
+            Msg("a", [base64_block(kind, media_type, b64(WEBM))], "user").check_media()
+        message = Msg("a", [base64_block("audio", "audio/mpeg", b64(WEBM))], "user")
+
+        with pytest.raises(MediaError, match="but the bytes are video/webm"):
+            message.check_media()

@@ -40,11 +40,21 @@ _ALIASES = {
     "audio/wave": "audio/wav",
     "audio/vnd.wave": "audio/wav",
     "audio/x-flac": "audio/flac",
-    "audio/webm": "video/webm",
     "audio/m4a": "audio/mp4",
     "audio/x-m4a": "audio/mp4",
     "video/avi": "video/x-msvideo",
     "image/x-ms-bmp": "image/bmp",
+}
+
+# Containers that hold sound alone or pictures too: the bytes name the container, the
+# file extension or the caller's `kind` tells which of the two a file is.
+_OTHER_KIND = {
+    "video/webm": "audio/webm",
+    "audio/webm": "video/webm",
+    "video/mp4": "audio/mp4",
+    "audio/mp4": "video/mp4",
+    "audio/ogg": "video/ogg",
+    "video/ogg": "audio/ogg",
 }
 
 _EXTENSIONS = {
@@ -64,6 +74,9 @@ _EXTENSIONS = {
     ".mp4": "video/mp4",
     ".m4v": "video/mp4",
     ".webm": "video/webm",
+    ".weba": "audio/webm",
+    ".ogv": "video/ogg",
+    ".opus": "audio/ogg",
     ".mov": "video/quicktime",
     ".avi": "video/x-msvideo",
 }
@@ -75,6 +88,12 @@ _SPACE = b"\xef\xbb\xbf \t\r\n"  # a UTF-8 byte order mark and white space
 def _normal(media_type: str) -> str:
     media_type = media_type.lower()
     return _ALIASES.get(media_type, media_type)
+
+
+def _same_format(declared: str, detected: str) -> bool:
+    """Whether a declared media type fits the bytes (an audio/webm file is WebM too)."""
+    declared = _normal(declared)
+    return declared == detected or _OTHER_KIND.get(detected) == declared
 
 
 def detect_media_type(data: bytes) -> str | None:
@@ -127,6 +146,15 @@ def _media_type_for(data: bytes, filename: str | None, kind: str | None) -> str:
             f"{data[:8]!r} match no supported image, audio or video format."
         )
         raise MediaError(msg, "data")
+    # The bytes first; then, for a container that holds sound alone or video, the file
+    # extension or the kind asked for says which of the two it is.
+    other = _OTHER_KIND.get(detected)
+    if other is not None:
+        extension = os.path.splitext(filename)[1].lower() if filename is not None else ""
+        if _EXTENSIONS.get(extension) == other or (
+            kind is not None and other.startswith(f"{kind}/")
+        ):
+            detected = other
     if kind is not None and not detected.startswith(f"{kind}/"):
         msg = f"`kind` is {kind!r}, but {where} {holds} {detected}."
         raise MediaError(msg, "kind")
@@ -196,8 +224,10 @@ def _block(data: bytes, media_type: str) -> dict[str, Any]:
 def block_from_file(path: str | os.PathLike[str], *, kind: str | None = None) -> dict[str, Any]:
     """Return an image, audio or video block with the file's bytes as base64.
 
-    The media type is detected from the file's bytes (its name is not trusted), so a
-    file must hold one of the formats :func:`detect_media_type` recognises.
+    The media type is detected from the file's bytes, so a file must hold one of the
+    formats :func:`detect_media_type` recognises. WebM, MP4 and Ogg hold either sound
+    alone or video: for them the file extension (``.weba``, ``.m4a``, ``.ogv``, ...)
+    or *kind* then says which block to make. An extension never overrides the bytes.
 
     Raises:
         MediaError: The file is missing or unreadable, or its format is not supported,
@@ -263,7 +293,7 @@ def _check_payload(data: bytes, declared: str, path: str) -> None:
     if detected is None:
         msg = f"`{path}` says {declared!r}, but the bytes match no supported format: {data[:8]!r}."
         raise MediaError(msg, path)
-    if _normal(declared) != detected:
+    if not _same_format(declared, detected):
         msg = f"`{path}` says {declared!r}, but the bytes are {detected}."
         raise MediaError(msg, path)
 
