@@ -21,7 +21,7 @@ $(VENV)/.installed-bench: $(VENV)/.installed
 
 .PHONY: help
 help: ## List the targets
-	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
 
 .PHONY: venv
 venv: $(VENV)/.installed ## Create or refresh .venv from pyproject.toml
