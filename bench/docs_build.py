@@ -46,24 +46,21 @@ NOOP_TARGET = 0.20
 PO_CHANGED = ("es", "locales/es/LC_MESSAGES/installation.po")
 TUTORIAL_CHANGED = "docs/examples/tools.py"
 
-#: What a private copy leaves out (top-level names), as tests/conftest.py does.
-_NOT_COPIED = {".git", ".venv", "_build", ".pytest_cache", ".mypy_cache", ".ruff_cache"}
-
 
 def copy_repository(target: Path) -> Path:
-    """Copy the working tree into *target* the way a fresh checkout looks."""
+    """Copy the working tree into *target* as a fresh checkout looks (``docs/build.py``'s
+    helper, loaded by path: ``docs/`` is no package)."""
+    import importlib.util
 
-    def ignore(folder: str, names: list[str]) -> set[str]:
-        here = Path(folder)
-        skipped = {n for n in names if n == "__pycache__" or n.endswith(".mo")}
-        if here == ROOT:
-            skipped |= _NOT_COPIED & set(names)
-        if here == ROOT / "docs":
-            skipped |= {"tutorial", "sg_execution_times.rst"} & set(names)
-        return skipped
-
-    shutil.copytree(ROOT, target, ignore=ignore)
-    return target
+    module = sys.modules.get("docs_build")
+    if module is None:
+        spec = importlib.util.spec_from_file_location("docs_build", ROOT / "docs" / "build.py")
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        sys.modules["docs_build"] = module  # dataclasses look their module up there
+        spec.loader.exec_module(module)
+    copied: Path = module.copy_repository(target)
+    return copied
 
 
 @dataclass

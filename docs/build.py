@@ -89,6 +89,7 @@ __all__ = [
     "CatalogStats",
     "catalog_files",
     "catalog_stats",
+    "copy_repository",
     "main",
     "root_index_html",
     "validate_catalogs",
@@ -197,6 +198,40 @@ def catalog_stats(
             page = path.relative_to(base).with_suffix("").as_posix()
             rows.append(CatalogStats(lang, page, translated, untranslated, fuzzy))
     return rows
+
+
+#: What a private copy of the repository leaves out (top-level names; ``docs/tutorial``).
+_NOT_COPIED = {
+    ".git",
+    ".venv",
+    "_build",
+    ".hypothesis",
+    ".pytest_cache",
+    ".mypy_cache",
+    ".ruff_cache",
+}
+
+
+def copy_repository(target: Path, root: Path = ROOT) -> Path:
+    """Copy the working tree into *target* the way a fresh checkout looks, and return it.
+
+    Left out: version control, the virtual environment, build output, generated gallery
+    pages (``docs/tutorial``), compiled catalogs (``*.mo``) and caches. Builds in the copy
+    (``python docs/build.py ...`` run there) never touch the working tree. The tests of
+    reproducible and incremental builds and ``make bench`` build in such copies.
+    """
+
+    def ignore(folder: str, names: list[str]) -> set[str]:
+        here = Path(folder)
+        skipped = {n for n in names if n == "__pycache__" or n.endswith(".mo")}
+        if here == root:
+            skipped |= _NOT_COPIED & set(names)
+        if here == root / "docs":
+            skipped |= {"tutorial", "sg_execution_times.rst"} & set(names)
+        return skipped
+
+    shutil.copytree(root, target, ignore=ignore)
+    return target
 
 
 def _shown(path: Path) -> str:

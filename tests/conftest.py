@@ -6,11 +6,12 @@ The documentation site is built once per test session (``built_site``), the way
 
 from __future__ import annotations
 
+import importlib.util
 import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 
@@ -43,26 +44,17 @@ def built_site() -> Path:
     return SITE
 
 
-#: What a private copy of the repository leaves out (top-level names; ``docs/tutorial``).
-_NOT_COPIED = {".git", ".venv", "_build", ".pytest_cache", ".mypy_cache", ".ruff_cache"}
+def _load_docs_build() -> ModuleType:
+    """``docs/build.py``, imported by path as ``docs_build`` (no clash with PyPA's ``build``)."""
+    if "docs_build" not in sys.modules:
+        spec = importlib.util.spec_from_file_location("docs_build", ROOT / "docs" / "build.py")
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        sys.modules["docs_build"] = module
+        spec.loader.exec_module(module)
+    return sys.modules["docs_build"]
 
 
-def copy_repository(target: Path) -> Path:
-    """Copy the working tree into *target* the way a fresh checkout looks, and return it.
-
-    Left out: version control, the virtual environment, build output, generated gallery
-    pages (``docs/tutorial``), compiled catalogs (``*.mo``) and caches. Builds in the copy
-    (``python docs/build.py ...`` run there) never touch the working tree.
-    """
-
-    def ignore(folder: str, names: list[str]) -> set[str]:
-        here = Path(folder)
-        skipped = {n for n in names if n == "__pycache__" or n.endswith(".mo")}
-        if here == ROOT:
-            skipped |= _NOT_COPIED & set(names)
-        if here == ROOT / "docs":
-            skipped |= {"tutorial", "sg_execution_times.rst"} & set(names)
-        return skipped
-
-    shutil.copytree(ROOT, target, ignore=ignore)
-    return target
+#: The docs build orchestrator, for tests that call its functions.
+docs_build = _load_docs_build()
+copy_repository = docs_build.copy_repository

@@ -6,36 +6,22 @@ catalog stops the build naming the file and line, a missing translation shows En
 
 from __future__ import annotations
 
-import importlib.util
 import re
 import subprocess
 import sys
 from collections import Counter
 from pathlib import Path
-from types import ModuleType
 
 import polib
 import pytest
 from bs4 import BeautifulSoup
 
-from conftest import copy_repository
+from conftest import copy_repository, docs_build
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def load_build() -> ModuleType:
-    """``docs/build.py``, imported by path under the name ``docs_build`` (no clash with
-    PyPA's ``build``)."""
-    if "docs_build" not in sys.modules:
-        spec = importlib.util.spec_from_file_location("docs_build", ROOT / "docs" / "build.py")
-        assert spec is not None and spec.loader is not None
-        module = importlib.util.module_from_spec(spec)
-        sys.modules["docs_build"] = module
-        spec.loader.exec_module(module)
-    return sys.modules["docs_build"]
-
-
-build = load_build()
+build = docs_build
 
 
 LANGS = list(build.TRANSLATED_LANGS)

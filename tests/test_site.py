@@ -7,37 +7,24 @@ builds them once per session), in every language.
 from __future__ import annotations
 
 import functools
-import importlib.util
 import json
 import re
 import sys
 import zipfile
 from pathlib import Path
-from types import ModuleType
 
 import pytest
 import snowballstemmer
 from bs4 import BeautifulSoup, Tag
 
 import agentmsg
+from conftest import docs_build
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "docs" / "_ext"))
 
 
-def load_build() -> ModuleType:
-    """``docs/build.py``, imported by path under the name ``docs_build`` (no clash with
-    PyPA's ``build``)."""
-    if "docs_build" not in sys.modules:
-        spec = importlib.util.spec_from_file_location("docs_build", ROOT / "docs" / "build.py")
-        assert spec is not None and spec.loader is not None
-        module = importlib.util.module_from_spec(spec)
-        sys.modules["docs_build"] = module
-        spec.loader.exec_module(module)
-    return sys.modules["docs_build"]
-
-
-build = load_build()
+build = docs_build
 
 from agentmsg_gallery import load_catalog, text_msgids, translate_script  # noqa: E402
 from agentmsg_languages import LANGUAGES, language_links, page_href  # noqa: E402
