@@ -55,6 +55,30 @@ def _load_docs_build() -> ModuleType:
     return sys.modules["docs_build"]
 
 
+#: The tutorials the site must show, in gallery order. Written out here rather than
+#: read from the docs build, so that a tutorial that goes missing fails the tests.
+TUTORIALS = (
+    "create_message",
+    "role_messages",
+    "multimodal",
+    "tools",
+    "saving_loading",
+    "use_cases",
+)
+
+
+def run_build(repo: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    """``python docs/build.py ARGS`` in *repo* (a copy of the repository), with this
+    interpreter; its output is captured, its exit code left to the caller."""
+    return subprocess.run(
+        [sys.executable, "docs/build.py", *args],
+        cwd=repo,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+
+
 #: The docs build orchestrator, for tests that call its functions.
 docs_build = _load_docs_build()
 copy_repository = docs_build.copy_repository

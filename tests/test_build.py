@@ -11,24 +11,12 @@ import difflib
 import re
 import shutil
 import subprocess
-import sys
 import time
 from pathlib import Path
 
 import pytest
 
-from conftest import copy_repository
-
-
-def run_build(repo: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    """``python docs/build.py ARGS`` in *repo*, with this interpreter."""
-    return subprocess.run(
-        [sys.executable, "docs/build.py", *args],
-        cwd=repo,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+from conftest import copy_repository, run_build
 
 
 def tree(root: Path) -> dict[str, bytes]:

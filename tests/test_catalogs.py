@@ -16,7 +16,7 @@ import polib
 import pytest
 from bs4 import BeautifulSoup
 
-from conftest import copy_repository, docs_build
+from conftest import copy_repository, docs_build, run_build
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -287,17 +287,6 @@ class TestStats:
 
 
 # -- loud failures, on private copies ---------------------------------------------------
-
-
-def run_build(repo: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    """``python docs/build.py ARGS`` inside a copy of the repository."""
-    return subprocess.run(
-        [sys.executable, "docs/build.py", *args],
-        cwd=repo,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
 
 
 @pytest.fixture(scope="module")

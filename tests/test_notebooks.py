@@ -19,16 +19,10 @@ import nbformat
 import pytest
 from nbclient import NotebookClient
 
+from conftest import TUTORIALS
+
 ROOT = Path(__file__).resolve().parent.parent
 LANGS = ("en", "zh_CN", "es")
-TUTORIALS = (
-    "create_message",
-    "role_messages",
-    "multimodal",
-    "tools",
-    "saving_loading",
-    "use_cases",
-)
 KERNEL = "agentmsg-test-python3"
 CELL_TIMEOUT = 60
 

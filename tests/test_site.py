@@ -18,7 +18,7 @@ import snowballstemmer
 from bs4 import BeautifulSoup, Tag
 
 import agentmsg
-from conftest import docs_build
+from conftest import TUTORIALS, docs_build
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "docs" / "_ext"))
@@ -34,14 +34,6 @@ pytestmark = pytest.mark.docs
 LANGS = [language.code for language in LANGUAGES]
 TAGS = {language.code: language.tag for language in LANGUAGES}
 TRANSLATED = [code for code in LANGS if code != "en"]
-TUTORIALS = (
-    "create_message",
-    "role_messages",
-    "multimodal",
-    "tools",
-    "saving_loading",
-    "use_cases",
-)
 #: Folders of a language's output that hold assets, not pages.
 ASSET_DIRS = {"_static", "_sources", "_images", "_downloads"}
 
