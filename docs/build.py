@@ -49,6 +49,10 @@ Speed (what ``make bench`` measures; none of it changes a byte of the output):
   translated builds skip avoidable per-paragraph work, and the search index splits each
   distinct text once (:func:`_speed_up_i18n`).
 
+The patches to Sphinx, docutils, myst-parser and jieba named above are switched off by
+``AGENTMSG_DOCS_UNPATCHED=1``, for a build to compare with when one is in doubt (a test
+builds both ways and compares every byte).
+
 The Sphinx side lives in ``docs/conf.py`` and ``docs/_ext/``; the templates in
 ``docs/_templates/``. Any failure exits non-zero.
 """
@@ -84,6 +88,8 @@ from agentmsg_languages import LANGUAGES, SITE_URL  # noqa: E402
 ALL_LANGS = tuple(language.code for language in LANGUAGES)
 TRANSLATED_LANGS = tuple(code for code in ALL_LANGS if code != "en")
 SPHINX_STRICT = ("-n", "-W", "--keep-going")
+UNPATCHED = "AGENTMSG_DOCS_UNPATCHED"
+"""Set to a non-empty value, the build leaves Sphinx and its libraries unpatched."""
 
 __all__ = [
     "ALL_LANGS",
@@ -305,7 +311,7 @@ def _speed_up_i18n() -> None:
     from myst_parser.parsers import sphinx_ as myst_sphinx
     from sphinx.util import nodes as sphinx_nodes
 
-    if getattr(base.make_document, "agentmsg_fast", False):
+    if os.environ.get(UNPATCHED) or getattr(base.make_document, "agentmsg_fast", False):
         return
     defaults: dict[type, Any] = {}
 
@@ -482,7 +488,7 @@ def _read_jieba_cache_at_once(jieba: Any) -> None:
     import marshal
     import types
 
-    if getattr(jieba, "marshal", None) is marshal:
+    if not os.environ.get(UNPATCHED) and getattr(jieba, "marshal", None) is marshal:
         jieba.marshal = types.SimpleNamespace(
             load=lambda file: marshal.loads(file.read()), dump=marshal.dump
         )

@@ -67,12 +67,16 @@ TUTORIALS = (
 )
 
 
-def run_build(repo: Path, *args: str) -> subprocess.CompletedProcess[str]:
+def run_build(
+    repo: Path, *args: str, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
     """``python docs/build.py ARGS`` in *repo* (a copy of the repository), with this
-    interpreter; its output is captured, its exit code left to the caller."""
+    interpreter and *env* added to the environment; its output is captured, its exit
+    code left to the caller."""
     return subprocess.run(
         [sys.executable, "docs/build.py", *args],
         cwd=repo,
+        env={**os.environ, **(env or {})},
         capture_output=True,
         text=True,
         check=False,

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import copy_repository, run_build
+from conftest import copy_repository, docs_build, run_build
 
 
 def tree(root: Path) -> dict[str, bytes]:
@@ -67,6 +67,22 @@ class TestReproducible:
             built.append(tree(repo / "_build" / "html"))
             time.sleep(1.1)  # the second build starts in another second
         assert len(built[0]) > 100
+        assert [] == differences(*built)
+
+    def test_speed_ups_change_no_byte(self, tmp_path: Path) -> None:
+        """The build's patches to Sphinx, docutils, myst-parser and jieba (state machines
+        reused, search splits remembered, jieba's cache read at once) are for speed only:
+        the translated sites built without them (``AGENTMSG_DOCS_UNPATCHED=1``) are the
+        same, byte for byte."""
+        patched = copy_repository(tmp_path / "patched")
+        unpatched = tmp_path / "unpatched"
+        shutil.copytree(patched, unpatched)
+        built = []
+        for repo, env in ((patched, {}), (unpatched, {docs_build.UNPATCHED: "1"})):
+            result = run_build(repo, "html", "--langs", "zh_CN es", env=env)
+            assert 0 == result.returncode, result.stdout[-3000:] + result.stderr[-3000:]
+            built.append(tree(repo / "_build" / "html"))
+        assert {"zh_CN/search.html", "es/searchindex.js"} <= built[0].keys()
         assert [] == differences(*built)
 
     def test_rebuild_equals_clean_build(self, tmp_path: Path) -> None:
