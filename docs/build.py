@@ -378,7 +378,9 @@ def _memoize_search_split() -> None:
 
     def memoizing_init(self: Any, *args: Any, **kwargs: Any) -> None:
         init(self, *args, **kwargs)
-        split = self.lang.split
+        split = getattr(getattr(self, "lang", None), "split", None)
+        if split is None:  # another Sphinx: leave it as it is
+            return
         known: dict[str, tuple[str, ...]] = {}
 
         def memoized_split(text: str) -> list[str]:
@@ -401,6 +403,8 @@ def _pool_rst_state_machines() -> None:
     thrown away once their nodes are moved into the page. A page's own machine is
     never reused, since its document's reporter keeps asking it for source lines. A
     parse inside a parse takes another machine; a machine whose run raised is dropped.
+    Should Sphinx stop making its machines through ``states.RSTStateMachine``, nothing
+    is pooled and nothing breaks.
     """
     import types
 
@@ -426,9 +430,10 @@ def _pool_rst_state_machines() -> None:
 
     def pooled_parse(self: Any, inputstring: Any, document: Any) -> None:
         parse(self, inputstring, document)  # a machine whose run raised is not kept
-        if str(document.get("source", "")).endswith(":<translated>"):
-            used = self.statemachine
-            idle.setdefault(used.agentmsg_key, []).append(used)
+        used = getattr(self, "statemachine", None)
+        key = getattr(used, "agentmsg_key", None)  # None: not made by machine() above
+        if key is not None and str(document.get("source", "")).endswith(":<translated>"):
+            idle.setdefault(key, []).append(used)
 
     sphinx_parsers.RSTParser.parse = pooled_parse  # type: ignore[method-assign]
 
