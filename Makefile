@@ -43,9 +43,13 @@ tests/browser/node_modules/.installed: tests/browser/package-lock.json
 test: $(VENV)/.installed tests/browser/node_modules/.installed ## Run every test: unit, property, docs, examples, notebooks, catalogs, browser
 	$(PY) -m pytest $(PYTEST_ARGS)
 
+.PHONY: test-fast
+test-fast: $(VENV)/.installed ## Run the package tests only (no site build; seconds)
+	$(PY) -m pytest tests/package $(PYTEST_ARGS)
+
 .PHONY: test-record
 test-record: $(VENV)/.installed ## Re-record tests/expected/ (what each tutorial prints) after an intended change
-	$(PY) tests/_examples.py record
+	$(PY) tests/site/_examples.py record
 
 .PHONY: gettext
 gettext: $(VENV)/.installed ## Extract translatable messages into _build/gettext

@@ -1,7 +1,7 @@
 """Section ``docs_build``: what building the documentation site costs, and what it weighs.
 
 Every build runs ``python docs/build.py html`` in a private copy of the repository (the
-way ``tests/conftest.py`` copies it: no ``.git``, ``.venv``, ``_build``, generated
+way ``tests/site/conftest.py`` copies it: no ``.git``, ``.venv``, ``_build``, generated
 ``docs/tutorial`` or compiled ``.mo`` files), so the working tree is never touched, and
 is timed as wall time from start to exit; the CPU time of the build's processes
 (``RUSAGE_CHILDREN``) is recorded beside it, because wall time on a shared 2-core machine

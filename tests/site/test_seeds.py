@@ -34,7 +34,7 @@ import pytest
 
 import agentmsg
 
-REPO = pathlib.Path(__file__).resolve().parent.parent
+REPO = pathlib.Path(__file__).resolve().parents[2]
 SEEDS = REPO.parent / "shared" / "seeds"
 OLD_IMPORT = "from agentscope.message import"
 NEW_IMPORT = "from agentmsg import"

@@ -18,7 +18,7 @@ from bs4 import BeautifulSoup
 
 from conftest import copy_repository, docs_build, run_build
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 build = docs_build

@@ -19,7 +19,7 @@ from urllib.parse import unquote, urldefrag, urlsplit
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "docs" / "_ext"))
 
 from agentmsg_languages import LANGUAGES, SITE_PATH, SITE_URL  # noqa: E402

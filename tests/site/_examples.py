@@ -6,7 +6,7 @@ Two kinds of example live in the sources:
   namespace, with :func:`agentmsg.deterministic` active, exactly as sphinx-gallery runs them
   for the docs build. What each cell prints (and the value its last expression displays)
   is rendered as text and compared with ``tests/expected/<script>.txt``. ``make test-record``
-  (``python tests/_examples.py record``) rewrites those files after an intended change.
+  (``python tests/site/_examples.py record``) rewrites those files after an intended change.
 - **Prose examples**: Python code blocks and doctests in the MyST/reST pages
   (``docs/**/*.md``, ``docs/**/*.rst``), the README, the docstrings of ``src/agentmsg`` and
   the ``.. code-block:: python`` blocks inside the comment text of the gallery scripts. They
@@ -46,7 +46,7 @@ from sybil.parsers.abstract import DocTestStringParser
 
 import agentmsg
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "docs" / "examples"
 EXPECTED = ROOT / "tests" / "expected"
 RECORD_COMMAND = "make test-record"
@@ -314,7 +314,7 @@ def render(run: ScriptRun) -> tuple[str, list[int]]:
     (not by a line number, so that editing the prose does not change the file).
     """
     lines = [
-        f"# What docs/examples/{run.script.name} shows, cell by cell (tests/_examples.py).",
+        f"# What docs/examples/{run.script.name} shows, cell by cell (tests/site/_examples.py).",
         f"# After an intended change, re-record with `{RECORD_COMMAND}`.",
     ]
     origins = [0, 0]
@@ -735,13 +735,13 @@ def uncovered_python_lines(path: Path) -> list[int]:
 
 
 def main(argv: Sequence[str]) -> int:
-    """``python tests/_examples.py record [SCRIPT...]``: re-record expected outputs.
+    """``python tests/site/_examples.py record [SCRIPT...]``: re-record expected outputs.
 
     Without script arguments, every gallery script is recorded and the files of scripts
     that no longer exist are removed.
     """
     if not argv or argv[0] != "record":
-        print("usage: python tests/_examples.py record [docs/examples/SCRIPT.py ...]")
+        print("usage: python tests/site/_examples.py record [docs/examples/SCRIPT.py ...]")
         return 2
     named = [Path(arg).resolve() for arg in argv[1:]]
     print(*record(named or gallery_scripts(), prune=not named), sep="\n")

@@ -42,7 +42,7 @@ DOCUMENTED = [
     "estimate_tokens",
     "json_schema",
 ]
-API_PAGE = pathlib.Path(__file__).parent.parent / "docs" / "api.rst"
+API_PAGE = pathlib.Path(__file__).resolve().parents[2] / "docs" / "api.rst"
 
 
 class TestExportedMembers:

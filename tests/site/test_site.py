@@ -20,7 +20,7 @@ from bs4 import BeautifulSoup, Tag
 import agentmsg
 from conftest import TUTORIALS, docs_build
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "docs" / "_ext"))
 
 

@@ -21,7 +21,7 @@ from nbclient import NotebookClient
 
 from conftest import TUTORIALS
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 LANGS = ("en", "zh_CN", "es")
 KERNEL = "agentmsg-test-python3"
 CELL_TIMEOUT = 60

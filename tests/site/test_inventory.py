@@ -4,10 +4,10 @@ The built HTML of each language is inventoried (every highlighted code block in 
 body) and each block is matched with what the suite executes:
 
 - **gallery cells**: the code blocks sphinx-gallery splits out of ``docs/examples/*.py``
-  (run by ``tests/test_tutorial_outputs.py`` and by the docs build itself);
+  (run by ``tests/site/test_tutorial_outputs.py`` and by the docs build itself);
 - **prose examples**: code blocks and doctests of the pages, the gallery scripts' prose
-  and the docstrings shown on the API page, as ``tests/_examples.py`` collects them with
-  Sybil (run by ``tests/test_doc_examples.py``).
+  and the docstrings shown on the API page, as ``tests/site/_examples.py`` collects them with
+  Sybil (run by ``tests/site/test_doc_examples.py``).
 
 A block deliberately not run is listed in :data:`NOT_RUN` with the reason; any other
 block that matches nothing fails. Translations must show the same blocks as English.
@@ -29,7 +29,7 @@ from sphinx_gallery.py_source_parser import (
 
 from _examples import gallery_scripts, parse_document, prose_sources
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs"
 LANGS = ("en", "zh_CN", "es")
 ASSET_DIRS = {"_static", "_sources", "_images", "_downloads"}

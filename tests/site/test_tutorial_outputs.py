@@ -1,6 +1,6 @@
 """Each gallery script shows exactly the output recorded in tests/expected/.
 
-A script is run cell by cell, as the docs build runs it (see ``tests/_examples.py``); what
+A script is run cell by cell, as the docs build runs it (see ``tests/site/_examples.py``); what
 each cell prints and displays is compared with ``tests/expected/<script>.txt``. After an
 intended change, ``make test-record`` re-records the files.
 """
@@ -79,7 +79,7 @@ class TestDocsBuildAgreement:
         """The values shown for a cell's last expression are chosen as in docs/conf.py."""
         conf = gallery_conf()
         assert CAPTURE_REPR == ast.literal_eval(conf["capture_repr"])
-        assert "ignore_repr_types" not in conf  # not mirrored by tests/_examples.py
+        assert "ignore_repr_types" not in conf  # not mirrored by tests/site/_examples.py
 
     @pytest.mark.docs
     @pytest.mark.parametrize("script", SCRIPTS, ids=[relative(path) for path in SCRIPTS])
@@ -152,7 +152,7 @@ class TestGuard:
         script, expected_dir = self.make_tutorial(tmp_path)
         record([script], expected_dir)
         expected = (
-            "# What docs/examples/tiny.py shows, cell by cell (tests/_examples.py).\n"
+            "# What docs/examples/tiny.py shows, cell by cell (tests/site/_examples.py).\n"
             f"# After an intended change, re-record with `{RECORD_COMMAND}`.\n"
             "\n"
             '## greeting = "Hello"\n'
