@@ -4,14 +4,10 @@
 so ``import agentmsg`` does not pay for :mod:`html` and :mod:`json`.
 
 Every card is one ``<article class="agentmsg-card">`` that carries its own ``<style>``
-block, so it looks the same in a notebook, in a saved notebook and on the docs site.
-The rules are scoped to ``agentmsg-`` classes and written with a doubled class
-(``.agentmsg-card.agentmsg-card``) so they win over the generic ``.rendered_html``
-and ``.jp-RenderedHTMLCommon`` table, ``pre`` and ``img`` rules of the host page.
-Colours are CSS custom properties: the light palette is the ``var()`` fallback, the
-dark palette is set by furo's ``body[data-theme="dark"]``, by JupyterLab's dark
-themes, and by ``prefers-color-scheme: dark`` unless the page says it is light. A
-page may restyle cards by defining the ``--agentmsg-*`` properties itself.
+block, so it looks the same in a notebook, in a saved notebook and on the docs site. The
+style sheet is the data file ``card.css`` beside this module (its comments say how it
+wins over the host page's rules and how its light and dark palettes are chosen); a page
+may restyle cards by defining the ``--agentmsg-*`` properties itself.
 
 The output depends on the message alone: no random element ids, no clock, so the
 same message always renders to the same text.
@@ -25,10 +21,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Protocol
 
 __all__ = [
-    "DARK",
     "INLINE_MEDIA_LIMIT",
     "JSON_LIMIT",
-    "LIGHT",
     "STYLE",
     "render_blocks",
     "render_card",
@@ -41,141 +35,21 @@ INLINE_MEDIA_LIMIT = 512 * 1024
 JSON_LIMIT = 10_000
 """Pretty-printed JSON longer than this many characters is cut, with a note."""
 
-# Light palette (the fallbacks) and dark palette. Each text/background pair the card
-# uses passes WCAG 2 AA (4.5:1); tests/test_html.py measures them in the rendered CSS.
-LIGHT: dict[str, str] = {
-    "fg": "#1f2328",
-    "bg": "#ffffff",
-    "muted": "#59636e",
-    "panel": "#f6f8fa",
-    "border": "#d1d9e0",
-    "link": "#0969da",
-    "user-fg": "#0550ae",
-    "user-bg": "#ddf4ff",
-    "assistant-fg": "#116329",
-    "assistant-bg": "#dafbe1",
-    "system-fg": "#6639ba",
-    "system-bg": "#fbefff",
-    "other-fg": "#953800",
-    "other-bg": "#fff1e5",
-}
-DARK: dict[str, str] = {
-    "fg": "#e6edf3",
-    "bg": "#1a1d23",
-    "muted": "#9ea8b3",
-    "panel": "#23272e",
-    "border": "#3d444d",
-    "link": "#6cb6ff",
-    "user-fg": "#a5d6ff",
-    "user-bg": "#12335c",
-    "assistant-fg": "#7ee787",
-    "assistant-bg": "#0f3a1e",
-    "system-fg": "#d8b9ff",
-    "system-bg": "#3b2166",
-    "other-fg": "#ffb77c",
-    "other-bg": "#4a2408",
-}
-_BADGE_ROLES = ("user", "assistant", "system")
-_MONO = 'ui-monospace,SFMono-Regular,Menlo,Consolas,"Liberation Mono",monospace'
-_SANS = 'system-ui,-apple-system,"Segoe UI",Roboto,"Noto Sans","Helvetica Neue",Arial,sans-serif'
+
+def _read_style() -> str:
+    """``card.css``, beside this module, without its comments and line breaks."""
+    import re
+    from pathlib import Path
+
+    css = Path(__file__).with_name("card.css").read_text(encoding="utf-8")
+    css = re.sub(r"/\*.*?\*/", "", css, flags=re.DOTALL)
+    # "property: value" is written "property:value"; a rule's last ";" is dropped.
+    lines = (re.sub(r"^([\w-]+):\s+", r"\1:", line.strip()) for line in css.splitlines())
+    return "".join(lines).replace(" {", "{").replace(";}", "}")
 
 
-def _v(name: str) -> str:
-    """``var(--agentmsg-NAME, light fallback)``."""
-    return f"var(--agentmsg-{name},{LIGHT[name]})"
-
-
-def _build_style() -> str:
-    fg, bg, muted, panel, border, link = (
-        _v(name) for name in ("fg", "bg", "muted", "panel", "border", "link")
-    )
-    rules = [
-        f"&{{display:block;box-sizing:border-box;max-width:100%;margin:.5em 0;"
-        f"padding:.55em .8em .65em;border:1px solid {border};border-radius:8px;"
-        f"background:{bg};color:{fg};font-family:var(--agentmsg-font,{_SANS});"
-        "font-size:.875rem;line-height:1.45;text-align:left;overflow-wrap:anywhere;"
-        "color-scheme:var(--agentmsg-scheme,light)}",
-        "& *{box-sizing:border-box}",
-        "& .agentmsg-head{display:flex;flex-wrap:wrap;align-items:baseline;"
-        "gap:.15em .55em;margin:0 0 .4em}",
-        f"& .agentmsg-badge{{display:inline-block;padding:0 .55em;border-radius:999px;"
-        f"font-size:.8em;font-weight:600;line-height:1.6;color:{_v('other-fg')};"
-        f"background:{_v('other-bg')}}}",
-        *(
-            f"&.agentmsg-role-{role} .agentmsg-badge{{color:{_v(role + '-fg')};"
-            f"background:{_v(role + '-bg')}}}"
-            for role in _BADGE_ROLES
-        ),
-        "& .agentmsg-name{font-weight:700;color:inherit}",
-        f"& .agentmsg-kind,& .agentmsg-extra,& .agentmsg-time{{font-size:.85em;color:{muted}}}",
-        f"& .agentmsg-kind{{font-family:var(--agentmsg-mono,{_MONO})}}",
-        "& .agentmsg-time{margin-left:auto;font-variant-numeric:tabular-nums}",
-        "& .agentmsg-body>*{margin:0}",
-        "& .agentmsg-body>*+*{margin-top:.5em}",
-        "& .agentmsg-text{white-space:pre-wrap;margin:0}",
-        f"& .agentmsg-muted{{color:{muted}}}",
-        f"& .agentmsg-thinking .agentmsg-text{{color:{muted}}}",
-        f"& .agentmsg-note{{margin:.2em 0 0;font-size:.85em;font-style:italic;color:{muted}}}",
-        f"& .agentmsg-tag{{font-size:.78em;font-weight:600;letter-spacing:.04em;"
-        f"text-transform:uppercase;color:{muted}}}",
-        f"& details{{margin:0;padding:0 0 0 .6em;border-left:3px solid {border}}}",
-        f"& summary{{cursor:pointer;font-size:.9em;color:{muted}}}",
-        "& details[open]>summary{margin-bottom:.25em}",
-        f"& a{{color:{link};text-decoration:underline}}",
-        f"& a:focus-visible,& summary:focus-visible{{outline:2px solid {link};outline-offset:2px}}",
-        f"& code,& pre{{font-family:var(--agentmsg-mono,{_MONO});font-size:.9em;color:{fg};"
-        f"background:{panel};border:0;border-radius:4px}}",
-        "& code{padding:0 .25em;white-space:pre-wrap}",
-        "& pre{margin:0;padding:.4em .6em;white-space:pre-wrap;overflow-wrap:anywhere}",
-        "& pre code,& td pre,& td code{font-size:1em}",
-        "& pre code{padding:0;background:transparent}",
-        f"& table.agentmsg-table{{width:100%;max-width:100%;margin-left:0;margin-right:0;"
-        f"margin-bottom:0;border-collapse:collapse;border:1px solid {border};"
-        "font-size:.93em;color:inherit;table-layout:auto}",
-        f"& .agentmsg-table caption{{caption-side:top;text-align:left;padding:0 0 .2em;"
-        f"color:{fg}}}",
-        f"& .agentmsg-table th,& .agentmsg-table td{{padding:.2em .6em;text-align:left;"
-        f"vertical-align:top;border:1px solid {border};white-space:normal;line-height:1.4;"
-        "max-width:none;background:transparent;color:inherit}",
-        f"& .agentmsg-table th{{font-weight:600;background:{panel}}}",
-        # Keys keep whole words: ``anywhere`` would shrink the key column to one letter.
-        "& .agentmsg-table th{overflow-wrap:break-word}",
-        "& .agentmsg-table th[scope=row]{width:1%}",
-        "& .agentmsg-table tbody tr,& .agentmsg-table tbody tr:nth-child(odd),"
-        "& .agentmsg-table tbody tr:hover{background:transparent;color:inherit}",
-        "& .agentmsg-str{white-space:pre-wrap}",
-        "& figure.agentmsg-media{margin:0;padding:0}",
-        f"& figcaption{{margin:.15em 0 0;font-size:.85em;color:{muted}}}",
-        f"& img.agentmsg-img{{display:block;width:auto;height:auto;max-width:min(100%,320px);"
-        f"max-height:240px;margin:0;border:1px solid {border};border-radius:4px;"
-        f"background:{panel}}}",
-        "& audio.agentmsg-player{display:block;width:min(100%,360px);margin:0}",
-        "& video.agentmsg-player{display:block;max-width:min(100%,420px);max-height:260px;"
-        "margin:0}",
-    ]
-    prefix = ".agentmsg-card.agentmsg-card"
-    css = "".join(rule.replace("&", prefix) for rule in rules)
-    dark = "".join(f"--agentmsg-{name}:{value};" for name, value in DARK.items())
-    dark += "--agentmsg-scheme:dark"
-    dark_pages = ",".join(
-        f"{page} .agentmsg-card"
-        for page in (
-            'body[data-theme="dark"]',
-            'html[data-theme="dark"]',
-            'body[data-jp-theme-light="false"]',
-            "body.vscode-dark",
-        )
-    )
-    not_light = (
-        'body:not([data-theme="light"]):not([data-jp-theme-light="true"]):not(.vscode-light)'
-    )
-    css += f"@media (prefers-color-scheme:dark){{{not_light} .agentmsg-card{{{dark}}}}}"
-    css += f"{dark_pages}{{{dark}}}"
-    return css
-
-
-STYLE = _build_style()
-"""The CSS every card carries in its ``<style>`` block."""
+STYLE = _read_style()
+"""The CSS every card carries in its ``<style>`` block: ``card.css``, compacted."""
 
 
 class MessageLike(Protocol):
