@@ -11,12 +11,18 @@
 - The 404 page (``docs/404.md``, rendered by sphinx-notfound-page with root-absolute asset
   and navigation URLs): the links in its text are made root-absolute as well, since the
   server shows it at any address.
+- The same ``.buildinfo`` in every checkout: its config hash would otherwise take in the
+  absolute paths that extensions add to ``templates_path`` and ``html_static_path``
+  (:func:`_config_hash_without_local_paths`).
 """
 
 from __future__ import annotations
 
 import queue
 import re
+import site
+import sys
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from docutils import nodes
@@ -88,7 +94,45 @@ def _absolute_links_in_404(app: Sphinx, doctree: nodes.document, docname: str) -
             reference["refuri"] = prefix + uri
 
 
+_LOCAL_PLACES: list[tuple[str, str]] = []
+"""(absolute path, fixed name) pairs, longest first, of the build being set up."""
+
+
+def _config_hash_without_local_paths(app: Sphinx) -> None:
+    """Sphinx ``builders/html/_build_info.py``, ``BuildInfo``: the config hash written to
+    ``.buildinfo`` covers the absolute paths that sphinx-gallery and sphinx-copybutton
+    add to ``templates_path`` and ``html_static_path``, so it differs between checkouts.
+    The hash is taken with those places (site-packages, the interpreter's prefix and the
+    repository) replaced by fixed names; Sphinx compares hashes made the same way."""
+    from sphinx.builders.html import _build_info
+
+    places = [(path, "<site-packages>") for path in site.getsitepackages()]
+    places += [(sys.prefix, "<prefix>"), (str(Path(app.srcdir).parent), "<repository>")]
+    _LOCAL_PLACES[:] = sorted(places, key=lambda place: len(place[0]), reverse=True)
+    stable_hash = getattr(_build_info, "stable_hash", None)
+    if stable_hash is None or getattr(stable_hash, "agentmsg_local_free", False):
+        return
+
+    def local_free(value: Any) -> Any:
+        if isinstance(value, str):
+            for path, name in _LOCAL_PLACES:
+                value = value.replace(path, name)
+            return value
+        if isinstance(value, dict):
+            return {key: local_free(item) for key, item in value.items()}
+        if isinstance(value, list | tuple | set | frozenset):
+            return type(value)(local_free(item) for item in value)
+        return value
+
+    def hash_without_local_paths(value: Any) -> str:
+        return str(stable_hash(local_free(value)))
+
+    hash_without_local_paths.agentmsg_local_free = True  # type: ignore[attr-defined]
+    setattr(_build_info, "stable_hash", hash_without_local_paths)  # noqa: B010  # not exported
+
+
 def setup(app: Sphinx) -> dict[str, Any]:
+    _config_hash_without_local_paths(app)
     app.set_translator("html", AccessibleHTMLTranslator, override=True)
     app.connect("build-finished", _complete_sitemap, priority=400)  # sphinx-sitemap: 500
     app.connect("doctree-resolved", _absolute_links_in_404)
