@@ -1,8 +1,9 @@
 """Section ``docs_build``: what building the documentation site costs, and what it weighs.
 
 Every build runs ``python docs/build.py html`` in a private copy of the repository (the
-way ``tests/site/conftest.py`` copies it: no ``.git``, ``.venv``, ``_build``, generated
-``docs/tutorial`` or compiled ``.mo`` files), so the working tree is never touched, and
+way the tests copy it, ``tests/site/_checkout.py``: the files git would check out, no
+``_build``, generated ``docs/tutorial`` or compiled ``.mo`` files), so the working tree is
+never touched, and
 is timed as wall time from start to exit; the CPU time of the build's processes
 (``RUSAGE_CHILDREN``) is recorded beside it, because wall time on a shared 2-core machine
 depends on what else runs.
@@ -48,16 +49,17 @@ TUTORIAL_CHANGED = "docs/examples/tools.py"
 
 
 def copy_repository(target: Path) -> Path:
-    """Copy the working tree into *target* as a fresh checkout looks (``docs/build.py``'s
-    helper, loaded by path: ``docs/`` is no package)."""
+    """Copy the working tree into *target* as a fresh checkout looks (the helper the
+    tests use, ``tests/site/_checkout.py``, loaded by path: ``tests/`` is no package)."""
     import importlib.util
 
-    module = sys.modules.get("docs_build")
+    module = sys.modules.get("_checkout")
     if module is None:
-        spec = importlib.util.spec_from_file_location("docs_build", ROOT / "docs" / "build.py")
+        path = ROOT / "tests" / "site" / "_checkout.py"
+        spec = importlib.util.spec_from_file_location("_checkout", path)
         assert spec is not None and spec.loader is not None
         module = importlib.util.module_from_spec(spec)
-        sys.modules["docs_build"] = module  # dataclasses look their module up there
+        sys.modules["_checkout"] = module
         spec.loader.exec_module(module)
     copied: Path = module.copy_repository(target)
     return copied

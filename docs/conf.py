@@ -1,8 +1,10 @@
 """Sphinx configuration of the agentmsg documentation (English, 简体中文, Español).
 
 Build it with ``make html`` (``docs/build.py``), which runs the examples once and then
-builds every language with ``-n -W --keep-going``. The language comes from
-``-D language=...``; settings that depend on it are set in ``_ext/agentmsg_languages.py``.
+builds every language with ``-n -W --keep-going``. After the examples pass, a plain
+``python -m sphinx -b html docs OUT -D language=es`` writes the same pages. The language
+comes from ``-D language=...``; settings that depend on it are set in
+``_ext/agentmsg_languages.py``.
 """
 
 from __future__ import annotations
@@ -35,8 +37,10 @@ extensions = [
     "notfound.extension",
     "agentmsg_languages",
     "agentmsg_gallery",
+    "agentmsg_downloads",
     "agentmsg_site",
     "agentmsg_theme_strings",
+    "agentmsg_speedups",  # last: it freezes what the others imported (see its docstring)
 ]
 
 root_doc = "index"

@@ -6,17 +6,21 @@ The documentation site is built once per test session (``built_site``), the way
 
 from __future__ import annotations
 
-import importlib.util
 import os
 import subprocess
 import sys
 from pathlib import Path
-from types import ModuleType
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
+from _checkout import ROOT, copy_repository
+
 SITE = ROOT / "_build" / "html"
+# The docs build's modules (docs/builder/) and extensions (docs/_ext/), for the tests that
+# call their functions.
+sys.path[:0] = [str(ROOT / "docs"), str(ROOT / "docs" / "_ext")]
+
+__all__ = ["ROOT", "SITE", "TUTORIALS", "built_site", "copy_repository", "run_build"]
 
 
 @pytest.fixture(scope="session")
@@ -44,17 +48,6 @@ def built_site() -> Path:
     return SITE
 
 
-def _load_docs_build() -> ModuleType:
-    """``docs/build.py``, imported by path as ``docs_build`` (no clash with PyPA's ``build``)."""
-    if "docs_build" not in sys.modules:
-        spec = importlib.util.spec_from_file_location("docs_build", ROOT / "docs" / "build.py")
-        assert spec is not None and spec.loader is not None
-        module = importlib.util.module_from_spec(spec)
-        sys.modules["docs_build"] = module
-        spec.loader.exec_module(module)
-    return sys.modules["docs_build"]
-
-
 #: The tutorials the site must show, in gallery order. Written out here rather than
 #: read from the docs build, so that a tutorial that goes missing fails the tests.
 TUTORIALS = (
@@ -68,21 +61,16 @@ TUTORIALS = (
 
 
 def run_build(
-    repo: Path, *args: str, env: dict[str, str] | None = None
+    repo: Path, *args: str, env: dict[str, str] | None = None, python: str = sys.executable
 ) -> subprocess.CompletedProcess[str]:
     """``python docs/build.py ARGS`` in *repo* (a copy of the repository), with this
-    interpreter and *env* added to the environment; its output is captured, its exit
-    code left to the caller."""
+    interpreter (or *python*) and *env* added to the environment; its output is captured,
+    its exit code left to the caller."""
     return subprocess.run(
-        [sys.executable, "docs/build.py", *args],
+        [python, "docs/build.py", *args],
         cwd=repo,
         env={**os.environ, **(env or {})},
         capture_output=True,
         text=True,
         check=False,
     )
-
-
-#: The docs build orchestrator, for tests that call its functions.
-docs_build = _load_docs_build()
-copy_repository = docs_build.copy_repository

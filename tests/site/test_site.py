@@ -18,15 +18,14 @@ import snowballstemmer
 from bs4 import BeautifulSoup, Tag
 
 import agentmsg
-from conftest import TUTORIALS, docs_build
+from builder import root as build
+from conftest import TUTORIALS
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "docs" / "_ext"))
 
 
-build = docs_build
-
-from agentmsg_gallery import load_catalog, text_msgids, translate_script  # noqa: E402
+from agentmsg_downloads import load_catalog, text_msgids, translate_script  # noqa: E402
 from agentmsg_languages import LANGUAGES, language_links, page_href  # noqa: E402
 
 pytestmark = pytest.mark.docs

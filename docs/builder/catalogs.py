@@ -1,0 +1,239 @@
+"""The translation catalogs: checked before a build, extracted, merged and counted.
+
+- :func:`validate_catalogs`: every ``locales/<lang>/LC_MESSAGES/**/*.po`` of the languages
+  being built is parsed (polib) and checked with GNU ``msgfmt --check`` when it is
+  installed; a broken catalog stops the build with its file and line. polib accepts some
+  malformed lines silently (an unterminated string, say), and ``msgfmt`` names the line
+  after them, so those are found first, by :func:`malformed_lines`.
+- :func:`build_gettext` and :func:`update_po`: the gettext builder extracts every message
+  into ``_build/gettext/*.pot``; ``sphinx-intl update`` merges them into the catalogs.
+- :func:`print_stats`: ``sphinx-intl stat``, then a total per language.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from agentmsg_languages import LANGUAGES
+
+from builder import BUILD, DOCS, LOCALES, BuildError, child_env, shown
+from builder.examples import run_examples
+from builder.languages import run_sphinx_builds, sphinx_command
+
+__all__ = [
+    "TRANSLATED_LANGS",
+    "CatalogStats",
+    "build_gettext",
+    "catalog_files",
+    "catalog_stats",
+    "check_catalogs",
+    "malformed_lines",
+    "print_stats",
+    "update_po",
+    "validate_catalogs",
+    "warn_fuzzy",
+]
+
+TRANSLATED_LANGS = tuple(language.code for language in LANGUAGES if language.code != "en")
+GETTEXT = BUILD / "gettext"
+
+
+def catalog_files(lang: str, locales: Path = LOCALES) -> list[Path]:
+    """Every ``.po`` file of *lang*, sorted."""
+    return sorted((locales / lang / "LC_MESSAGES").rglob("*.po"))
+
+
+def validate_catalogs(langs: Iterable[str], locales: Path = LOCALES) -> list[str]:
+    """Problems in the catalogs of *langs*, each as ``"<file>:<line>: <what>"``."""
+    import polib
+
+    problems: list[str] = []
+    msgfmt = shutil.which("msgfmt")
+    for lang in langs:
+        for path in catalog_files(lang, locales):
+            where = shown(path)
+            broken = malformed_lines(path)
+            if broken:
+                problems.extend(
+                    f"{where}:{number}: malformed line {text!r}" for number, text in broken
+                )
+                continue
+            try:
+                polib.pofile(str(path))
+            except (OSError, ValueError, UnicodeDecodeError) as error:
+                problems.append(f"{where}: {error}")
+                continue
+            if msgfmt is None:
+                continue
+            result = subprocess.run(
+                [msgfmt, "--check", "-o", os.devnull, str(path)],
+                capture_output=True,
+                text=True,
+                check=False,
+            )
+            if result.returncode != 0:
+                text = result.stderr.strip().replace(str(path), where)
+                problems.append(text or f"{where}: msgfmt --check failed")
+    return problems
+
+
+_PO_LINE = re.compile(r'(?:(?:msgctxt|msgid|msgid_plural|msgstr(?:\[\d+\])?)\s+)?"(?:[^"\\]|\\.)*"')
+
+
+def malformed_lines(path: Path) -> list[tuple[int, str]]:
+    """Lines of a .po file that are neither blank, a comment nor a keyword with a
+    complete quoted string, with their 1-based numbers."""
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError):
+        return []  # polib reports these
+    return [
+        (number, line)
+        for number, line in enumerate(lines, start=1)
+        if line.strip() and not line.startswith("#") and not _PO_LINE.fullmatch(line.strip())
+    ]
+
+
+def check_catalogs(langs: Sequence[str]) -> None:
+    """Raise :class:`~builder.BuildError` listing every problem in the catalogs of
+    *langs*; note the fuzzy entries, which the pages show in English."""
+    problems = validate_catalogs(langs)
+    if problems:
+        msg = "broken translation catalogs:\n" + "\n".join(f"  {p}" for p in problems)
+        raise BuildError(msg)
+    warn_fuzzy(langs)
+
+
+@dataclass(frozen=True)
+class CatalogStats:
+    """Translation progress of one page's catalog, as sphinx-intl counts it."""
+
+    lang: str
+    page: str  # the docname, such as "tutorial/tools"
+    translated: int
+    untranslated: int
+    fuzzy: int
+
+    @property
+    def total(self) -> int:
+        return self.translated + self.untranslated + self.fuzzy
+
+
+def catalog_stats(
+    langs: Iterable[str] = TRANSLATED_LANGS, locales: Path = LOCALES
+) -> list[CatalogStats]:
+    """Per language and page: translated, untranslated and fuzzy entries."""
+    from sphinx_intl import catalog
+
+    rows = []
+    for lang in langs:
+        base = locales / lang / "LC_MESSAGES"
+        for path in catalog_files(lang, locales):
+            entries = catalog.load_po(str(path))
+            page = path.relative_to(base).with_suffix("").as_posix()
+            counts = (
+                len(catalog.translated_entries(entries)),
+                len(catalog.untranslated_entries(entries)),
+                len(catalog.fuzzy_entries(entries)),
+            )
+            rows.append(CatalogStats(lang, page, *counts))
+    return rows
+
+
+def warn_fuzzy(langs: Iterable[str]) -> None:
+    for lang in langs:
+        fuzzy = sum(row.fuzzy for row in catalog_stats([lang]))
+        if fuzzy:
+            print(f"== note: {lang} has {fuzzy} fuzzy entries, shown in English (make stats)")
+
+
+def print_stats(langs: Sequence[str] = TRANSLATED_LANGS) -> None:
+    """``sphinx-intl stat`` for *langs* (a line per catalog), then a total per language."""
+    from sphinx_intl.basic import stat
+
+    stat(os.path.relpath(LOCALES), langs)
+    for lang in langs:
+        rows = catalog_stats([lang])
+        translated = sum(row.translated for row in rows)
+        total = sum(row.total for row in rows)
+        share = 100 * translated // total if total else 0  # 535 of 536 is 99%, not 100%
+        untranslated = sum(row.untranslated for row in rows)
+        fuzzy = sum(row.fuzzy for row in rows)
+        print(
+            f"{lang}: {translated} translated, {fuzzy} fuzzy, {untranslated} untranslated "
+            f"in {len(rows)} catalogs ({share}% translated)"
+        )
+
+
+def build_gettext(outdir: Path = GETTEXT) -> None:
+    """Extract the translatable messages of every page into *outdir* (``*.pot``)."""
+    run_examples()
+    command = sphinx_command("gettext", "en", outdir, outdir / ".doctrees")
+    if run_sphinx_builds([("gettext", command)])["gettext"] != 0:
+        msg = "the gettext build failed; the warnings above name the file and line"
+        raise BuildError(msg)
+    for stray in sorted(outdir.rglob("sg_execution_times.pot")):
+        stray.unlink()
+    _check_example_msgids(outdir)
+
+
+def _check_example_msgids(potdir: Path) -> None:
+    """Say which gallery paragraphs the translated downloads could not find in the .pot."""
+    import polib
+    from agentmsg_downloads import text_msgids
+    from agentmsg_gallery import GALLERY_DIR, example_scripts
+    from sphinx_gallery.py_source_parser import split_code_and_text_blocks
+
+    for script in example_scripts(DOCS):
+        pot = potdir / GALLERY_DIR / f"{script.stem}.pot"
+        if not pot.is_file():
+            continue
+        known = {entry.msgid for entry in polib.pofile(str(pot))}
+        _, blocks = split_code_and_text_blocks(str(script))
+        for block in blocks:
+            if block.type != "text":
+                continue
+            for msgid in text_msgids(block.content):
+                if msgid not in known:
+                    print(
+                        f"== note: {shown(script)}: its downloads keep in English: {msgid[:60]!r}"
+                    )
+
+
+def update_po(langs: Sequence[str] = TRANSLATED_LANGS) -> None:
+    """Refresh ``locales/<lang>/LC_MESSAGES/*.po`` from the pages with ``sphinx-intl update``.
+
+    With ``gettext_location=False`` and the POT-Creation-Date taken from the commit, a
+    re-run on unchanged sources leaves every file byte-identical.
+    """
+    build_gettext()
+    command = [
+        sys.executable,
+        "-m",
+        "sphinx_intl",
+        "update",
+        "-p",
+        str(GETTEXT),
+        "-d",
+        str(LOCALES),
+    ]
+    for lang in langs:
+        command += ["-l", lang]
+    if subprocess.run(command, cwd=LOCALES.parent, env=child_env(), check=False).returncode:
+        msg = "sphinx-intl update failed"
+        raise BuildError(msg)
+    pages = {
+        path.relative_to(GETTEXT).with_suffix("").as_posix() for path in GETTEXT.rglob("*.pot")
+    }
+    for lang in langs:
+        base = LOCALES / lang / "LC_MESSAGES"
+        for path in catalog_files(lang):
+            if path.relative_to(base).with_suffix("").as_posix() not in pages:
+                print(f"== note: {shown(path)} belongs to no page any more")
