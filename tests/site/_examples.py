@@ -1,42 +1,34 @@
-"""Run every example a reader sees, the way the docs show it.
+"""Run every example a reader finds in the prose, the way the docs show it.
 
-Two kinds of example live in the sources:
+The Python code blocks and doctests in the MyST/reST pages (``docs/**/*.md``,
+``docs/**/*.rst``), the README, the docstrings of ``src/agentmsg`` and the
+``.. code-block:: python`` blocks inside the comment text of the gallery scripts are found
+with Sybil and evaluated one by one. A code block that prints something fails: output a
+reader sees must be written as a doctest (``>>>``) or checked with ``assert``. An example
+in a gallery script's prose runs after the script's code up to there, as a reader runs
+it. Every failure names the file a writer edits and the line of the example in it.
 
-- **Gallery scripts** (``docs/examples/*.py``). Their code cells are run in order, in one
-  namespace, with :func:`agentmsg.deterministic` active, exactly as sphinx-gallery runs them
-  for the docs build. What each cell prints (and the value its last expression displays)
-  is rendered as text and compared with ``tests/expected/<script>.txt``. ``make test-record``
-  (``python tests/site/_examples.py record``) rewrites those files after an intended change.
-- **Prose examples**: Python code blocks and doctests in the MyST/reST pages
-  (``docs/**/*.md``, ``docs/**/*.rst``), the README, the docstrings of ``src/agentmsg`` and
-  the ``.. code-block:: python`` blocks inside the comment text of the gallery scripts. They
-  are found with Sybil and evaluated one by one. A code block that prints something fails:
-  output a reader sees must be written as a doctest (``>>>``) or checked with ``assert``.
-
-Every failure names the file a writer edits and the line of the example in it.
+What the gallery scripts' own cells print is compared with ``tests/expected/`` from what
+sphinx-gallery captured in the build (``tests/site/_outputs.py``), not here.
 """
 
 from __future__ import annotations
 
 import ast
-import codeop
 import contextlib
-import difflib
-import hashlib
 import io
 import os
 import re
 import shutil
 import sys
-import tempfile
 import textwrap
 import types
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from sphinx_gallery.py_source_parser import extract_file_config, split_code_and_text_blocks
+from sphinx_gallery.py_source_parser import split_code_and_text_blocks
 from sybil import Document, Example, Lexeme, Region
 from sybil.document import PythonDocStringDocument
 from sybil.evaluators.doctest import DocTestEvaluator
@@ -48,12 +40,6 @@ import agentmsg
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "docs" / "examples"
-EXPECTED = ROOT / "tests" / "expected"
-RECORD_COMMAND = "make test-record"
-
-#: What sphinx-gallery displays for the last expression of a cell (its default, which
-#: docs/conf.py keeps): the HTML card when the value has one, else its ``repr``.
-CAPTURE_REPR: tuple[str, ...] = ("_repr_html_", "__repr__")
 
 #: Languages of code blocks that hold Python.
 PYTHON_LANGUAGES = ("python", "py", "python3", "pycon")
@@ -87,55 +73,6 @@ def example_seed(script: Path) -> str:
     ``tests/expected`` are the ones the pages show (a test checks that both agree).
     """
     return Path(script).stem
-
-
-@dataclass(frozen=True)
-class CellOutput:
-    """What one code cell of a gallery script shows on its page."""
-
-    line: int  #: Line of the cell's first non-blank line in the script.
-    title: str  #: The cell's first line of code, to recognise it in the expected file.
-    text: str  #: The text output box: stdout and stderr, then a ``repr`` if one is shown.
-    html: str | None  #: The HTML output of the last expression (``_repr_html_``), if any.
-
-
-@dataclass
-class ScriptRun:
-    """The result of running (part of) a gallery script."""
-
-    script: Path
-    cells: list[CellOutput] = field(default_factory=list)
-    namespace: dict[str, Any] = field(default_factory=dict)
-
-
-def _cell_title(code: str) -> str:
-    lines = [line.strip() for line in code.splitlines() if line.strip()]
-    statements = [line for line in lines if not line.startswith("#")] or lines
-    title = statements[0]
-    return title if len(title) <= 80 else title[:77] + "..."
-
-
-def _last_repr(capture_repr: Sequence[str], value: Any) -> tuple[str | None, str | None]:
-    """The value shown for the last expression, and the method that made it.
-
-    Mirrors ``sphinx_gallery.gen_rst._get_last_repr``: the first method in
-    *capture_repr* that returns a string wins; ``None`` (or ``"None"``) shows nothing.
-    """
-    shown: str | None = None
-    method: str | None = None
-    for name in capture_repr:
-        try:
-            shown = getattr(value, name)()
-        except Exception:
-            shown, method = None, None
-        else:
-            method = None if shown is None or shown == "None" else name
-            if isinstance(shown, str):
-                break
-    return shown, method
-
-
-_ANSI = re.compile(r"\x1B(?:[@-Z\\-_]|\[[0-?]*[ -/]*[@-~])")
 
 
 @contextlib.contextmanager
@@ -174,234 +111,19 @@ def copy_examples(script: Path, workdir: Path) -> Path:
     return target
 
 
-def run_gallery_script(script: Path, workdir: Path, *, stop_before: int | None = None) -> ScriptRun:
-    """Run *script* cell by cell, as the docs build does, and collect what each cell shows.
-
-    The script runs in a copy of its folder inside *workdir*, so files it writes do not
-    land in the source tree; code objects keep the script's own path and line numbers,
-    so a traceback points at the script. With *stop_before*, only the blocks before that
-    index (of sphinx-gallery's block list) run.
-    """
+def script_namespace(script: Path, workdir: Path, stop_before: int) -> dict[str, Any]:
+    """The namespace of *script* after its code blocks before block *stop_before* (of
+    sphinx-gallery's block list) ran, in a copy of its folder inside *workdir*, as the
+    docs build runs them; what they print is not shown."""
     script = Path(script).resolve()
-    file_conf, blocks = split_code_and_text_blocks(str(script))
-    run = ScriptRun(script)
-    compiler = codeop.Compile()
+    _, blocks = split_code_and_text_blocks(str(script))
     cwd = copy_examples(script, workdir)
-    with _script_environment(script, cwd) as main:
-        run.namespace = main.__dict__
-        for index, block in enumerate(blocks):
-            if stop_before is not None and index >= stop_before:
-                break
-            if block.type != "code":
-                continue
-            block_conf = extract_file_config(block.content)
-            capture_repr = block_conf.get(
-                "capture_repr_block", file_conf.get("capture_repr", CAPTURE_REPR)
-            )
-            run.cells.append(_run_cell(compiler, script, block, capture_repr, main.__dict__))
-    return run
-
-
-def _run_cell(
-    compiler: codeop.Compile,
-    script: Path,
-    block: Any,
-    capture_repr: Sequence[str],
-    namespace: dict[str, Any],
-) -> CellOutput:
-    tree = compile(
-        "\n" * (block.lineno - 1) + block.content,
-        str(script),
-        "exec",
-        flags=ast.PyCF_ONLY_AST | compiler.flags,
-        dont_inherit=True,
-    )
-    assert isinstance(tree, ast.Module)
-    last: ast.expr | None = None
-    if tree.body and isinstance(tree.body[-1], ast.Expr):
-        last = tree.body.pop().value
-    buffer = io.StringIO()
-    with contextlib.redirect_stdout(buffer), contextlib.redirect_stderr(buffer):
-        exec(compiler(tree, str(script), "exec"), namespace)
-        if last is not None:
-            assign = ast.Assign(targets=[ast.Name(id="___", ctx=ast.Store())], value=last)
-            module = ast.fix_missing_locations(ast.Module(body=[assign], type_ignores=[]))
-            exec(compiler(module, str(script), "exec"), namespace)
-    shown, method = _last_repr(capture_repr, namespace["___"]) if last is not None else (None, None)
-    text = buffer.getvalue().expandtabs()
-    if method in ("__repr__", "__str__") and shown:
-        text = f"{text}\n{shown}"
-    text = "" if text.isspace() else _ANSI.sub("", text)
-    html = shown if method == "_repr_html_" and shown is not None else None
-    content = block.content
-    blank = len(content[: len(content) - len(content.lstrip())].split("\n")) - 1
-    return CellOutput(block.lineno + blank, _cell_title(content), text, html)
-
-
-_GALLERY_OUTPUT = re.compile(
-    r"^\.\. rst-class:: sphx-glr-script-out\n\n \.\. code-block:: none\n\n"
-    r"(?P<text>(?:    .*\n|\n)+)"
-    r'|^    <div class="output_subarea output_html rendered_html output_result">\n'
-    r"(?P<html>(?:    .*\n|\n)+?)    </div>",
-    re.MULTILINE,
-)
-
-
-def built_outputs(generated_rst: str) -> list[tuple[str, str]]:
-    """The output boxes of a page sphinx-gallery generated, in order: ``(kind, text)``.
-
-    *kind* is ``"text"`` (printed output and reprs) or ``"html"`` (an HTML repr).
-    """
-    return [
-        (kind, textwrap.dedent(match.group(kind)).strip())
-        for match in _GALLERY_OUTPUT.finditer(generated_rst)
-        for kind in ("text", "html")
-        if match.group(kind) is not None
-    ]
-
-
-def run_outputs(run: ScriptRun) -> list[tuple[str, str]]:
-    """The output boxes of a run, in the order and form of :func:`built_outputs`."""
-    boxes = []
-    for cell in run.cells:
-        if cell.text:
-            boxes.append(("text", cell.text.strip()))
-        if cell.html is not None:
-            boxes.append(("html", cell.html.strip()))
-    return boxes
-
-
-# -- the expected output files -----------------------------------------------------------
-
-_DATA_URI = re.compile(r"(data:[\w.+-]+/[\w.+-]+;base64,)([A-Za-z0-9+/=]{80,})")
-
-
-_STYLE = re.compile(r"(<style[^>]*>)(.*?)(</style>)", re.DOTALL)
-
-
-def _digest(text: str) -> str:
-    return hashlib.sha256(text.encode()).hexdigest()[:16]
-
-
-def readable_html(html: str) -> str:
-    """*html* with one tag per line, and base64 payloads and style sheets as digests.
-
-    A changed image or style sheet still changes the text (its digest), in one line.
-    """
-    html = _DATA_URI.sub(
-        lambda m: f"{m.group(1)}[{len(m.group(2))} base64 chars, sha256 {_digest(m.group(2))}]",
-        html.strip(),
-    )
-    html = _STYLE.sub(
-        lambda m: (
-            f"{m.group(1)}[{len(m.group(2))} chars of CSS, sha256 {_digest(m.group(2))}]"
-            f"{m.group(3)}"
-        ),
-        html,
-    )
-    return re.sub(r">\s*<", ">\n<", html)
-
-
-def expected_path(script: Path, expected_dir: Path = EXPECTED) -> Path:
-    """Where the expected output of *script* is recorded."""
-    return expected_dir / f"{Path(script).stem}.txt"
-
-
-def render(run: ScriptRun) -> tuple[str, list[int]]:
-    """The expected-output text of a run, and for each of its lines the cell's line.
-
-    Cells that show nothing are left out. Cells are headed by their first line of code
-    (not by a line number, so that editing the prose does not change the file).
-    """
-    lines = [
-        f"# What docs/examples/{run.script.name} shows, cell by cell (tests/site/_examples.py).",
-        f"# After an intended change, re-record with `{RECORD_COMMAND}`.",
-    ]
-    origins = [0, 0]
-    for cell in run.cells:
-        if not cell.text and cell.html is None:
-            continue
-        part = ["", f"## {cell.title}"]
-        if cell.text:
-            part += cell.text.rstrip().splitlines()
-        if cell.html is not None:
-            part += ["[html]", *readable_html(cell.html).splitlines()]
-        lines += part
-        origins += [cell.line] * len(part)
-    return "\n".join(lines) + "\n", origins
-
-
-class OutputMismatch(AssertionError):
-    """A gallery script shows something else than its recorded expected output."""
-
-
-def compare_with_expected(script: Path, workdir: Path, expected_dir: Path = EXPECTED) -> None:
-    """Run *script* and compare what it shows with its recorded output.
-
-    Raises:
-        OutputMismatch: No output is recorded, or the output differs. The message names
-            the script, the line of each cell whose output changed, and holds a unified
-            diff from the recorded to the actual output.
-    """
-    script = Path(script)
-    recorded = expected_path(script, expected_dir)
-    if not recorded.exists():
-        msg = (
-            f"{relative(script)} has no recorded output ({relative(recorded)} is missing). "
-            f"Run `{RECORD_COMMAND}` to record it, then review and commit the new file."
-        )
-        raise OutputMismatch(msg)
-    actual, origins = render(run_gallery_script(script, workdir))
-    expected = recorded.read_text(encoding="utf-8")
-    if actual == expected:
-        return
-    old, new = expected.splitlines(keepends=True), actual.splitlines(keepends=True)
-    changed: set[int] = set()
-    for tag, _i1, _i2, j1, j2 in difflib.SequenceMatcher(None, old, new).get_opcodes():
-        if tag != "equal":
-            span = range(j1, j2) if j2 > j1 else [min(j1, len(origins) - 1)]
-            changed.update(origins[j] for j in span if origins[j])
-    where = ", ".join(f"{relative(script)}:{line}" for line in sorted(changed)) or "the header"
-    diff = "".join(
-        difflib.unified_diff(
-            old,
-            new,
-            fromfile=f"{relative(recorded)} (recorded)",
-            tofile=f"{relative(script)} (now)",
-        )
-    )
-    msg = (
-        f"{relative(script)} shows something else than {relative(recorded)} records.\n"
-        f"Changed output of the cell at {where}.\n"
-        f"If the change is intended, run `{RECORD_COMMAND}` and commit the new expected output.\n\n"
-        f"{diff}"
-    )
-    raise OutputMismatch(msg)
-
-
-def record(
-    scripts: Sequence[Path], expected_dir: Path = EXPECTED, *, prune: bool = True
-) -> list[str]:
-    """Write the expected output of each script; with *prune*, remove the other files.
-
-    Returns one line per file saying what happened to it.
-    """
-    expected_dir.mkdir(parents=True, exist_ok=True)
-    report = []
-    keep = {expected_path(script, expected_dir) for script in scripts}
-    for script in scripts:
-        path = expected_path(script, expected_dir)
-        with tempfile.TemporaryDirectory() as workdir:
-            text, _ = render(run_gallery_script(script, Path(workdir)))
-        before = path.read_text(encoding="utf-8") if path.exists() else None
-        path.write_text(text, encoding="utf-8")
-        state = "new" if before is None else "unchanged" if before == text else "updated"
-        report.append(f"{state:9} {relative(path)}")
-    for path in sorted(expected_dir.glob("*.txt")) if prune else ():
-        if path not in keep:
-            path.unlink()
-            report.append(f"{'removed':9} {relative(path)}")
-    return report
+    with _script_environment(script, cwd) as main, contextlib.redirect_stdout(io.StringIO()):
+        for block in blocks[:stop_before]:
+            if block.type == "code":
+                code = compile("\n" * (block.lineno - 1) + block.content, str(script), "exec")
+                exec(code, main.__dict__)
+        return main.__dict__
 
 
 # -- prose examples ----------------------------------------------------------------------
@@ -654,9 +376,8 @@ def run_prose_example(case: ProseExample, workdir: Path) -> None:
         if is_gallery_script(case.path):
             block_of_line = gallery_prose(case.path).block_of_line
             block = block_of_line[list(document)[case.index].line]
-            run = run_gallery_script(case.path, workdir, stop_before=block)
             namespace = {name: getattr(agentmsg, name) for name in agentmsg.__all__}
-            namespace.update(run.namespace)
+            namespace.update(script_namespace(case.path, workdir, stop_before=block))
             document.namespace = namespace  # examples take the namespace when listed
             stack.enter_context(_script_environment(case.path, workdir / "examples"))
             examples = list(document)
@@ -729,24 +450,3 @@ def uncovered_python_lines(path: Path) -> list[int]:
         for number, line in enumerate(lines, start=1)
         if opening.search(line) and number not in covered and body_start(number) not in covered
     ]
-
-
-# -- command line ----------------------------------------------------------------------
-
-
-def main(argv: Sequence[str]) -> int:
-    """``python tests/site/_examples.py record [SCRIPT...]``: re-record expected outputs.
-
-    Without script arguments, every gallery script is recorded and the files of scripts
-    that no longer exist are removed.
-    """
-    if not argv or argv[0] != "record":
-        print("usage: python tests/site/_examples.py record [docs/examples/SCRIPT.py ...]")
-        return 2
-    named = [Path(arg).resolve() for arg in argv[1:]]
-    print(*record(named or gallery_scripts(), prune=not named), sep="\n")
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))

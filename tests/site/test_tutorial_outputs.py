@@ -1,99 +1,77 @@
-"""Each gallery script shows exactly the output recorded in tests/expected/.
+"""Each tutorial shows exactly the output recorded in tests/expected/.
 
-A script is run cell by cell, as the docs build runs it (see ``tests/site/_examples.py``); what
-each cell prints and displays is compared with ``tests/expected/<script>.txt``. After an
-intended change, ``make test-record`` re-records the files.
+What sphinx-gallery captured in the build (``docs/tutorial/<name>.rst``, the output boxes
+the pages show) is compared, cell by cell, with ``tests/expected/<name>.txt`` (see
+``tests/site/_outputs.py``). After an intended change, ``make test-record`` re-records.
 """
 
 from __future__ import annotations
 
-import ast
 import importlib.util
 import re
 import shutil
 from pathlib import Path
 
 import pytest
+from sphinx_gallery.py_source_parser import split_code_and_text_blocks
 
 import agentmsg
-from _examples import (
-    CAPTURE_REPR,
-    EXAMPLES,
+from _examples import example_seed
+from _outputs import (
     EXPECTED,
+    GALLERY,
     RECORD_COMMAND,
     OutputMismatch,
-    built_outputs,
+    captured_cells,
     compare_with_expected,
-    example_seed,
-    expected_path,
-    gallery_scripts,
     readable_html,
     record,
-    relative,
-    run_gallery_script,
-    run_outputs,
+    tutorial_names,
 )
+from conftest import ROOT, TUTORIALS, copy_repository, run_build
 
-SCRIPTS = gallery_scripts()
+EXAMPLES = ROOT / "docs" / "examples"
 
 
 class TestTutorialOutput:
-    """The output every tutorial shows is the recorded one."""
-
-    @pytest.mark.parametrize("script", SCRIPTS, ids=[relative(path) for path in SCRIPTS])
-    def test_matches_recorded_output(self, script: Path, tmp_path: Path) -> None:
-        """What the script prints and displays, cell by cell, equals its expected file."""
-        compare_with_expected(script, tmp_path)
-
-    def test_every_expected_file_has_a_script(self) -> None:
-        """No expected output is left behind for a script that was renamed or removed."""
-        expected = sorted(path.name for path in EXPECTED.glob("*.txt"))
-        actual = sorted(
-            expected_path(script).name for script in SCRIPTS if expected_path(script).exists()
-        )
-        assert expected == actual, f"stale files in tests/expected: run `{RECORD_COMMAND}`"
-
-    def test_there_are_tutorials(self) -> None:
-        """The gallery is not empty, so the parametrized test above checks something."""
-        assert SCRIPTS, f"no gallery scripts found in {relative(EXAMPLES)}"
-
-
-def gallery_conf() -> dict[str, object]:
-    """The ``sphinx_gallery_conf`` literal of docs/conf.py, read without running conf.py."""
-    tree = ast.parse((EXAMPLES.parent / "conf.py").read_text(encoding="utf-8"))
-    for node in tree.body:
-        if isinstance(node, ast.Assign) and ast.unparse(node.targets[0]) == "sphinx_gallery_conf":
-            assert isinstance(node.value, ast.Dict)
-            return {
-                ast.literal_eval(key): value
-                for key, value in zip(node.value.keys, node.value.values, strict=True)
-                if key is not None
-            }
-    raise AssertionError("docs/conf.py defines no sphinx_gallery_conf")
-
-
-class TestDocsBuildAgreement:
-    """The tests run each script as the docs build does: same seed, same displayed values."""
-
-    def test_capture_repr_is_the_docs_setting(self) -> None:
-        """The values shown for a cell's last expression are chosen as in docs/conf.py."""
-        conf = gallery_conf()
-        assert CAPTURE_REPR == ast.literal_eval(conf["capture_repr"])
-        assert "ignore_repr_types" not in conf  # not mirrored by tests/site/_examples.py
+    """The output every tutorial's page shows is the recorded one."""
 
     @pytest.mark.docs
-    @pytest.mark.parametrize("script", SCRIPTS, ids=[relative(path) for path in SCRIPTS])
-    def test_built_page_shows_the_same_output(
-        self, script: Path, built_site: Path, tmp_path: Path
-    ) -> None:
-        """The page the docs build generated shows, box by box, what the test run shows."""
-        generated = EXAMPLES.parent / "tutorial" / f"{script.stem}.rst"
-        expected = built_outputs(generated.read_text(encoding="utf-8"))
-        assert expected == run_outputs(run_gallery_script(script, tmp_path))
+    @pytest.mark.parametrize("name", TUTORIALS)
+    def test_matches_recorded_output(self, built_site: Path, name: str) -> None:
+        """What the page shows, cell by cell, equals the tutorial's expected file."""
+        compare_with_expected(name)
+
+    @pytest.mark.docs
+    @pytest.mark.parametrize("name", TUTORIALS)
+    def test_every_code_cell_is_read(self, built_site: Path, name: str) -> None:
+        """Every code cell of the script is found in its generated page, at its lines, so
+        no output escapes the comparison."""
+        script = EXAMPLES / f"{name}.py"
+        _, blocks = split_code_and_text_blocks(str(script))
+        lines = script.read_text(encoding="utf-8").split("\n")
+        cells = captured_cells((GALLERY / f"{name}.rst").read_text(encoding="utf-8"), lines)
+        code = [block for block in blocks if block.type == "code"]
+        assert len(code) == len(cells)
+        for block, cell in zip(code, cells, strict=True):
+            assert block.lineno <= cell.line < block.lineno + block.content.count("\n") + 1
+            assert lines[cell.line - 1].strip()
+
+    def test_every_tutorial_is_listed(self) -> None:
+        """The scripts in docs/examples are the tutorials the tests know, and each has an
+        expected file (none left behind for a renamed or removed script)."""
+        assert sorted(TUTORIALS) == tutorial_names()
+        assert sorted(f"{name}.txt" for name in TUTORIALS) == sorted(
+            path.name for path in EXPECTED.glob("*.txt")
+        )
+
+
+class TestProseSeed:
+    """Examples in a tutorial's prose run under the seed the docs build gives the script."""
 
     def test_docs_build_hook_uses_the_same_seed(self) -> None:
         """A message made after the docs' reset hook equals one made under example_seed()."""
-        path = EXAMPLES.parent / "_ext" / "agentmsg_gallery.py"
+        path = ROOT / "docs" / "_ext" / "agentmsg_gallery.py"
         spec = importlib.util.spec_from_file_location("_agentmsg_gallery_for_tests", path)
         assert spec is not None and spec.loader is not None
         module = importlib.util.module_from_spec(spec)
@@ -131,28 +109,43 @@ silent = 1
 '''
 
 
+@pytest.fixture(scope="module")
+def copy_with_tiny(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A copy of the repository with a tiny tutorial added and the examples pass run."""
+    repo = copy_repository(tmp_path_factory.mktemp("outputs") / "repo")
+    (repo / "docs" / "examples" / "tiny.py").write_text(SCRIPT, encoding="utf-8")
+    result = run_build(repo, "examples")
+    assert 0 == result.returncode, result.stdout[-3000:] + result.stderr[-3000:]
+    return repo
+
+
+def rerun(repo: Path, script: str, text: str) -> None:
+    """Write *text* as the copy's docs/examples/*script* and run its examples pass."""
+    (repo / "docs" / "examples" / script).write_text(text, encoding="utf-8")
+    result = run_build(repo, "examples")
+    assert 0 == result.returncode, result.stdout[-3000:] + result.stderr[-3000:]
+
+
+def places(repo: Path, expected: Path) -> dict[str, Path]:
+    return {
+        "gallery": repo / "docs" / "tutorial",
+        "examples": repo / "docs" / "examples",
+        "expected_dir": expected,
+    }
+
+
 class TestGuard:
-    """Breaking an example's output makes the comparison fail, readably (meta-tests)."""
+    """Changing what a tutorial shows makes the comparison fail, readably (meta-tests on a
+    copy of the repository whose examples pass really ran)."""
 
-    def make_tutorial(self, tmp_path: Path, text: str = SCRIPT) -> tuple[Path, Path]:
-        folder = tmp_path / "gallery"
-        folder.mkdir()
-        script = folder / "tiny.py"
-        script.write_text(text, encoding="utf-8")
-        return script, tmp_path / "expected"
-
-    def test_recorded_output_passes(self, tmp_path: Path) -> None:
-        """A script compared with the output just recorded for it passes."""
-        script, expected_dir = self.make_tutorial(tmp_path)
-        assert [f"new       {expected_dir / 'tiny.txt'}"] == record([script], expected_dir)
-        compare_with_expected(script, tmp_path / "run", expected_dir)
-
-    def test_recording_shows_prints_and_reprs(self, tmp_path: Path) -> None:
-        """The recorded file holds each cell's stdout and the repr of its last expression."""
-        script, expected_dir = self.make_tutorial(tmp_path)
-        record([script], expected_dir)
+    def test_recording_shows_prints_and_reprs(self, copy_with_tiny: Path, tmp_path: Path) -> None:
+        """The recorded file holds each cell's printed text and the repr of its last
+        expression, as the page shows them; comparing it with the same page passes."""
+        rerun(copy_with_tiny, "tiny.py", SCRIPT)
+        where = places(copy_with_tiny, tmp_path)
+        assert [f"new       {tmp_path / 'tiny.txt'}"] == record(["tiny"], **where)
         expected = (
-            "# What docs/examples/tiny.py shows, cell by cell (tests/site/_examples.py).\n"
+            "# What docs/examples/tiny.py shows, cell by cell, as the docs build captured it.\n"
             f"# After an intended change, re-record with `{RECORD_COMMAND}`.\n"
             "\n"
             '## greeting = "Hello"\n'
@@ -160,62 +153,56 @@ class TestGuard:
             "\n"
             "{'greeting': 'hello'}\n"
         )
-        assert expected == (expected_dir / "tiny.txt").read_text(encoding="utf-8")
+        assert expected == (tmp_path / "tiny.txt").read_text(encoding="utf-8")
+        compare_with_expected("tiny", **where)
 
-    def test_changed_print_fails_with_a_diff(self, tmp_path: Path) -> None:
-        """A changed printed string fails with a unified diff naming the script and its line."""
-        script, expected_dir = self.make_tutorial(tmp_path)
-        record([script], expected_dir)
-        script.write_text(SCRIPT.replace(", reader!", ", world!"), encoding="utf-8")
+    def test_changed_print_fails_with_a_diff(self, copy_with_tiny: Path, tmp_path: Path) -> None:
+        """A changed printed string fails with a unified diff naming the script and the
+        line of its cell."""
+        where = places(copy_with_tiny, tmp_path)
+        rerun(copy_with_tiny, "tiny.py", SCRIPT)
+        record(["tiny"], **where)
+        rerun(copy_with_tiny, "tiny.py", SCRIPT.replace(", reader!", ", world!"))
         with pytest.raises(OutputMismatch) as failure:
-            compare_with_expected(script, tmp_path / "run", expected_dir)
+            compare_with_expected("tiny", **where)
         text = str(failure.value)
+        script = copy_with_tiny / "docs" / "examples" / "tiny.py"
         assert f"Changed output of the cell at {script}:11." in text
         assert f"+++ {script} (now)" in text
         assert "-Hello, reader!\n+Hello, world!\n" in text
         assert RECORD_COMMAND in text
 
-    def test_changed_repr_fails(self, tmp_path: Path) -> None:
+    def test_changed_repr_fails(self, copy_with_tiny: Path, tmp_path: Path) -> None:
         """A changed displayed value (the last expression of a cell) fails too."""
-        script, expected_dir = self.make_tutorial(tmp_path)
-        record([script], expected_dir)
-        script.write_text(SCRIPT.replace('"hello"}', '"hi"}'), encoding="utf-8")
+        where = places(copy_with_tiny, tmp_path)
+        rerun(copy_with_tiny, "tiny.py", SCRIPT)
+        record(["tiny"], **where)
+        rerun(copy_with_tiny, "tiny.py", SCRIPT.replace('"hello"}', '"hi"}'))
         with pytest.raises(
             OutputMismatch, match=r"-\{'greeting': 'hello'\}\n\+\{'greeting': 'hi'\}"
         ):
-            compare_with_expected(script, tmp_path / "run", expected_dir)
+            compare_with_expected("tiny", **where)
 
-    def test_missing_expected_output_fails(self, tmp_path: Path) -> None:
-        """A script without a recorded output fails and says how to record it."""
-        script, expected_dir = self.make_tutorial(tmp_path)
+    def test_missing_expected_output_fails(self, copy_with_tiny: Path, tmp_path: Path) -> None:
+        """A tutorial without a recorded output fails and says how to record it."""
         with pytest.raises(OutputMismatch, match=f"has no recorded output.*`{RECORD_COMMAND}`"):
-            compare_with_expected(script, tmp_path / "run", expected_dir)
+            compare_with_expected("tiny", **places(copy_with_tiny, tmp_path))
 
-    def test_breaking_a_real_tutorial_fails(self, tmp_path: Path) -> None:
-        """Changing one printed string in a copy of a real tutorial fails its comparison."""
+    def test_breaking_a_real_tutorial_fails(self, copy_with_tiny: Path, tmp_path: Path) -> None:
+        """Changing one printed string of a real tutorial fails its comparison with the
+        recorded file, naming the tutorial."""
         printed = re.compile(r"""^(print\(f?)(["'])""", re.MULTILINE)
-        originals = [
-            s for s in SCRIPTS if expected_path(s).exists() and printed.search(s.read_text())
-        ]
-        if not originals:
-            pytest.fail(f"no recorded tutorial prints a string literal: run `{RECORD_COMMAND}`")
-        original = originals[0]
-        copy = tmp_path / "gallery" / original.name
-        shutil.copytree(original.parent, copy.parent)
-        expected_dir = tmp_path / "expected"
-        shutil.copytree(EXPECTED, expected_dir)
-        compare_with_expected(copy, tmp_path / "run-1", expected_dir)
-        copy.write_text(printed.sub(r"\1\2changed ", original.read_text(), count=1))
-        with pytest.raises(OutputMismatch, match=f"{copy.name} shows something else"):
-            compare_with_expected(copy, tmp_path / "run-2", expected_dir)
-
-    def test_cell_exception_points_at_the_script_line(self, tmp_path: Path) -> None:
-        """An exception in a cell has a traceback entry at the script's path and real line."""
-        script, _ = self.make_tutorial(tmp_path, SCRIPT.replace("silent = 1", "silent = 1 / 0"))
-        with pytest.raises(ZeroDivisionError) as failure:
-            run_gallery_script(script, tmp_path / "run")
-        frames = [(entry.path, entry.lineno + 1) for entry in failure.traceback]
-        assert (script, 19) in frames
+        name = next(n for n in TUTORIALS if printed.search((EXAMPLES / f"{n}.py").read_text()))
+        shutil.copytree(EXPECTED, tmp_path / "expected")
+        where = places(copy_with_tiny, tmp_path / "expected")
+        compare_with_expected(name, **where)
+        original = (EXAMPLES / f"{name}.py").read_text(encoding="utf-8")
+        rerun(copy_with_tiny, f"{name}.py", printed.sub(r"\1\2changed ", original, count=1))
+        try:
+            with pytest.raises(OutputMismatch, match=f"{name}.py shows something else"):
+                compare_with_expected(name, **where)
+        finally:
+            rerun(copy_with_tiny, f"{name}.py", original)
 
     def test_readable_html(self) -> None:
         """HTML is shown one tag per line; base64 payloads and CSS are replaced by digests."""

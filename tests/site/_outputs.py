@@ -1,0 +1,302 @@
+"""What each tutorial shows, as sphinx-gallery captured it in the build, against
+``tests/expected/``.
+
+The examples pass of the docs build (``python docs/build.py examples``, part of ``make
+html``) executes every ``docs/examples/<name>.py`` once and writes
+``docs/tutorial/<name>.rst``: for each code cell, the script lines it came from
+(``.. GENERATED FROM PYTHON SOURCE LINES a-b``), its code, and the output box the page
+shows under it (printed text and reprs; or the HTML of a ``_repr_html_``). This module
+reads those pages, so the regression compares the very output a reader sees; nothing
+runs the scripts a second time.
+
+``tests/expected/<name>.txt`` holds that output cell by cell, headed by each cell's first
+line of code; ``make test-record`` (``python tests/site/_outputs.py record``) runs the
+examples pass and rewrites the files after an intended change.
+"""
+
+from __future__ import annotations
+
+import difflib
+import hashlib
+import re
+import subprocess
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+EXAMPLES = ROOT / "docs" / "examples"
+GALLERY = ROOT / "docs" / "tutorial"
+EXPECTED = ROOT / "tests" / "expected"
+RECORD_COMMAND = "make test-record"
+
+__all__ = [
+    "EXPECTED",
+    "GALLERY",
+    "RECORD_COMMAND",
+    "Cell",
+    "OutputMismatch",
+    "captured_cells",
+    "compare_with_expected",
+    "readable_html",
+    "record",
+    "render",
+]
+
+
+def relative(path: Path) -> str:
+    """*path* relative to the repository root when it is inside it, else unchanged."""
+    try:
+        return path.resolve().relative_to(ROOT).as_posix()
+    except ValueError:
+        return str(path)
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One code cell of a tutorial and what its page shows under it."""
+
+    line: int  #: Line of the cell's first non-blank line in the script.
+    title: str  #: The cell's first line of code, to recognise it in the expected file.
+    text: str  #: The text output box (printed text, then a repr if one is shown), or "".
+    html: str | None  #: The HTML output of the last expression (``_repr_html_``), if any.
+
+
+_CELL = re.compile(r"^\.\. GENERATED FROM PYTHON SOURCE LINES (\d+)-(\d+)\n", re.MULTILINE)
+_CODE = re.compile(r"\A\s*\.\. code-block:: Python\n\n((?:    .*\n|\n)+)")
+_TEXT = re.compile(
+    r"^\.\. rst-class:: sphx-glr-script-out\n\n \.\. code-block:: none\n\n((?:    .*\n|\n)+)",
+    re.MULTILINE,
+)
+_HTML = re.compile(
+    r'^    <div class="output_subarea output_html rendered_html output_result">\n'
+    r"((?:    .*\n|\n)+?)    </div>",
+    re.MULTILINE,
+)
+
+
+def _unindent(text: str, by: int = 4) -> str:
+    """*text* with *by* columns of the reST block's indentation removed from each line,
+    and blank lines around it dropped (inner indentation is output too, and stays)."""
+    lines = [line[by:] for line in text.split("\n")]
+    return "\n".join(lines).strip("\n").rstrip()
+
+
+def _title(code: str) -> str:
+    lines = [line.strip() for line in code.splitlines() if line.strip()]
+    statements = [line for line in lines if not line.startswith("#")] or lines
+    title = statements[0]
+    return title if len(title) <= 80 else title[:77] + "..."
+
+
+def captured_cells(generated: str, script_lines: Sequence[str]) -> list[Cell]:
+    """The code cells of a page sphinx-gallery generated, with what each shows.
+
+    *script_lines* are the lines of the script the page came from, to place each cell at
+    its first non-blank line.
+    """
+    cells = []
+    marks = list(_CELL.finditer(generated))
+    for index, mark in enumerate(marks):
+        end = marks[index + 1].start() if index + 1 < len(marks) else len(generated)
+        part = generated[mark.end() : end]
+        code = _CODE.match(part)
+        if code is None:
+            continue  # a text cell
+        first = int(mark.group(1))
+        while first <= len(script_lines) and not script_lines[first - 1].strip():
+            first += 1
+        rest = part[code.end() :]
+        text = _TEXT.search(rest)
+        html = _HTML.search(rest)
+        cells.append(
+            Cell(
+                line=first,
+                title=_title(_unindent(code.group(1))),
+                text=_unindent(text.group(1)) if text else "",
+                html=_unindent(html.group(1)) if html else None,
+            )
+        )
+    return cells
+
+
+# -- the expected output files ---------------------------------------------------------
+
+_DATA_URI = re.compile(r"(data:[\w.+-]+/[\w.+-]+;base64,)([A-Za-z0-9+/=]{80,})")
+_STYLE = re.compile(r"(<style[^>]*>)(.*?)(</style>)", re.DOTALL)
+
+
+def _digest(text: str) -> str:
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def readable_html(html: str) -> str:
+    """*html* with one tag per line, and base64 payloads and style sheets as digests.
+
+    A changed image or style sheet still changes the text (its digest), in one line.
+    """
+    html = _DATA_URI.sub(
+        lambda m: f"{m.group(1)}[{len(m.group(2))} base64 chars, sha256 {_digest(m.group(2))}]",
+        html.strip(),
+    )
+    html = _STYLE.sub(
+        lambda m: (
+            f"{m.group(1)}[{len(m.group(2))} chars of CSS, sha256 {_digest(m.group(2))}]"
+            f"{m.group(3)}"
+        ),
+        html,
+    )
+    return re.sub(r">\s*<", ">\n<", html)
+
+
+def expected_path(name: str, expected_dir: Path = EXPECTED) -> Path:
+    """Where the expected output of tutorial *name* is recorded."""
+    return expected_dir / f"{name}.txt"
+
+
+def render(name: str, cells: Sequence[Cell]) -> tuple[str, list[int]]:
+    """The expected-output text of tutorial *name*, and for each line its cell's line.
+
+    Cells that show nothing are left out. Cells are headed by their first line of code
+    (not by a line number, so that editing the prose does not change the file).
+    """
+    lines = [
+        f"# What docs/examples/{name}.py shows, cell by cell, as the docs build captured it.",
+        f"# After an intended change, re-record with `{RECORD_COMMAND}`.",
+    ]
+    origins = [0, 0]
+    for cell in cells:
+        if not cell.text and cell.html is None:
+            continue
+        part = ["", f"## {cell.title}"]
+        if cell.text:
+            part += cell.text.splitlines()
+        if cell.html is not None:
+            part += ["[html]", *readable_html(cell.html).splitlines()]
+        lines += part
+        origins += [cell.line] * len(part)
+    return "\n".join(lines) + "\n", origins
+
+
+def shown_by(
+    name: str, gallery: Path = GALLERY, examples: Path = EXAMPLES
+) -> tuple[str, list[int]]:
+    """:func:`render` of what the generated page of tutorial *name* shows."""
+    page = gallery / f"{name}.rst"
+    script = examples / f"{name}.py"
+    if not page.is_file():
+        msg = (
+            f"{relative(page)} is missing: the examples pass has not run "
+            "(`python docs/build.py examples`, or `make html`)."
+        )
+        raise FileNotFoundError(msg)
+    cells = captured_cells(
+        page.read_text(encoding="utf-8"), script.read_text(encoding="utf-8").split("\n")
+    )
+    return render(name, cells)
+
+
+class OutputMismatch(AssertionError):
+    """A tutorial shows something else than its recorded expected output."""
+
+
+def compare_with_expected(
+    name: str,
+    gallery: Path = GALLERY,
+    examples: Path = EXAMPLES,
+    expected_dir: Path = EXPECTED,
+) -> None:
+    """Compare what the generated page of tutorial *name* shows with its recorded output.
+
+    Raises:
+        OutputMismatch: No output is recorded, or the output differs. The message names
+            the script, the line of each cell whose output changed, and holds a unified
+            diff from the recorded to the actual output.
+    """
+    script = examples / f"{name}.py"
+    recorded = expected_path(name, expected_dir)
+    if not recorded.exists():
+        msg = (
+            f"{relative(script)} has no recorded output ({relative(recorded)} is missing). "
+            f"Run `{RECORD_COMMAND}` to record it, then review and commit the new file."
+        )
+        raise OutputMismatch(msg)
+    actual, origins = shown_by(name, gallery, examples)
+    expected = recorded.read_text(encoding="utf-8")
+    if actual == expected:
+        return
+    old, new = expected.splitlines(keepends=True), actual.splitlines(keepends=True)
+    changed: set[int] = set()
+    for tag, _i1, _i2, j1, j2 in difflib.SequenceMatcher(None, old, new).get_opcodes():
+        if tag != "equal":
+            span = range(j1, j2) if j2 > j1 else [min(j1, len(origins) - 1)]
+            changed.update(origins[j] for j in span if origins[j])
+    where = ", ".join(f"{relative(script)}:{line}" for line in sorted(changed)) or "the header"
+    diff = "".join(
+        difflib.unified_diff(
+            old,
+            new,
+            fromfile=f"{relative(recorded)} (recorded)",
+            tofile=f"{relative(script)} (now)",
+        )
+    )
+    msg = (
+        f"{relative(script)} shows something else than {relative(recorded)} records.\n"
+        f"Changed output of the cell at {where}.\n"
+        f"If the change is intended, run `{RECORD_COMMAND}` and commit the new expected output.\n\n"
+        f"{diff}"
+    )
+    raise OutputMismatch(msg)
+
+
+def tutorial_names(examples: Path = EXAMPLES) -> list[str]:
+    """The tutorials' names: the gallery scripts in *examples*, sorted."""
+    return sorted(path.stem for path in examples.glob("*.py") if path.name != "__init__.py")
+
+
+def record(
+    names: Sequence[str],
+    gallery: Path = GALLERY,
+    examples: Path = EXAMPLES,
+    expected_dir: Path = EXPECTED,
+    *,
+    prune: bool = True,
+) -> list[str]:
+    """Write the expected output of each tutorial from its generated page; with *prune*,
+    remove the files of tutorials not named. Returns a line per file saying what happened.
+    """
+    expected_dir.mkdir(parents=True, exist_ok=True)
+    report = []
+    for name in names:
+        path = expected_path(name, expected_dir)
+        text, _ = shown_by(name, gallery, examples)
+        before = path.read_text(encoding="utf-8") if path.exists() else None
+        path.write_text(text, encoding="utf-8")
+        state = "new" if before is None else "unchanged" if before == text else "updated"
+        report.append(f"{state:9} {relative(path)}")
+    keep = {expected_path(name, expected_dir) for name in names}
+    for path in sorted(expected_dir.glob("*.txt")) if prune else ():
+        if path not in keep:
+            path.unlink()
+            report.append(f"{'removed':9} {relative(path)}")
+    return report
+
+
+def main(argv: Sequence[str]) -> int:
+    """``python tests/site/_outputs.py record [NAME...]``: run the examples pass, then
+    re-record the expected outputs (every tutorial's when no name is given, removing the
+    files of tutorials that no longer exist)."""
+    if not argv or argv[0] != "record":
+        print("usage: python tests/site/_outputs.py record [TUTORIAL ...]")
+        return 2
+    examples = subprocess.run([sys.executable, str(ROOT / "docs" / "build.py"), "examples"])
+    if examples.returncode != 0:
+        return examples.returncode
+    named = [Path(arg).stem for arg in argv[1:]]
+    print(*record(named or tutorial_names(), prune=not named), sep="\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
