@@ -87,18 +87,21 @@ _active: list[Any] = []
 
 
 def reset_deterministic(gallery_conf: dict[str, Any], fname: str, when: str) -> None:
-    """``reset_modules`` hook: run each example inside ``agentmsg.deterministic(<name>)``.
+    """``reset_modules`` hook: run each example inside ``agentmsg.deterministic(<name>)``,
+    with the chat cards' labels deferred (``agentmsg_cards.py`` writes them in each
+    build's language).
 
     Called with ``when="before"`` and ``"after"`` (``reset_modules_order="both"``).
     """
-    while _active:  # leave the previous example's block, even if "after" never came
+    while _active:  # leave the previous example's blocks, even if "after" never came
         _active.pop().__exit__(None, None, None)
     if when == "before":
         import agentmsg
+        from agentmsg._l10n import deferred
 
-        block = agentmsg.deterministic(seed=Path(fname).stem)
-        block.__enter__()
-        _active.append(block)
+        for block in (agentmsg.deterministic(seed=Path(fname).stem), deferred()):
+            block.__enter__()
+            _active.append(block)
 
 
 # ----------------------------------------------------------------------------------------

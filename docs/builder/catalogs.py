@@ -7,7 +7,15 @@
   after them, so those are found first, by :func:`malformed_lines`.
 - :func:`build_gettext` and :func:`update_po`: the gettext builder extracts every message
   into ``_build/gettext/*.pot``; ``sphinx-intl update`` merges them into the catalogs.
+- :func:`extract_package_messages`: the chat cards' labels, marked in ``src/agentmsg``
+  with ``_()``, ``_n()`` and ``N_()``, extracted with Babel into
+  ``_build/gettext-package/agentmsg.pot``; :func:`update_po` merges them into the
+  package's own catalogs, ``src/agentmsg/locale/<lang>/LC_MESSAGES/agentmsg.po`` (they
+  ship in the wheel, for notebook users).
 - :func:`print_stats`: ``sphinx-intl stat``, then a total per language.
+
+Catalogs live in two places, ``locales/`` (the documentation) and
+``src/agentmsg/locale/`` (the package); everything here covers both.
 """
 
 from __future__ import annotations
@@ -19,11 +27,12 @@ import subprocess
 import sys
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from pathlib import Path
 
 from agentmsg_languages import LANGUAGES
 
-from builder import BUILD, DOCS, LOCALES, BuildError, child_env, shown
+from builder import BUILD, DOCS, LOCALES, ROOT, BuildError, child_env, shown
 from builder.examples import run_examples
 from builder.languages import run_sphinx_builds, sphinx_command
 
@@ -34,6 +43,8 @@ __all__ = [
     "catalog_files",
     "catalog_stats",
     "check_catalogs",
+    "every_catalog",
+    "extract_package_messages",
     "malformed_lines",
     "print_stats",
     "update_po",
@@ -43,21 +54,33 @@ __all__ = [
 
 TRANSLATED_LANGS = tuple(language.code for language in LANGUAGES if language.code != "en")
 GETTEXT = BUILD / "gettext"
+PACKAGE = ROOT / "src" / "agentmsg"
+PACKAGE_LOCALE = PACKAGE / "locale"
+PACKAGE_GETTEXT = BUILD / "gettext-package"
+#: The marking functions of ``src/agentmsg/_l10n.py``, as its modules import them, and
+#: its own label class (byte counts).
+PACKAGE_KEYWORDS = {"_": None, "_n": (1, 2), "N_": None, "_Label": (1, 2)}
 
 
 def catalog_files(lang: str, locales: Path = LOCALES) -> list[Path]:
-    """Every ``.po`` file of *lang*, sorted."""
+    """Every ``.po`` file of *lang* under *locales*, sorted."""
     return sorted((locales / lang / "LC_MESSAGES").rglob("*.po"))
 
 
-def validate_catalogs(langs: Iterable[str], locales: Path = LOCALES) -> list[str]:
-    """Problems in the catalogs of *langs*, each as ``"<file>:<line>: <what>"``."""
+def every_catalog(lang: str) -> list[Path]:
+    """The documentation's catalogs of *lang*, then the package's."""
+    return catalog_files(lang) + catalog_files(lang, PACKAGE_LOCALE)
+
+
+def validate_catalogs(langs: Iterable[str], locales: Path | None = None) -> list[str]:
+    """Problems in the catalogs of *langs* (under *locales*; by default all of them, the
+    documentation's and the package's), each as ``"<file>:<line>: <what>"``."""
     import polib
 
     problems: list[str] = []
     msgfmt = shutil.which("msgfmt")
     for lang in langs:
-        for path in catalog_files(lang, locales):
+        for path in every_catalog(lang) if locales is None else catalog_files(lang, locales):
             where = shown(path)
             broken = malformed_lines(path)
             if broken:
@@ -127,17 +150,21 @@ class CatalogStats:
 
 
 def catalog_stats(
-    langs: Iterable[str] = TRANSLATED_LANGS, locales: Path = LOCALES
+    langs: Iterable[str] = TRANSLATED_LANGS, locales: Path | None = None
 ) -> list[CatalogStats]:
-    """Per language and page: translated, untranslated and fuzzy entries."""
+    """Per language and page (``agentmsg/agentmsg`` for the package's catalog):
+    translated, untranslated and fuzzy entries, under *locales* (by default all)."""
     from sphinx_intl import catalog
 
     rows = []
     for lang in langs:
-        base = locales / lang / "LC_MESSAGES"
-        for path in catalog_files(lang, locales):
+        base = (locales or LOCALES) / lang / "LC_MESSAGES"
+        for path in every_catalog(lang) if locales is None else catalog_files(lang, locales):
             entries = catalog.load_po(str(path))
-            page = path.relative_to(base).with_suffix("").as_posix()
+            if path.is_relative_to(base):
+                page = path.relative_to(base).with_suffix("").as_posix()
+            else:  # the package's catalog
+                page = f"agentmsg/{path.stem}"
             counts = (
                 len(catalog.translated_entries(entries)),
                 len(catalog.untranslated_entries(entries)),
@@ -159,6 +186,7 @@ def print_stats(langs: Sequence[str] = TRANSLATED_LANGS) -> None:
     from sphinx_intl.basic import stat
 
     stat(os.path.relpath(LOCALES), langs)
+    stat(os.path.relpath(PACKAGE_LOCALE), langs)
     for lang in langs:
         rows = catalog_stats([lang])
         translated = sum(row.translated for row in rows)
@@ -207,33 +235,57 @@ def _check_example_msgids(potdir: Path) -> None:
                     )
 
 
+def extract_package_messages(outdir: Path = PACKAGE_GETTEXT) -> Path:
+    """Extract the messages the package marks for translation into ``agentmsg.pot``."""
+    from babel.messages.catalog import Catalog
+    from babel.messages.extract import extract_from_file
+    from babel.messages.pofile import write_po
+
+    catalog = Catalog(project="agentmsg", fuzzy=False, creation_date=_commit_time())
+    for path in sorted(PACKAGE.glob("*.py")):
+        for _line, message, comments, context in extract_from_file(
+            "python",
+            path,
+            keywords=PACKAGE_KEYWORDS,
+            comment_tags=("Translators:",),
+            strip_comment_tags=True,
+        ):
+            catalog.add(message, None, [], auto_comments=comments, context=context)
+    outdir.mkdir(parents=True, exist_ok=True)
+    pot = outdir / "agentmsg.pot"
+    with pot.open("wb") as handle:
+        write_po(handle, catalog, omit_header=False, no_location=True, sort_output=True)
+    return pot
+
+
+def _commit_time() -> datetime:
+    return datetime.fromtimestamp(int(child_env()["SOURCE_DATE_EPOCH"]), UTC)
+
+
+def _sphinx_intl_update(potdir: Path, locale_dir: Path, langs: Sequence[str]) -> None:
+    command = [sys.executable, "-m", "sphinx_intl", "update", "-p", str(potdir)]
+    command += ["-d", str(locale_dir), *(f"--language={lang}" for lang in langs)]
+    if subprocess.run(command, cwd=ROOT, env=child_env(), check=False).returncode:
+        msg = f"sphinx-intl update failed for {shown(locale_dir)}"
+        raise BuildError(msg)
+
+
 def update_po(langs: Sequence[str] = TRANSLATED_LANGS) -> None:
-    """Refresh ``locales/<lang>/LC_MESSAGES/*.po`` from the pages with ``sphinx-intl update``.
+    """Refresh the catalogs with ``sphinx-intl update``: ``locales/<lang>/LC_MESSAGES/``
+    from the pages, ``src/agentmsg/locale/<lang>/LC_MESSAGES/agentmsg.po`` from the
+    package.
 
     With ``gettext_location=False`` and the POT-Creation-Date taken from the commit, a
     re-run on unchanged sources leaves every file byte-identical.
     """
     build_gettext()
-    command = [
-        sys.executable,
-        "-m",
-        "sphinx_intl",
-        "update",
-        "-p",
-        str(GETTEXT),
-        "-d",
-        str(LOCALES),
-    ]
-    for lang in langs:
-        command += ["-l", lang]
-    if subprocess.run(command, cwd=LOCALES.parent, env=child_env(), check=False).returncode:
-        msg = "sphinx-intl update failed"
-        raise BuildError(msg)
+    _sphinx_intl_update(GETTEXT, LOCALES, langs)
+    _sphinx_intl_update(extract_package_messages().parent, PACKAGE_LOCALE, langs)
     pages = {
         path.relative_to(GETTEXT).with_suffix("").as_posix() for path in GETTEXT.rglob("*.pot")
     }
     for lang in langs:
         base = LOCALES / lang / "LC_MESSAGES"
-        for path in catalog_files(lang):
+        for path in sorted(base.rglob("*.po")):
             if path.relative_to(base).with_suffix("").as_posix() not in pages:
                 print(f"== note: {shown(path)} belongs to no page any more")

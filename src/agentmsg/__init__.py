@@ -7,6 +7,8 @@ Everything public is importable from here. Where things live:
 - ``_validate.py``: every validation rule;
 - ``_errors.py``: :class:`MessageError` and its subclasses;
 - ``_ids.py``: ids, timestamps and :func:`deterministic`;
+- ``_html.py`` and ``card.css``: the chat cards; ``_l10n.py`` and ``locale/``: their
+  labels in English, Chinese and Spanish;
 - ``_media.py``: media blocks from files, bytes and URLs;
 - ``_schema.py``: :func:`json_schema`.
 """
@@ -39,6 +41,7 @@ from ._chat import (
 )
 from ._errors import MediaError, MessageError, TokenCountError
 from ._ids import deterministic
+from ._l10n import display_language, set_display_language
 from ._media import block_from_bytes, block_from_file, block_from_url, detect_media_type
 from ._message import Msg
 from ._schema import json_schema
@@ -76,8 +79,10 @@ __all__ = [
     "block_from_url",
     "detect_media_type",
     "deterministic",
+    "display_language",
     "estimate_tokens",
     "json_schema",
+    "set_display_language",
 ]
 
 # Public classes say they live in ``agentmsg`` (``<class 'agentmsg.Msg'>``), where users

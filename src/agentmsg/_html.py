@@ -20,6 +20,11 @@ import json
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Protocol
 
+from ._l10n import Size, translated
+from ._l10n import gettext as _
+from ._l10n import label as N_
+from ._l10n import ngettext as _n
+
 __all__ = [
     "INLINE_MEDIA_LIMIT",
     "JSON_LIMIT",
@@ -81,19 +86,6 @@ def _esc(text: str) -> str:
     return html.escape(text, quote=True).replace("\t", "&#9;")
 
 
-def _size(count: int) -> str:
-    """A byte count for people: ``512 bytes``, ``1.2 KiB``, ``3.0 MiB``."""
-    if count == 1:
-        return "1 byte"
-    if count < 1024:
-        return f"{count:,} bytes"
-    if count < 1024 * 1024:
-        number, unit = count / 1024, "KiB"
-    else:
-        number, unit = count / (1024 * 1024), "MiB"
-    return f"{number:.1f}".removesuffix(".0") + f" {unit}"
-
-
 def _base64_size(data: str) -> int:
     """The decoded size of base64 *data*, computed without decoding it."""
     core = "".join(data.split())
@@ -113,7 +105,10 @@ def _json_block(value: Any) -> str:
     cut = text.rfind("\n", 0, JSON_LIMIT)
     if cut <= 0:
         cut = JSON_LIMIT
-    note = f"JSON truncated: {cut:,} of {len(text):,} characters shown."
+    # Translators: a cut JSON value; {shown} and {total} count characters.
+    note = _esc(
+        _("JSON truncated: {shown} of {total} characters shown.", shown=cut, total=len(text))
+    )
     shown = f'<pre class="agentmsg-json">{_esc(text[:cut])}\n…</pre>'
     return f'{shown}<p class="agentmsg-note">{note}</p>'
 
@@ -139,12 +134,27 @@ def _role_class(role: str) -> str:
 # -- media -------------------------------------------------------------------------
 
 
+#: The kinds of media, as a card names them.
+_KINDS = {"image": N_("image"), "audio": N_("audio"), "video": N_("video")}
+
+
+def _kind(kind: str) -> Any:
+    """The translatable name of a media *kind*; any other kind stays as the data says."""
+    return _KINDS.get(kind, kind)
+
+
 def _summary(kind: str, body: str) -> str:
-    return f'<p class="agentmsg-media"><span class="agentmsg-tag">{_esc(kind)}</span> {body}</p>'
+    found = _kind(kind)
+    tag = _esc(found if isinstance(found, str) else translated(found))
+    return f'<p class="agentmsg-media"><span class="agentmsg-tag">{tag}</span> {body}</p>'
 
 
 def _player(kind: str, src: str, media_type: str, size: int) -> str:
-    label = f"{kind} ({media_type}, {_size(size)})"
+    # Translators: the accessible name of an image, sound or video, such as
+    # "image (image/png, 112 bytes)".
+    label = _(
+        "{kind} ({media_type}, {size})", kind=_kind(kind), media_type=media_type, size=Size(size)
+    )
     if kind == "image":
         return (
             f'<figure class="agentmsg-media"><img class="agentmsg-img" src="{_esc(src)}" '
@@ -158,16 +168,13 @@ def _player(kind: str, src: str, media_type: str, size: int) -> str:
 
 
 def _too_large(kind: str, media_type: str, size: int) -> str:
-    limit = _size(INLINE_MEDIA_LIMIT)
-    return _summary(
-        kind,
-        f"{_esc(media_type)}, {_size(size)} "
-        f'<span class="agentmsg-muted">(not embedded: over the {limit} inline limit)</span>',
-    )
+    what = _("{media_type}, {size}", media_type=media_type, size=Size(size))
+    why = _("(not embedded: over the {limit} inline limit)", limit=Size(INLINE_MEDIA_LIMIT))
+    return _summary(kind, f'{_esc(what)} <span class="agentmsg-muted">{_esc(why)}</span>')
 
 
 def _data_url(kind: str, url: str) -> str:
-    header, _, payload = url[5:].partition(",")
+    header, _comma, payload = url[5:].partition(",")
     params = header.split(";")
     media_type = params[0] or "text/plain"
     if "base64" in params[1:]:
@@ -177,11 +184,9 @@ def _data_url(kind: str, url: str) -> str:
 
         size = len(unquote_to_bytes(payload))
     if not media_type.lower().startswith(f"{kind}/"):
-        return _summary(
-            kind,
-            f"data: URL of type {_esc(media_type)}, {_size(size)} "
-            f'<span class="agentmsg-muted">(not embedded: not {_esc(kind)} data)</span>',
-        )
+        what = _("data: URL of type {media_type}, {size}", media_type=media_type, size=Size(size))
+        why = _("(not embedded: not {kind} data)", kind=_kind(kind))
+        return _summary(kind, f'{_esc(what)} <span class="agentmsg-muted">{_esc(why)}</span>')
     if len(url) > INLINE_MEDIA_LIMIT:
         return _too_large(kind, media_type, size)
     return _player(kind, url, media_type, size)
@@ -208,7 +213,8 @@ def _media(kind: str, source: Mapping[str, Any]) -> str:
         link = f'<a href="{_esc(url)}" rel="nofollow noopener noreferrer">{_esc(url)}</a>'
     else:
         link = f"<code>{_esc(url)}</code>"
-    return _summary(kind, f'{link} <span class="agentmsg-muted">(remote, not loaded)</span>')
+    remote = _esc(_("(remote, not loaded)"))
+    return _summary(kind, f'{link} <span class="agentmsg-muted">{remote}</span>')
 
 
 # -- blocks ------------------------------------------------------------------------
@@ -216,7 +222,7 @@ def _media(kind: str, source: Mapping[str, Any]) -> str:
 
 def _caption(title: str, block: Mapping[str, Any]) -> str:
     return (
-        f'<caption><span class="agentmsg-tag">{title}</span> '
+        f'<caption><span class="agentmsg-tag">{_esc(title)}</span> '
         f"<code>{_esc(str(block.get('name', '')))}</code> "
         f'<span class="agentmsg-muted">id</span> <code>{_esc(str(block.get("id", "")))}</code>'
         "</caption>"
@@ -231,12 +237,23 @@ def _tool_use(block: Mapping[str, Any]) -> str:
             for key, item in arguments.items()
         )
     else:
-        rows = '<tr><td colspan="2" class="agentmsg-muted">no arguments</td></tr>'
+        rows = _muted_row(_("no arguments"))
+    # Translators: the column headings of a tool call's table of arguments.
+    head = _column_heads(_("argument"), _("value"))
+    caption = _caption(_("Tool call"), block)
     return (
-        f'<table class="agentmsg-table agentmsg-tool-use">{_caption("Tool call", block)}'
-        '<thead><tr><th scope="col">argument</th><th scope="col">value</th></tr></thead>'
-        f"<tbody>{rows}</tbody></table>"
+        f'<table class="agentmsg-table agentmsg-tool-use">{caption}'
+        f"<thead>{head}</thead><tbody>{rows}</tbody></table>"
     )
+
+
+def _muted_row(text: str) -> str:
+    """A table row that says, in one muted cell, that there is nothing to show."""
+    return f'<tr><td colspan="2" class="agentmsg-muted">{_esc(text)}</td></tr>'
+
+
+def _column_heads(first: str, second: str) -> str:
+    return f'<tr><th scope="col">{_esc(first)}</th><th scope="col">{_esc(second)}</th></tr>'
 
 
 def _parsed_json(text: str) -> Any:
@@ -270,16 +287,19 @@ _OUTPUT_BLOCKS = frozenset({"text", "image", "audio", "video"})
 
 
 def _tool_result(block: Mapping[str, Any]) -> str:
+    caption = _caption(_("Tool result"), block)
+    output = _esc(_("output"))
     return (
-        f'<table class="agentmsg-table agentmsg-tool-result">{_caption("Tool result", block)}'
-        f'<tbody><tr><th scope="row">output</th><td>{_output(block.get("output"))}</td></tr>'
-        "</tbody></table>"
+        f'<table class="agentmsg-table agentmsg-tool-result">{caption}'
+        f'<tbody><tr><th scope="row">{output}</th>'
+        f"<td>{_output(block.get('output'))}</td></tr></tbody></table>"
     )
 
 
 def _text(text: str) -> str:
     if not text:
-        return '<p class="agentmsg-text agentmsg-muted">(empty text)</p>'
+        empty = _esc(_("(empty text)"))
+        return f'<p class="agentmsg-text agentmsg-muted">{empty}</p>'
     return f'<div class="agentmsg-text">{_esc(text)}</div>'
 
 
@@ -289,9 +309,14 @@ def _block(block: Mapping[str, Any]) -> str:
         return _text(str(block.get("text", "")))
     if kind == "thinking":
         thinking = str(block.get("thinking", ""))
+        # Translators: the length of a folded thinking block.
+        length = _n(
+            "({count} character)", "({count} characters)", len(thinking), count=len(thinking)
+        )
+        title = _esc(_("Thinking"))
         return (
-            '<details class="agentmsg-thinking"><summary>Thinking '
-            f'<span class="agentmsg-muted">({len(thinking):,} characters)</span></summary>'
+            f'<details class="agentmsg-thinking"><summary>{title} '
+            f'<span class="agentmsg-muted">{_esc(length)}</span></summary>'
             f'<div class="agentmsg-text">{_esc(thinking)}</div></details>'
         )
     if kind in ("image", "audio", "video"):
@@ -316,7 +341,10 @@ def render_blocks(content: str | Iterable[Mapping[str, Any]]) -> str:
     if isinstance(content, str):
         return _text(content)
     parts = [_block(block) for block in content]
-    return "".join(parts) if parts else '<p class="agentmsg-muted">(no content)</p>'
+    if parts:
+        return "".join(parts)
+    nothing = _esc(_("(no content)"))
+    return f'<p class="agentmsg-muted">{nothing}</p>'
 
 
 def render_card(
@@ -369,15 +397,19 @@ def render_card(
                 for key, item in metadata.items()
             )
         else:
-            rows = '<tr><td colspan="2" class="agentmsg-muted">empty</td></tr>'
+            rows = _muted_row(_("empty"))
+        # Translators: the column headings of a message's metadata table.
+        columns = _column_heads(_("key"), _("value"))
+        title = _esc(_("Metadata"))
         body += (
             '<table class="agentmsg-table agentmsg-metadata">'
-            '<caption><span class="agentmsg-tag">Metadata</span></caption>'
-            '<thead><tr><th scope="col">key</th><th scope="col">value</th></tr></thead>'
-            f"<tbody>{rows}</tbody></table>"
+            f'<caption><span class="agentmsg-tag">{title}</span></caption>'
+            f"<thead>{columns}</thead><tbody>{rows}</tbody></table>"
         )
     data_id = "" if message_id is None else f' data-agentmsg-id="{_esc(message_id)}"'
-    aria = f"{role} message from {name}"
+    # Translators: the accessible name of a card; {role} is the message's role as its
+    # code wrote it ("user", "assistant", ...), {name} its sender.
+    aria = _("{role} message from {name}", role=role, name=name)
     return (
         f'<article class="agentmsg-card {_role_class(role)}"{data_id} aria-label="{_esc(aria)}">'
         f"<style>{STYLE}</style>"

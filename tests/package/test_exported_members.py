@@ -39,8 +39,10 @@ DOCUMENTED = [
     "block_from_url",
     "detect_media_type",
     "deterministic",
+    "display_language",
     "estimate_tokens",
     "json_schema",
+    "set_display_language",
 ]
 API_PAGE = pathlib.Path(__file__).resolve().parents[2] / "docs" / "api.rst"
 

@@ -7,7 +7,8 @@ html``) executes every ``docs/examples/<name>.py`` once and writes
 (``.. GENERATED FROM PYTHON SOURCE LINES a-b``), its code, and the output box the page
 shows under it (printed text and reprs; or the HTML of a ``_repr_html_``). This module
 reads those pages, so the regression compares the very output a reader sees; nothing
-runs the scripts a second time.
+runs the scripts a second time. (The cards' labels are captured deferred, as markers each
+language build writes in its language; they are recorded here in English.)
 
 ``tests/expected/<name>.txt`` holds that output cell by cell, headed by each cell's first
 line of code; ``make test-record`` (``python tests/site/_outputs.py record``) runs the
@@ -25,6 +26,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from agentmsg._l10n import localize
+
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "docs" / "examples"
 GALLERY = ROOT / "docs" / "tutorial"
@@ -38,6 +41,7 @@ __all__ = [
     "Cell",
     "OutputMismatch",
     "captured_cells",
+    "captured_html",
     "compare_with_expected",
     "readable_html",
     "record",
@@ -90,6 +94,11 @@ def _title(code: str) -> str:
     return title if len(title) <= 80 else title[:77] + "..."
 
 
+def captured_html(generated: str) -> list[str]:
+    """The HTML output boxes of a generated page, as captured (cards' labels deferred)."""
+    return [_unindent(match.group(1)) for match in _HTML.finditer(generated)]
+
+
 def captured_cells(generated: str, script_lines: Sequence[str]) -> list[Cell]:
     """The code cells of a page sphinx-gallery generated, with what each shows.
 
@@ -115,7 +124,7 @@ def captured_cells(generated: str, script_lines: Sequence[str]) -> list[Cell]:
                 line=first,
                 title=_title(_unindent(code.group(1))),
                 text=_unindent(text.group(1)) if text else "",
-                html=_unindent(html.group(1)) if html else None,
+                html=localize(_unindent(html.group(1)), "en") if html else None,
             )
         )
     return cells

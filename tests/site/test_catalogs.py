@@ -24,6 +24,9 @@ ROOT = Path(__file__).resolve().parents[2]
 
 LANGS = list(build.TRANSLATED_LANGS)
 CATALOGS = [path for lang in LANGS for path in build.catalog_files(lang)]
+PACKAGE_CATALOGS = [
+    path for lang in LANGS for path in build.catalog_files(lang, build.PACKAGE_LOCALE)
+]
 
 
 def catalog_id(path: Path) -> str:
@@ -169,6 +172,44 @@ class TestCatalogContents:
     def test_validate_catalogs_finds_no_problem(self) -> None:
         """``build.validate_catalogs`` (polib, a line check and ``msgfmt --check``) passes."""
         assert [] == build.validate_catalogs(LANGS)
+
+
+def package_language(path: Path) -> str:
+    return path.relative_to(build.PACKAGE_LOCALE).parts[0]
+
+
+def forms(entry: polib.POEntry) -> list[str]:
+    return list(entry.msgstr_plural.values()) if entry.msgid_plural else [entry.msgstr]
+
+
+class TestPackageCatalogs:
+    """The package's own catalogs (the chat cards' labels) are complete and current."""
+
+    @pytest.mark.parametrize("path", PACKAGE_CATALOGS, ids=package_language)
+    def test_header_and_entries(self, path: Path) -> None:
+        """The header names the language; every entry, plural forms included, has a
+        translation; none is fuzzy."""
+        catalog = polib.pofile(str(path))
+        assert (package_language(path), False) == (
+            catalog.metadata.get("Language"),
+            bool(catalog.metadata_is_fuzzy),
+        )
+        assert [] == [
+            e.msgid for e in entries(path) if e.fuzzy or not all(f.strip() for f in forms(e))
+        ]
+
+    @pytest.mark.parametrize("path", PACKAGE_CATALOGS, ids=package_language)
+    def test_has_every_label_of_the_code(self, path: Path, tmp_path: Path) -> None:
+        """The catalog holds exactly the messages extracted from ``src/agentmsg`` now
+        (``make update-po`` fixes both directions)."""
+        pot = build.extract_package_messages(tmp_path)
+        extracted = {(e.msgid, e.msgid_plural) for e in polib.pofile(str(pot)) if e.msgid}
+        assert extracted
+        assert extracted == {(e.msgid, e.msgid_plural) for e in entries(path)}
+
+    def test_one_per_language(self) -> None:
+        """Each translated language has the package's catalog."""
+        assert sorted(LANGS) == sorted(package_language(p) for p in PACKAGE_CATALOGS)
 
 
 class TestSphinxLint:

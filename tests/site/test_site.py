@@ -18,6 +18,8 @@ import snowballstemmer
 from bs4 import BeautifulSoup, Tag
 
 import agentmsg
+from _outputs import captured_html
+from agentmsg._l10n import localize
 from builder import root as build
 from conftest import TUTORIALS
 
@@ -84,6 +86,10 @@ def search_terms(site: Path, lang: str) -> dict[str, object]:
     return {**index["terms"], **index.get("titleterms", {})}
 
 
+def _cards(html: str) -> list[Tag]:
+    return BeautifulSoup(html, "html.parser").select("article.agentmsg-card")
+
+
 class TestTutorialPages:
     """Every tutorial exists in every language, with the output its code printed."""
 
@@ -111,14 +117,27 @@ class TestTutorialPages:
     def test_output_is_the_same_in_every_language(
         self, built_site: Path, lang: str, name: str
     ) -> None:
-        """The printed output and the chat cards are the English page's, unchanged."""
+        """The printed output is the English page's, unchanged."""
 
-        def shown(code: str) -> list[str]:
+        def printed(code: str) -> list[str]:
             page = soup(built_site / code / "tutorial" / f"{name}.html")
-            boxes = page.select("div.sphx-glr-script-out, article.agentmsg-card")
-            return [str(box) for box in boxes]
+            return [str(box) for box in page.select("div.sphx-glr-script-out")]
 
-        assert shown("en") == shown(lang)
+        assert printed("en") == printed(lang)
+
+    @pytest.mark.parametrize("lang", LANGS)
+    @pytest.mark.parametrize("name", TUTORIALS)
+    def test_cards_are_the_captured_ones_in_the_page_language(
+        self, built_site: Path, lang: str, name: str
+    ) -> None:
+        """Each chat card is the one the examples pass captured, with its labels written
+        in the page's language exactly as ``agentmsg`` writes them for a notebook user."""
+        generated = (ROOT / "docs" / "tutorial" / f"{name}.rst").read_text(encoding="utf-8")
+        cards = [card for box in captured_html(generated) for card in _cards(localize(box, lang))]
+        page = soup(built_site / lang / "tutorial" / f"{name}.html")
+        expected = [str(card) for card in cards]
+        assert expected == [str(card) for card in page.select("article.agentmsg-card")]
+        assert "\ue000" not in str(page)
 
     def test_chat_cards_are_shown(self, built_site: Path) -> None:
         """A message at the end of a cell is shown as a chat card on the tutorial pages."""

@@ -1,0 +1,46 @@
+"""The chat cards of the tutorials, in the page's language.
+
+The examples run once for every language (``docs/builder/examples.py``), with the cards'
+labels *deferred* (``agentmsg._l10n.deferred``, entered per example by
+``agentmsg_gallery.reset_deterministic``): each label is a marker that holds its message
+and arguments. Each language build turns the markers of the pages it reads into text in
+its language with ``agentmsg._l10n.localize``, the function and catalogs
+(``src/agentmsg/locale/``) that a notebook user's cards use. The message data the code
+wrote (senders, roles, texts) is not touched.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from docutils import nodes
+from sphinx.transforms import SphinxTransform
+
+from agentmsg._l10n import localize
+
+if TYPE_CHECKING:
+    from sphinx.application import Sphinx
+
+__all__ = ["MARKER", "LocalizedCards"]
+
+MARKER = "\ue000"
+"""The first character of every deferred label."""
+
+
+class LocalizedCards(SphinxTransform):
+    """Write the deferred labels of every raw HTML block in the build's language."""
+
+    default_priority = 800
+
+    def apply(self, **kwargs: Any) -> None:
+        language = self.config.language or "en"
+        for raw in list(self.document.findall(nodes.raw)):
+            text = raw.astext()
+            if MARKER in text:
+                shown = localize(text, language)
+                raw.replace_self(nodes.raw(shown, shown, format=raw.get("format", "html")))
+
+
+def setup(app: Sphinx) -> dict[str, Any]:
+    app.add_transform(LocalizedCards)
+    return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True}

@@ -1,0 +1,352 @@
+"""The language of the chat cards: their labels in English, Simplified Chinese or Spanish.
+
+A card (:meth:`Msg._repr_html_ <agentmsg.Msg._repr_html_>`) writes its labels ("Tool call",
+"Metadata", "image (image/png, 112 bytes)", ...) in the display language, English unless
+:func:`set_display_language` or :func:`display_language` chose another. The message's own
+data (names, texts, field values) is shown as it is.
+
+The translations are gettext catalogs beside this module,
+``locale/<lang>/LC_MESSAGES/agentmsg.po``, kept up to date by ``make update-po`` with the
+documentation's. Numbers follow the language's conventions (``7,9 KiB`` in Spanish).
+
+For the documentation, whose examples run once for three languages, a card can also be
+rendered *deferred* (:func:`deferred`): each label becomes a marker holding its message
+and arguments, and each language build turns the markers into text with :func:`localize`.
+"""
+
+from __future__ import annotations
+
+import binascii
+import contextlib
+import contextvars
+import os
+import re
+from collections.abc import Callable, Iterator
+from typing import Any, NamedTuple
+
+from ._errors import MessageError
+
+__all__ = [
+    "LANGUAGES",
+    "Size",
+    "deferred",
+    "display_language",
+    "gettext",
+    "label",
+    "localize",
+    "ngettext",
+    "resolve_language",
+    "set_display_language",
+    "translated",
+]
+
+LANGUAGES: tuple[str, ...] = ("en", "zh_CN", "es")
+"""The display languages, by their gettext codes."""
+
+#: Other ways to name them: BCP 47 tags and bare primary subtags.
+_ALIASES = {"zh": "zh_CN", "zh-cn": "zh_CN", "zh-hans": "zh_CN", "zh_cn": "zh_CN"}
+
+_default = "en"
+_current: contextvars.ContextVar[str | None] = contextvars.ContextVar(
+    "agentmsg_display_language", default=None
+)
+_deferring: contextvars.ContextVar[bool] = contextvars.ContextVar(
+    "agentmsg_deferred_labels", default=False
+)
+
+
+def resolve_language(language: object, path: str = "language") -> str:
+    """The gettext code of *language*: ``"zh_CN"`` for ``"zh-CN"``, ``"zh"`` or
+    ``"zh_Hans"``; ``"es"`` for ``"es-MX"``; ``"en"`` for ``"en-GB"``.
+
+    Raises:
+        MessageError: *language* is not a string naming one of :data:`LANGUAGES`.
+    """
+    if isinstance(language, str):
+        lowered = language.strip().lower().replace("_", "-")
+        if lowered in _ALIASES or lowered.replace("-", "_") in _ALIASES:
+            return _ALIASES.get(lowered, "zh_CN")
+        for code in LANGUAGES:
+            if lowered == code.lower().replace("_", "-"):
+                return code
+        primary = lowered.split("-")[0]
+        if primary in ("en", "es"):
+            return primary
+        if primary == "zh":
+            return "zh_CN"
+    names = ", ".join(repr(code) for code in LANGUAGES)
+    msg = f"`{path}` must name one of the card languages {names}, not {language!r}."
+    raise MessageError(msg, path)
+
+
+def set_display_language(language: str) -> None:
+    """Show the chat cards' labels in *language* from now on, in this process.
+
+    Args:
+        language: ``"en"``, ``"zh_CN"`` or ``"es"`` (also written ``"zh-CN"``, ``"zh"``,
+            ``"es-MX"``, ...).
+
+    Raises:
+        MessageError: *language* is none of them.
+
+    Example:
+        >>> from agentmsg import Msg, set_display_language
+        >>> set_display_language("es")
+        >>> "Metadatos" in Msg("Ana", "Hola", "user", metadata={"k": 1})._repr_html_()
+        True
+        >>> set_display_language("en")
+
+    .. versionadded:: 0.2.0
+    """
+    global _default
+    _default = resolve_language(language)
+
+
+@contextlib.contextmanager
+def display_language(language: str) -> Iterator[str]:
+    """Show the chat cards' labels in *language* inside a ``with`` block.
+
+    The choice is context-local (like :func:`~agentmsg.deterministic`): other threads and
+    asyncio tasks keep theirs. It yields the language's code.
+
+    Raises:
+        MessageError: *language* is not one of ``"en"``, ``"zh_CN"`` and ``"es"``.
+
+    Example:
+        >>> from agentmsg import Msg, display_language
+        >>> card = Msg("Li", "你好", "user", metadata={"k": 1})
+        >>> with display_language("zh-CN"):
+        ...     "元数据" in card._repr_html_()
+        True
+
+    .. versionadded:: 0.2.0
+    """
+    token = _current.set(resolve_language(language))
+    try:
+        yield _current.get() or _default
+    finally:
+        _current.reset(token)
+
+
+def current_language() -> str:
+    """The language cards are shown in here and now."""
+    return _current.get() or _default
+
+
+@contextlib.contextmanager
+def deferred() -> Iterator[None]:
+    """Render labels as markers that :func:`localize` turns into any language later."""
+    token = _deferring.set(True)
+    try:
+        yield
+    finally:
+        _deferring.reset(token)
+
+
+# -- catalogs ----------------------------------------------------------------------
+
+_LOCALE = os.path.join(os.path.dirname(__file__), "locale")
+_catalogs: dict[str, dict[tuple[str, str | None], list[str]]] = {}
+#: Which plural form a language uses for n things: the ``Plural-Forms`` of its catalog's
+#: header, written in Python (a test compares them). Spanish has a form for the exact
+#: millions ("de" follows them: "un millón de caracteres").
+_PLURAL_FORM: dict[str, Callable[[int], int]] = {
+    "en": lambda n: int(n != 1),
+    "es": lambda n: 0 if n == 1 else 1 if n != 0 and n % 1_000_000 == 0 else 2,
+    "zh_CN": lambda n: 0,
+}
+_PO_STRING = re.compile(r'"((?:[^"\\]|\\.)*)"')
+
+
+def _unquote(text: str) -> str:
+    import json
+
+    value: str = json.loads(f'"{text}"')
+    return value
+
+
+def _catalog(language: str) -> dict[tuple[str, str | None], list[str]]:
+    """The translations of *language*, by ``(msgid, msgid_plural)``: the forms of each.
+
+    Untranslated and fuzzy entries are left out (their English is shown).
+    """
+    found = _catalogs.get(language)
+    if found is not None:
+        return found
+    entries: dict[tuple[str, str | None], list[str]] = {}
+    path = os.path.join(_LOCALE, language, "LC_MESSAGES", "agentmsg.po")
+    if os.path.isfile(path):
+        with open(path, encoding="utf-8") as handle:
+            text = handle.read()
+        for entry in text.split("\n\n"):
+            fields: dict[str, str] = {}
+            key = ""
+            fuzzy = False
+            for line in entry.splitlines():
+                if line.startswith("#,") and "fuzzy" in line:
+                    fuzzy = True
+                if line.startswith("#") or not line.strip():
+                    continue
+                keyword, _, rest = line.partition(" ")
+                if line.startswith('"'):
+                    fields[key] += "".join(_unquote(s) for s in _PO_STRING.findall(line))
+                else:
+                    key = keyword
+                    fields[key] = "".join(_unquote(s) for s in _PO_STRING.findall(rest))
+            msgid = fields.get("msgid")
+            forms = [fields[k] for k in sorted(fields) if k.startswith("msgstr")]
+            if msgid and not fuzzy and forms and all(forms):
+                entries[(msgid, fields.get("msgid_plural"))] = forms
+    _catalogs[language] = entries
+    return entries
+
+
+# -- numbers -----------------------------------------------------------------------
+
+
+class Size(NamedTuple):
+    """A byte count, shown as ``512 bytes``, ``7.9 KiB`` or ``3 MiB`` in the language."""
+
+    amount: int
+
+
+def _number(value: float, language: str, decimals: int = 0) -> str:
+    """*value* with the language's digit grouping and decimal sign.
+
+    English and Chinese group thousands with commas and write a decimal point; Spanish
+    writes a decimal comma and groups numbers of five digits or more with a space
+    (``1234``, ``12 345``), as the RAE and ISO 80000 advise.
+    """
+    text = f"{value:,.{decimals}f}"
+    if language != "es":
+        return text
+    whole, _, fraction = text.partition(".")
+    digits = whole.replace(",", "")
+    grouped = whole.replace(",", "\u00a0") if len(digits.lstrip("-")) > 4 else digits
+    return f"{grouped},{fraction}" if fraction else grouped
+
+
+def _size(count: int, language: str) -> str:
+    if count < 1024:
+        return _Label("{count} byte", "{count} bytes", count, {"count": count}).text(language)
+    number, unit = (count / 1024, "KiB") if count < 1024 * 1024 else (count / 1024**2, "MiB")
+    shown = _number(number, language, 1)
+    for point in (".0", ",0"):
+        shown = shown.removesuffix(point)
+    return f"{shown} {unit}"
+
+
+# -- labels ------------------------------------------------------------------------
+
+_MARK = "\ue000([A-Za-z0-9+/=]*)\ue001"
+
+
+def _encode(value: Any) -> Any:
+    if isinstance(value, Size):
+        return {"size": value.amount}
+    if isinstance(value, _Label):
+        return {"label": [value.msgid, value.plural, value.n, _encode(value.args)]}
+    if isinstance(value, dict):
+        return {key: _encode(item) for key, item in value.items()}
+    return value
+
+
+def _decode(value: Any) -> Any:
+    if isinstance(value, dict) and set(value) == {"size"}:
+        return Size(value["size"])
+    if isinstance(value, dict) and set(value) == {"label"}:
+        msgid, plural, n, args = value["label"]
+        return _Label(msgid, plural, n, _decode(args))
+    if isinstance(value, dict):
+        return {key: _decode(item) for key, item in value.items()}
+    return value
+
+
+class _Label(NamedTuple):
+    """A message and its arguments, not yet in a language."""
+
+    msgid: str
+    plural: str | None
+    n: int | None
+    args: dict[str, Any]
+
+    def text(self, language: str) -> str:
+        english = self.msgid if self.plural is None or self.n == 1 else self.plural
+        template = english
+        forms = _catalog(language).get((self.msgid, self.plural)) if language != "en" else None
+        if forms:
+            index = 0 if self.plural is None else _PLURAL_FORM[language](self.n or 0)
+            template = forms[min(index, len(forms) - 1)]
+        args = {key: _shown(item, language) for key, item in self.args.items()}
+        try:
+            return template.format(**args)
+        except (KeyError, IndexError, ValueError):  # a broken translation: show the English
+            return english.format(**args)
+
+    def marker(self) -> str:
+        import json
+
+        data = json.dumps(_encode(self), ensure_ascii=False, separators=(",", ":"))
+        encoded = binascii.b2a_base64(data.encode(), newline=False).decode()
+        return f"\ue000{encoded}\ue001"
+
+
+def _shown(value: Any, language: str) -> str:
+    if isinstance(value, Size):
+        return _size(value.amount, language)
+    if isinstance(value, _Label):
+        return value.text(language)
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return str(value)
+    return _number(value, language)
+
+
+def _render(label: _Label) -> str:
+    if _deferring.get():
+        return label.marker()
+    return label.text(current_language())
+
+
+def gettext(msgid: str, **args: Any) -> str:
+    """*msgid* in the display language, with ``{name}`` fields filled from *args*.
+
+    An argument is shown as it is (a string), as a number in the language's format (an
+    int), as a byte count (:class:`Size`), or translated itself (a label made with
+    :func:`label`).
+    """
+    return _render(_Label(msgid, None, None, args))
+
+
+def ngettext(singular: str, plural: str, n: int, **args: Any) -> str:
+    """Like :func:`gettext`, choosing the form the language uses for *n* things."""
+    return _render(_Label(singular, plural, n, args))
+
+
+def label(msgid: str, **args: Any) -> _Label:
+    """A message translated where it is shown: as another message's argument, or by
+    :func:`translated`."""
+    return _Label(msgid, None, None, args)
+
+
+def translated(message: _Label) -> str:
+    """A :func:`label` in the display language (or deferred)."""
+    return _render(message)
+
+
+def localize(text: str, language: str) -> str:
+    """*text* (HTML holding deferred labels) with every label in *language*, escaped."""
+    import html
+    import json
+
+    code = resolve_language(language)
+
+    def replace(match: re.Match[str]) -> str:
+        try:
+            found = _decode(json.loads(binascii.a2b_base64(match.group(1)).decode()))
+        except (ValueError, TypeError, binascii.Error):
+            return match.group(0)  # text that only looks like a marker: left as it is
+        if not isinstance(found, _Label):
+            return match.group(0)
+        return html.escape(found.text(code), quote=True)
+
+    return re.sub(_MARK, replace, text)
