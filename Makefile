@@ -80,8 +80,8 @@ lint: $(VENV)/.installed ## ruff, mypy --strict, sphinx-lint (docs and catalogs)
 	$(BIN)/sphinx-lint --disable $(MYST_FALSE_ALARMS) $(MYST_CATALOGS)
 
 .PHONY: bench
-bench: $(VENV)/.installed-bench ## Run the benchmarks and print their tables
-	$(PY) bench/run.py
+bench: $(VENV)/.installed-bench ## Run the benchmarks (BASELINE=<git rev> builds that revision's docs beside)
+	AGENTMSG_BENCH_BASELINE=$(BASELINE) $(PY) bench/run.py $(BENCH_ARGS)
 
 .PHONY: clean
 clean: ## Remove _build/ and generated gallery files (keeps .venv)
