@@ -39,6 +39,7 @@ extensions = [
     "agentmsg_gallery",
     "agentmsg_downloads",
     "agentmsg_cards",
+    "agentmsg_typography",
     "agentmsg_site",
     "agentmsg_theme_strings",
     "agentmsg_speedups",  # last: it freezes what the others imported (see its docstring)
