@@ -19,6 +19,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
+from sphinx.locale import get_translation
+
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
     from sphinx.config import Config
@@ -81,7 +83,10 @@ def page_href(
 def language_links(pagename: str, current: str, *, absolute: bool = False) -> list[dict[str, Any]]:
     """The links from *pagename* in language *current* to the same page in every language.
 
-    Each item has ``code``, ``tag``, ``name``, ``href`` and ``current`` (a bool).
+    Each item has ``code``, ``tag``, ``name``, ``href`` (the link, relative unless
+    *absolute*), ``url`` (the page's address on the published site, for
+    ``<link rel="alternate" hreflang>``, which search engines read as an absolute URL) and
+    ``current`` (a bool).
     """
     return [
         {
@@ -89,6 +94,7 @@ def language_links(pagename: str, current: str, *, absolute: bool = False) -> li
             "tag": language.tag,
             "name": language.name,
             "href": page_href(pagename, language.code, absolute=absolute),
+            "url": f"{SITE_URL}{language.code}/{pagename}.html",
             "current": language.code == current,
         }
         for language in LANGUAGES
@@ -125,7 +131,9 @@ def _page_context(
     context["language"] = language.tag  # <html lang="zh-CN">, not Sphinx's "zh_CN"
     context["agentmsg_language"] = language
     context["agentmsg_languages"] = language_links(pagename, language.code, absolute=absolute)
-    context["agentmsg_x_default"] = page_href(pagename, DEFAULT.code, absolute=absolute)
+    context["agentmsg_x_default"] = f"{SITE_URL}{DEFAULT.code}/{pagename}.html"
+    # The footer's copyright holder, in the page's language (conf.py's value is English).
+    context["copyright"] = get_translation("sphinx")(app.config.copyright)
 
 
 def setup(app: Sphinx) -> dict[str, Any]:

@@ -1,17 +1,21 @@
-"""Translate the search page's messages from agentmsg's own ``sphinx.po``.
+"""Translate the texts the site's scripts show from agentmsg's own ``sphinx.po``.
 
-Sphinx's search page takes its texts ("Search finished, found 3 pages...") from
-``_static/translations.js``, which Sphinx writes from its own catalog for the language.
-Some of those entries are empty or missing (Spanish has no search summary at all). After
-a translated build, this extension lays the entries of
-``locales/<lang>/LC_MESSAGES/sphinx.po`` over that file, so the theme's strings and the
-search page speak the page's language. The HTML templates' strings need nothing of this:
-Sphinx already prefers ``locale_dirs`` catalogs to its own.
+- Sphinx's search page takes its texts ("Search finished, found 3 pages...") from
+  ``_static/translations.js``, which Sphinx writes from its own catalog for the language.
+  Some of those entries are empty or missing (Spanish has no search summary at all).
+- sphinx-copybutton's script carries its messages ("Copy", "Copied!") for a few
+  languages, picked by ``<html lang>``; its Chinese ones use Western punctuation.
+
+After a translated build, this extension lays the entries of
+``locales/<lang>/LC_MESSAGES/sphinx.po`` over both files, so the scripts speak the page's
+language as the templates do. The HTML templates' strings need nothing of this: Sphinx
+already prefers ``locale_dirs`` catalogs to its own.
 """
 
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -53,16 +57,54 @@ def merged_translations(js_text: str, po_path: Path) -> str:
     return f"{_PREFIX}{text});\n"
 
 
+#: sphinx-copybutton's message keys, by the English text each holds.
+COPYBUTTON_MESSAGES = {
+    "copy": "Copy",
+    "copy_to_clipboard": "Copy to clipboard",
+    "copy_success": "Copied!",
+    "copy_failure": "Failed to copy",
+}
+
+
+def copybutton_messages(js_text: str, tag: str, po_path: Path) -> str:
+    """*js_text* (sphinx-copybutton's script) with the messages for ``<html lang>`` *tag*
+    taken from *po_path*: its entry replaced, or added when the script has none."""
+    import polib
+
+    ours = {
+        entry.msgid: entry.msgstr
+        for entry in polib.pofile(str(po_path))
+        if entry.msgstr and not entry.obsolete and "fuzzy" not in entry.flags
+    }
+    messages = {key: ours.get(english, english) for key, english in COPYBUTTON_MESSAGES.items()}
+    body = "".join(
+        f"    {json.dumps(key)}: {json.dumps(value, ensure_ascii=False)},\n"
+        for key, value in messages.items()
+    )
+    entry = f"  {json.dumps(tag)}: {{\n{body}  }},\n"
+    start = js_text.index("const messages = {") + len("const messages = {\n")
+    existing = re.compile(rf"^  ['\"]{re.escape(tag)}['\"]\s*:\s*\{{.*?^  \}},?\n", re.M | re.S)
+    if existing.search(js_text, start):
+        return existing.sub(lambda _: entry, js_text, count=1)
+    return js_text[:start] + entry + js_text[start:]
+
+
 def _build_finished(app: Sphinx, exception: Exception | None) -> None:
     if exception is not None or app.builder.format != "html" or app.config.language == "en":
         return
     po_path = Path(app.confdir, "..", "locales", app.config.language, "LC_MESSAGES", "sphinx.po")
-    js_path = Path(app.outdir, "_static", "translations.js")
-    if not po_path.is_file() or not js_path.is_file():
+    if not po_path.is_file():
         return
-    js_path.write_text(
-        merged_translations(js_path.read_text(encoding="utf-8"), po_path), encoding="utf-8"
-    )
+    js_path = Path(app.outdir, "_static", "translations.js")
+    if js_path.is_file():
+        js_path.write_text(
+            merged_translations(js_path.read_text(encoding="utf-8"), po_path), encoding="utf-8"
+        )
+    copybutton = Path(app.outdir, "_static", "copybutton.js")
+    if copybutton.is_file():
+        tag = app.config.language.replace("_", "-")
+        text = copybutton_messages(copybutton.read_text(encoding="utf-8"), tag, po_path)
+        copybutton.write_text(text, encoding="utf-8")
 
 
 def setup(app: Sphinx) -> dict[str, Any]:
