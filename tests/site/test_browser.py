@@ -24,7 +24,7 @@ import zipfile
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 from urllib.parse import unquote, urlsplit
 
 import pytest
@@ -326,6 +326,93 @@ class TestLanguageLinks:
                 actual.append((page.url, page.get_attribute("html", "lang")))
         assert expected == actual
 
+    @pytest.mark.parametrize(("source", "target"), [("zh_CN", "es"), ("es", "en"), ("en", "zh_CN")])
+    def test_keeps_the_section(self, page: Any, base_url: str, source: str, target: str) -> None:
+        """Reading a section of a tutorial, the reader who switches language lands on the
+        same section (the ``#id``) of the same page, scrolled to it."""
+        name = TUTORIALS[3]
+        page.goto(f"{base_url}{source}/{name}")
+        section = page.eval_on_selector("article section section[id]", "s => s.id")
+        page.goto(f"{base_url}{source}/{name}#{section}")
+        with page.expect_navigation():
+            page.click(f'nav.agentmsg-languages a[hreflang="{TAGS[target]}"]')
+        page.wait_for_function(
+            "id => { const s = document.getElementById(id);"
+            " return s && Math.abs(s.getBoundingClientRect().top) < 120; }",
+            arg=section,
+        )
+        assert f"{base_url}{target}/{name}#{section}" == page.url
+
+    def test_keeps_the_search_query(self, page: Any, base_url: str) -> None:
+        """On the search page, the query goes along to the other language's search page."""
+        page.goto(f"{base_url}es/search.html?q=mensaje")
+        page.wait_for_selector("#search-results ul.search li")
+        with page.expect_navigation():
+            page.click('nav.agentmsg-languages a[hreflang="zh-CN"]')
+        assert f"{base_url}zh_CN/search.html?q=mensaje" == page.url
+
+    def test_root_page_remembers_the_choice(self, browser: Any, base_url: str) -> None:
+        """A reader whose browser prefers English but who chose Español on the site is
+        sent to Spanish by the root page the next time, once, with no loop."""
+        context = new_context(browser, locale="en-US")
+        try:
+            page = context.new_page()
+            page.goto(f"{base_url}en/index.html")
+            with page.expect_navigation():
+                page.click('nav.agentmsg-languages a[hreflang="es"]')
+            later = context.new_page()  # the same browser profile, another visit
+            visited: list[str] = []
+            later.on(
+                "framenavigated",
+                lambda frame: visited.append(frame.url) if frame == later.main_frame else None,
+            )
+            later.goto(base_url)
+            later.wait_for_url(f"{base_url}es/index.html")
+            later.wait_for_load_state("load")
+            # Once through the root page (no loop back to it), then only the Spanish page.
+            assert (base_url, 1, {f"{base_url}es/index.html"}) == (
+                visited[0],
+                visited.count(base_url),
+                set(visited[1:]),
+            )
+        finally:
+            context.close()
+
+
+class TestGeneratedLabels:
+    """What the site's scripts and style sheets write is in the page's language."""
+
+    OUTPUT: ClassVar = {"en": "Out:", "zh_CN": "输出：", "es": "Salida:"}
+    COPY: ClassVar = {
+        "en": ("Copy", "Copied!"),
+        "zh_CN": ("复制", "已复制！"),
+        "es": ("Copiar", "¡Copiado!"),
+    }
+
+    @pytest.mark.parametrize("lang", LANGS)
+    def test_output_label(self, page: Any, base_url: str, lang: str) -> None:
+        """sphinx-gallery's label above each output box reads in the page's language."""
+        page.goto(f"{base_url}{lang}/{TUTORIALS[0]}")
+        label = page.eval_on_selector(
+            ".sphx-glr-script-out", "box => getComputedStyle(box, '::before').content"
+        )
+        assert f'"{self.OUTPUT[lang]}"' == label
+
+    @pytest.mark.parametrize("lang", LANGS)
+    def test_copy_button_messages(self, page: Any, base_url: str, lang: str) -> None:
+        """The copy button's tooltip, and what it says once it copied, are translated."""
+        page.goto(f"{base_url}{lang}/{TUTORIALS[0]}")
+        block = page.locator("div.highlight-Python div.highlight").first
+        block.hover()
+        button = block.locator("button.copybtn")
+        before = button.get_attribute("data-tooltip")
+        button.click()
+        after = page.wait_for_function(
+            "([b, old]) => b.dataset.tooltip !== old && b.dataset.tooltip",
+            arg=[button.element_handle(), before],
+        ).json_value()
+        assert self.COPY[lang] == (before, after)
+
 
 class TestSearch:
     """The search page finds the tutorials in every language."""
@@ -481,28 +568,34 @@ class TestPhone:
 
 
 class TestNotFound:
-    """A missing address shows the 404 page, styled and working, wherever it is."""
+    """A missing address shows the root 404 page, which offers every language."""
 
-    def test_deep_missing_address(self, page: Any, base_url: str) -> None:
-        """The 404 page at a deep address loads its styles and scripts (none fails) and
-        its language links open the translated 404 pages."""
+    @pytest.mark.parametrize(
+        ("path", "first"), [("es/tutorial/no/such/page.html", "es"), ("zh_CN/nope.html", "zh_CN")]
+    )
+    def test_deep_missing_address(self, page: Any, base_url: str, path: str, first: str) -> None:
+        """At a deep missing address, the page answers 404, loads nothing that fails, says
+        "page not found" in every language with the address's language first, and its
+        links open that language's home page."""
         failed: list[str] = []
         page.on("requestfailed", lambda request: failed.append(request.url))
         page.on("response", lambda r: failed.append(r.url) if r.status >= 400 else None)
-        response = page.goto(f"{base_url}es/tutorial/no/such/page.html")
-        page.wait_for_load_state("networkidle")
+        response = page.goto(f"{base_url}{path}")
+        page.wait_for_load_state("load")
         status = response.status if response else None
-        styled = page.evaluate(
-            "() => getComputedStyle(document.body).getPropertyValue('--color-brand-primary')"
-        ).strip()
-        with page.expect_navigation():
-            page.click('nav.agentmsg-languages a[hreflang="zh-CN"]')
-        assert (404, True, [f"{base_url}es/tutorial/no/such/page.html"], "找不到页面") == (
-            status,
-            bool(styled),
-            failed,
-            page.locator("h1").inner_text().replace("¶", "").strip(),
+        order = page.eval_on_selector_all(
+            "section[data-agentmsg-language]",
+            "sections => sections.map(s => s.getAttribute('data-agentmsg-language'))",
         )
+        with page.expect_navigation():
+            page.click(f'section[data-agentmsg-language="{first}"] a[href$="/{first}/index.html"]')
+        assert (404, [f"{base_url}{path}"], first, sorted(LANGS)) == (
+            status,
+            failed,
+            order[0],
+            sorted(order),
+        )
+        assert f"{base_url}{first}/index.html" == page.url
 
 
 class TestScreenshots:

@@ -8,6 +8,7 @@ alternates, Open Graph tags, and the translated 404 page with root-absolute URLs
 
 from __future__ import annotations
 
+import re
 import sys
 import xml.etree.ElementTree as ET
 from collections.abc import Iterator
@@ -271,7 +272,19 @@ class TestNotFoundPage:
         ]
         assert [] == relative
 
-    def test_root_copy(self, built_site: Path) -> None:
-        """Web hosts find a 404.html at the site's root: the English one."""
-        expected = (built_site / "en" / "404.html").read_bytes()
-        assert expected == (built_site / "404.html").read_bytes()
+    def test_root_page_offers_every_language(self, built_site: Path) -> None:
+        """The 404.html that hosts find at the site's root says "page not found" in every
+        language, each in a section marked with its language, with a link to that
+        language's home page."""
+        root = (built_site / "404.html").read_text(encoding="utf-8")
+        sections = re.findall(
+            r'<section lang="([^"]+)" data-agentmsg-language="([^"]+)">\s*'
+            r"<h2>([^<]*)</h2>(.*?)</section>",
+            root,
+            re.S,
+        )
+        assert [(TAGS[lang], lang, NOT_FOUND_TITLES[lang]) for lang in LANGS] == [
+            section[:3] for section in sections
+        ]
+        for _tag, lang, _title, body in sections:
+            assert f'href="{SITE_PATH}{lang}/index.html"' in body

@@ -1,0 +1,267 @@
+"""A Chinese or Spanish reader meets no English outside code, program output and the
+tutorials' own data.
+
+Every zh_CN and es page is read as a reader meets it: its text, and the attributes a
+browser shows or reads out (``alt``, ``aria-label``, ``title``, ``placeholder``, the
+``<title>``), plus the texts the site's scripts and style sheets write (sphinx-gallery's
+output label, the copy button's messages, the search page's messages). Code (``code``,
+``pre``, code blocks), printed output and a chat card's data (sender, role, texts, JSON)
+are left out: they are what the code wrote. What remains is checked for English words:
+on Chinese pages any Latin word not on the allow-list, on Spanish pages English words
+(a list of common ones that are not also Spanish). The allow-list,
+``tests/site/english_allowed.txt``, holds names that every language writes alike.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from bs4 import BeautifulSoup, Comment, NavigableString, Tag
+
+import agentmsg
+
+pytestmark = pytest.mark.docs
+
+HERE = Path(__file__).resolve().parent
+ALLOWED = frozenset(
+    line.split("#")[0].strip().lower()
+    for line in (HERE / "english_allowed.txt").read_text(encoding="utf-8").splitlines()
+    if line.split("#")[0].strip()
+)
+#: Elements whose text is code or output, not prose (their descendants too).
+CODE = {"code", "pre", "kbd", "samp", "script", "style", "svg", "math"}
+#: Classes of elements whose text is code, output or a message's own data.
+DATA_CLASSES = {
+    "highlight",
+    "sphx-glr-script-out",
+    "agentmsg-name",
+    "agentmsg-badge",
+    "agentmsg-kind",
+    "agentmsg-time",
+    "agentmsg-text",
+    "agentmsg-str",
+    "agentmsg-json",
+    "sig",  # API signatures: names and types
+    "sig-name",
+    "sig-prename",
+    "pre",
+    "literal",
+    "headerlink",  # the ¶ sign
+    "agentmsg-languages",  # the language names, each in its own language
+}
+SHOWN_ATTRIBUTES = ("alt", "aria-label", "title", "placeholder")
+#: Common English words that are not also Spanish words ("a", "no", "son", "me", "has",
+#: "audio" are, and are left out).
+_ENGLISH_WORDS = """the and with from this that these those which what when where there their
+    they them have had been being were would could should will shall must can't don't
+    is are be of to for on by at an or as it its into onto than then also only not
+    any each every all some such more most other another about after before between
+    through during without within under over again here how why who whom whose you your
+    yours our ours we us my mine he she his her him it's that's there's let's
+    message messages block blocks content tool tools call calls result results output
+    input text thinking image images video file files download downloads search
+    searching copy copied clipboard contents menu expand home next previous back top skip
+    page pages link links documentation please activate enable functionality version
+    added changed removed deprecated property method methods class function functions
+    attribute module parameters returns raises example examples bases note warning tip
+    see also made built theme copyright developers toggle navigation sidebar light dark
+    auto mode light/dark found matching query finished preparing your did match any
+    documents spelled correctly selected enough categories run runs browser notebook
+    notebooks source code full end go table index"""
+ENGLISH = frozenset(_ENGLISH_WORDS.split())
+LATIN_WORD = re.compile(r"[A-Za-z_][\w.:/'’+-]*\w|[A-Za-z]")
+#: Names that are code wherever they stand: agentmsg's public names and Python's constants.
+CODE_NAMES = frozenset(
+    {*agentmsg.__all__, "None", "True", "False", "str", "int", "float", "bool", "dict", "list"}
+)
+
+
+def is_code_name(word: str) -> bool:
+    """Dotted, snake_case, CamelCase and ALL CAPS names, names with digits, paths, media
+    types and URLs, and :data:`CODE_NAMES`: code, data or abbreviations, written alike in
+    every language."""
+    return (
+        word in CODE_NAMES
+        or any(mark in word for mark in "._/:")
+        or bool(re.search(r"[a-z][A-Z]|\d", word))
+        or (word.isupper() and len(word) > 1)
+    )
+
+
+def pages(site: Path, lang: str) -> list[Path]:
+    return sorted((site / lang).rglob("*.html"))
+
+
+def _is_data(tag: Tag) -> bool:
+    classes = set(tag.get("class") or [])
+    return tag.name in CODE or bool(classes & DATA_CLASSES)
+
+
+def parameter_names(page: BeautifulSoup) -> set[str]:
+    """The parameters of the signatures on *page*: the API reference writes a parameter
+    in its prose as emphasis (``*content*``), and that name is code."""
+    return {em.get_text().split(":")[0].split("=")[0].strip() for em in page.select("em.sig-param")}
+
+
+def shown_texts(page: BeautifulSoup) -> Iterator[tuple[str, str]]:
+    """``(where, text)`` for every prose text and shown attribute of *page*."""
+    parameters = parameter_names(page)
+    genindex = page.find(id="index-A") is not None or page.select_one("table.indextable")
+    genindex = bool(genindex)
+    title = page.find("title")
+    if title is not None:
+        yield "<title>", title.get_text()
+    body = page.find("body")
+    assert isinstance(body, Tag)
+    for element in body.descendants:
+        if isinstance(element, Comment):
+            continue
+        if isinstance(element, NavigableString):
+            parents = [parent for parent in element.parents if isinstance(parent, Tag)]
+            if any(_is_data(parent) for parent in parents):
+                continue
+            text = str(element)
+            if parents[0].name in {"em", "strong"} and text.strip() in parameters:
+                continue
+            if genindex and parents[0].name == "a":  # "name (kind of Class)": the name is code
+                text = re.sub(r"^\S+\s*", "", text)
+            yield parents[0].name, text
+        elif isinstance(element, Tag) and not any(
+            _is_data(tag) for tag in (element, *element.parents) if isinstance(tag, Tag)
+        ):
+            for attribute in SHOWN_ATTRIBUTES:
+                value = element.get(attribute)
+                if isinstance(value, str) and not _card_data_attribute(element, attribute):
+                    yield f"<{element.name} {attribute}>", value
+
+
+def _card_data_attribute(element: Tag, attribute: str) -> bool:
+    """A card's own accessible name holds its sender and role (data), checked elsewhere
+    (``test_site.py`` compares every card with what agentmsg writes in the language)."""
+    return element.name == "article" and "agentmsg-card" in (element.get("class") or [])
+
+
+def english_words(text: str, lang: str) -> list[str]:
+    words = [
+        word.strip(".'’-")
+        for word in LATIN_WORD.findall(text)
+        if word.lower() not in ALLOWED and not is_code_name(word.strip(".'’-"))
+    ]
+    if lang == "zh_CN":
+        return [word for word in words if len(word) > 1]
+    return [word for word in words if word.lower() in ENGLISH]
+
+
+def scan(site: Path, lang: str) -> list[str]:
+    found = []
+    for path in pages(site, lang):
+        page = BeautifulSoup(path.read_text(encoding="utf-8"), "html.parser")
+        for where, text in shown_texts(page):
+            words = english_words(text, lang)
+            if words:
+                shown = " ".join(text.split())[:90]
+                found.append(f"{path.relative_to(site)} {where}: {words} in {shown!r}")
+    return found
+
+
+class TestNoEnglishOnTranslatedPages:
+    """No English is left on the Chinese and Spanish pages, but for code and data."""
+
+    @pytest.mark.parametrize("lang", ["zh_CN", "es"])
+    def test_page_texts(self, built_site: Path, lang: str) -> None:
+        """Every prose text and shown attribute of every page is in the page's language."""
+        assert [] == scan(built_site, lang)
+
+    @pytest.mark.parametrize("lang", ["zh_CN", "es"])
+    def test_the_scanner_finds_english(self, built_site: Path, lang: str, tmp_path: Path) -> None:
+        """An English sentence slipped into a copy of a page, as text and as an ``alt``,
+        is reported with the page (meta-test: the scanner can fail)."""
+        source = built_site / lang / "installation.html"
+        copy = tmp_path / lang / "installation.html"
+        copy.parent.mkdir(parents=True)
+        html = source.read_text(encoding="utf-8").replace(
+            "</article>",
+            '<p>Download the notebook here.</p><img alt="the image of a tool call"></article>',
+            1,
+        )
+        copy.write_text(html, encoding="utf-8")
+        found = scan(tmp_path, lang)
+        assert 2 == len(found), found
+        assert all(line.startswith(f"{lang}/installation.html") for line in found)
+
+
+CJK = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
+FULL_WIDTH = "\u3000-\u303f\uff00-\uffef"
+SPACED_CJK = re.compile(f"[{CJK}{FULL_WIDTH}] +[{CJK}{FULL_WIDTH}]")
+TIGHT = re.compile(f"[{CJK}][A-Za-z0-9]|[A-Za-z0-9][{CJK}]")
+PROSE = "p, li, h1, h2, h3, h4, dt, td, th, figcaption, .caption-text"
+
+
+def prose_text(element: Tag) -> str:
+    """The text of *element* as a reader sees it, each code span standing as ``X``."""
+    parts = []
+    for node in element.descendants:
+        if isinstance(node, NavigableString) and not isinstance(node, Comment):
+            if not any(parent.name in CODE for parent in node.parents if parent is not element):
+                parts.append(str(node))
+        elif isinstance(node, Tag) and node.name in {"code", "kbd"}:
+            parts.append("X")
+    return " ".join("".join(parts).split("\n"))
+
+
+def typography_problems(site: Path) -> list[str]:
+    found = []
+    for path in pages(site, "zh_CN"):
+        page = BeautifulSoup(path.read_text(encoding="utf-8"), "html.parser")
+        article = page.find("article") or page
+        for element in article.select(PROSE):
+            if element.find_parent(class_=["highlight", "sphx-glr-script-out", "agentmsg-card"]):
+                continue
+            text = prose_text(element)
+            for pattern, what in ((SPACED_CJK, "space between Chinese"), (TIGHT, "no space")):
+                for match in pattern.finditer(text):
+                    near = text[max(0, match.start() - 12) : match.end() + 12]
+                    found.append(f"{path.relative_to(site)}: {what}: {near!r}")
+    return found
+
+
+class TestChineseTypography:
+    """On every zh_CN page, Chinese reads as Chinese: no space between two Chinese
+    characters (inline markup included), one between Chinese and Latin or digits."""
+
+    def test_every_page(self, built_site: Path) -> None:
+        """No prose text of any zh_CN page breaks either rule."""
+        assert [] == typography_problems(built_site)
+
+    def test_markup_boundaries_are_joined(self, built_site: Path) -> None:
+        """A link between Chinese words joins them (the translation wrote spaces around
+        it, as reST needs): the index page's link to the installation page."""
+        page = BeautifulSoup(
+            (built_site / "zh_CN" / "index.html").read_text(encoding="utf-8"), "html.parser"
+        )
+        texts = [prose_text(p) for p in page.select("article p")]
+        assert any("见安装页面" in text for text in texts), texts
+
+    def test_version_sentences_end_full_width(self, built_site: Path) -> None:
+        """``versionadded`` sentences end with a full-width full stop."""
+        page = BeautifulSoup(
+            (built_site / "zh_CN" / "api.html").read_text(encoding="utf-8"), "html.parser"
+        )
+        sentences = [span.get_text() for span in page.select("span.versionmodified")]
+        assert sentences
+        assert [] == [s for s in sentences if not s.endswith(("。", "："))]
+
+    def test_the_scan_finds_a_stray_space(self, built_site: Path, tmp_path: Path) -> None:
+        """A copy of a page with 保存 与加载 and 调用to_dict fails both rules (meta-test)."""
+        source = built_site / "zh_CN" / "installation.html"
+        copy = tmp_path / "zh_CN" / "installation.html"
+        copy.parent.mkdir(parents=True)
+        html = source.read_text(encoding="utf-8").replace(
+            "</article>", "<p>保存 与加载</p><p>调用to_dict</p></article>", 1
+        )
+        copy.write_text(html, encoding="utf-8")
+        found = typography_problems(tmp_path)
+        assert 2 == len(found), found
