@@ -993,6 +993,16 @@ def build_html(langs: Sequence[str]) -> None:
     built = [lang for lang in ALL_LANGS if (BUILD / "html" / lang / "index.html").is_file()]
     (BUILD / "html" / "index.html").write_text(root_index_html(built), encoding="utf-8")
     _write_root_extras(BUILD / "html", built)
+    # -- in-browser runtime (issue 14): one JupyterLite for every built language ---------
+    if str(DOCS) not in sys.path:
+        sys.path.insert(0, str(DOCS))
+    from builder.lite import LiteError, build_lite
+
+    try:
+        build_lite(BUILD / "html", built)
+    except LiteError as error:
+        raise BuildError(f"the in-browser runtime (_build/html/lite/): {error}") from error
+    # -- end of the in-browser runtime's hook -------------------------------------------
     print(f"== site: {_shown(BUILD / 'html' / 'index.html')} ({', '.join(built)})")
 
 

@@ -1,0 +1,1 @@
+"""The steps of the documentation build (``docs/build.py`` calls them)."""
