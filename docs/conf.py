@@ -37,6 +37,7 @@ extensions = [
     "agentmsg_gallery",
     "agentmsg_site",
     "agentmsg_theme_strings",
+    "agentmsg_lite",
 ]
 
 root_doc = "index"
