@@ -48,7 +48,7 @@ from _examples import EXPECTED, _cell_title, readable_html
 from test_browser import CHROMIUM, CHROMIUM_FLAGS, SITE_PATH, _SiteHandler, _unavailable
 
 ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "docs"))
+sys.path.append(str(ROOT / "docs"))  # last: docs/build.py must not shadow PyPA's `build`
 sys.path.insert(0, str(ROOT / "docs" / "_ext"))
 
 from agentmsg_languages import LANGUAGES  # noqa: E402
