@@ -45,10 +45,15 @@ from typing import Any
 
 __all__ = [
     "LITE_DIR",
+    "Inputs",
     "LiteError",
+    "build_agentmsg_wheel",
     "build_lite",
+    "canonical",
+    "find_inputs",
     "lite_digest",
-    "notebook_url",
+    "lock_entries",
+    "pinned_wheels",
     "tutorial_names",
 ]
 
@@ -85,11 +90,6 @@ class LiteError(Exception):
 def tutorial_names(examples: Path = EXAMPLES) -> list[str]:
     """The tutorials, by name: one per gallery script in ``docs/examples``."""
     return sorted(path.stem for path in examples.glob("*.py") if path.name != "__init__.py")
-
-
-def notebook_url(lang: str, name: str) -> str:
-    """Where the notebook of tutorial *name* in *lang* opens, relative to the site's root."""
-    return f"{LITE_DIR}/notebooks/index.html?path={lang}/{name}.ipynb"
 
 
 # ----------------------------------------------------------------------------------------
