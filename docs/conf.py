@@ -42,6 +42,7 @@ extensions = [
     "agentmsg_typography",
     "agentmsg_site",
     "agentmsg_theme_strings",
+    "agentmsg_lite",
     "agentmsg_speedups",  # last: it freezes what the others imported (see its docstring)
 ]
 

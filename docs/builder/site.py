@@ -6,6 +6,9 @@
 2. Every language whose inputs changed since its last build (:mod:`builder.stamps`) is
    rebuilt from scratch, all at once (:mod:`builder.languages`); the others are kept.
 3. The root files are written (:mod:`builder.root`).
+4. The in-browser runtime, one JupyterLite for every language, is built from the
+   languages' notebooks unless they and its other inputs are unchanged
+   (:mod:`builder.lite`).
 
 The log says what happened to each language: ``== <lang>: rebuilding from scratch`` or
 ``== <lang>: up to date (nothing it reads changed), not rebuilt``.
@@ -22,6 +25,7 @@ from builder import BUILD, BuildError, shown
 from builder.catalogs import check_catalogs
 from builder.examples import examples_current, run_examples
 from builder.languages import SphinxBuilds, run_sphinx_builds, sphinx_command
+from builder.lite import LiteError, build_lite
 from builder.root import write_root_files
 from builder.stamps import forget_stamp, language_digests, up_to_date, write_stamp
 
@@ -90,4 +94,9 @@ def build_html(langs: Sequence[str]) -> None:
         write_stamp(lang, digests[lang])
     built = [lang for lang in ALL_LANGS if (HTML / lang / "index.html").is_file()]
     write_root_files(HTML, built)
+    try:
+        build_lite(HTML, built)
+    except LiteError as error:
+        msg = f"the in-browser runtime ({shown(HTML / 'lite')}): {error}"
+        raise BuildError(msg) from error
     print(f"== site: {shown(HTML / 'index.html')} ({', '.join(built)})")
