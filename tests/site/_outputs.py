@@ -42,6 +42,7 @@ __all__ = [
     "OutputMismatch",
     "captured_cells",
     "captured_html",
+    "cell_title",
     "compare_with_expected",
     "readable_html",
     "record",
@@ -87,7 +88,8 @@ def _unindent(text: str, by: int = 4) -> str:
     return "\n".join(lines).strip("\n").rstrip()
 
 
-def _title(code: str) -> str:
+def cell_title(code: str) -> str:
+    """A cell's first line of code (comments skipped), cut at 80 characters."""
     lines = [line.strip() for line in code.splitlines() if line.strip()]
     statements = [line for line in lines if not line.startswith("#")] or lines
     title = statements[0]
@@ -122,7 +124,7 @@ def captured_cells(generated: str, script_lines: Sequence[str]) -> list[Cell]:
         cells.append(
             Cell(
                 line=first,
-                title=_title(_unindent(code.group(1))),
+                title=cell_title(_unindent(code.group(1))),
                 text=_unindent(text.group(1)) if text else "",
                 html=localize(_unindent(html.group(1)), "en") if html else None,
             )

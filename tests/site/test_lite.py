@@ -44,7 +44,7 @@ import pytest
 from bs4 import BeautifulSoup
 
 import agentmsg
-from _examples import EXPECTED, _cell_title, readable_html
+from _outputs import EXPECTED, cell_title, readable_html
 from test_browser import CHROMIUM, CHROMIUM_FLAGS, SITE_PATH, _SiteHandler, _unavailable
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -391,7 +391,7 @@ def sections(cells: list[dict[str, Any]]) -> list[tuple[str, str]]:
         lines = text.rstrip().splitlines() if text else []
         if html is not None:
             lines += ["[html]", *readable_html(html).splitlines()]
-        found.append((_cell_title(cell["source"]), "\n".join(lines)))
+        found.append((cell_title(cell["source"]), "\n".join(lines)))
     return found
 
 
@@ -457,7 +457,7 @@ def problems(lang: str, name: str, cells: list[dict[str, Any]]) -> list[str]:
     where = f"{lang}/{name}.ipynb"
     found = []
     for index, cell in enumerate(cells, start=1):
-        title = _cell_title(cell["source"])
+        title = cell_title(cell["source"])
         for output in cell["outputs"]:
             if output["output_type"] == "error":
                 trace = _ANSI.sub("", "\n".join(output.get("traceback", [])))[-2000:]
