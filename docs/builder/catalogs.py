@@ -203,7 +203,9 @@ def print_stats(langs: Sequence[str] = TRANSLATED_LANGS) -> None:
 def build_gettext(outdir: Path = GETTEXT) -> None:
     """Extract the translatable messages of every page into *outdir* (``*.pot``)."""
     run_examples()
-    command = sphinx_command("gettext", "en", outdir, outdir / ".doctrees")
+    # A fresh environment (-E): Sphinx would not read again a page whose source is
+    # unchanged, and the extensions' part of what it extracts may have changed.
+    command = ["-E", *sphinx_command("gettext", "en", outdir, outdir / ".doctrees")]
     if run_sphinx_builds([("gettext", command)])["gettext"] != 0:
         msg = "the gettext build failed; the warnings above name the file and line"
         raise BuildError(msg)
