@@ -42,6 +42,7 @@ if TYPE_CHECKING:
     from sphinx.config import Config
 
 __all__ = [
+    "TUTORIALS",
     "TUTORIAL_ORDER",
     "WAIT_FOR_EXAMPLES",
     "TutorialOrder",
@@ -51,15 +52,21 @@ __all__ = [
 
 logger = logging.getLogger(__name__)
 
-#: The order of the tutorials in the gallery; scripts not listed come after, by name.
-TUTORIAL_ORDER = (
-    "create_message",
-    "role_messages",
-    "multimodal",
-    "tools",
-    "saving_loading",
-    "use_cases",
-)
+#: The tutorials, in gallery order, each with the one line its gallery card shows under
+#: its title (translated like any paragraph: the card's text goes through gettext).
+#: Scripts not listed come after, by name, without a line.
+TUTORIALS: dict[str, str] = {
+    "create_message": "Build a message from text and typed blocks, then read it back.",
+    "role_messages": "Write a chat as human, system, AI and function messages, with tokens.",
+    "multimodal": "Put images, sound and video into a message, from files, bytes or URLs.",
+    "tools": "Answer a model's tool calls with results whose ids match them.",
+    "saving_loading": "Save messages as JSON, load them safely, check them with a schema.",
+    "use_cases": "Follow one help-desk story through reports, hand-offs and lessons.",
+}
+TUTORIAL_ORDER = tuple(TUTORIALS)
+"""The order of the tutorials in the gallery."""
+#: Each tutorial's thumbnail: an SVG drawn in the theme's colours (light and dark).
+THUMBNAILS = Path(__file__).resolve().parent.parent / "_static" / "thumbs"
 EXAMPLES_DIR = "examples"  # relative to docs/
 GALLERY_DIR = "tutorial"  # relative to docs/
 PACKAGE_STAMP = ".agentmsg-package.md5"  # in docs/tutorial/
@@ -115,14 +122,16 @@ def example_scripts(srcdir: Path) -> list[Path]:
 
 
 def package_digest() -> str:
-    """An md5 over the agentmsg package's sources: examples re-run when it changes."""
+    """An md5 over the agentmsg package's files (its modules, the cards' style sheet and
+    catalogs): the examples re-run when it changes."""
     import agentmsg
 
     digest = hashlib.md5()
     root = Path(agentmsg.__file__).parent
-    for path in sorted(root.rglob("*.py")):
-        digest.update(path.relative_to(root).as_posix().encode())
-        digest.update(path.read_bytes())
+    for path in sorted(root.rglob("*")):
+        if path.is_file() and "__pycache__" not in path.parts and path.suffix != ".mo":
+            digest.update(path.relative_to(root).as_posix().encode())
+            digest.update(path.read_bytes())
     return digest.hexdigest()
 
 
@@ -203,13 +212,20 @@ _TOOLTIP = re.compile(r'\s+tooltip="[^"]*"')
 _CARD_TITLE = re.compile(r'<div class="sphx-glr-thumbnail-title">.*?</div>', re.S)
 
 
+_THUMB = re.compile(r"sphx_glr_(\w+?)_thumb\.\w+$")
+
+
 class GalleryCards(SphinxTransform):
-    """Make each gallery card one link named by the tutorial's title.
+    """Make each gallery card one link named by the tutorial's title, with its own
+    thumbnail and a one-line description.
 
     sphinx-gallery writes a card as raw HTML (``<div ... tooltip="intro">``), an image and
     a ``:doc:`` link whose text its CSS hides, then the title again in raw HTML. Here the
-    tooltip (untranslatable English) and the raw title go, and the ``:doc:`` link, whose
-    text is the target page's (translated) title, is kept out of the catalogs.
+    tooltip (untranslatable English) and the raw title go; the ``:doc:`` link, whose text
+    is the target page's (translated) title, is kept out of the catalogs; the placeholder
+    image becomes the tutorial's SVG (``_static/thumbs/<name>.svg``, inline so that it
+    takes the theme's colours); and the line of :data:`TUTORIALS` follows the link, as a
+    translatable paragraph.
     """
 
     default_priority = 15  # before sphinx.transforms.i18n.Locale (20) and the gettext builder
@@ -221,13 +237,41 @@ class GalleryCards(SphinxTransform):
                 new = _TOOLTIP.sub("", text, count=1)
                 card = raw.next_node(descend=False, siblings=True)
                 if card is not None:
-                    for paragraph in card.findall(nodes.paragraph):
-                        paragraph["translatable"] = False
+                    self._fill(card, raw.source or self.document["source"], raw.line or 1)
             elif "sphx-glr-thumbnail-title" in text:
                 new = _CARD_TITLE.sub("", text).strip()
             else:
                 continue
             raw.replace_self(nodes.raw(new, new, format="html"))
+
+    @staticmethod
+    def _fill(card: nodes.Node, source: str, line: int) -> None:
+        for paragraph in card.findall(nodes.paragraph):
+            paragraph["translatable"] = False
+        for image in list(card.findall(nodes.image)):
+            found = _THUMB.search(str(image.get("uri", "")))
+            name = found.group(1) if found else ""
+            svg = THUMBNAILS / f"{name}.svg"
+            if svg.is_file():
+                drawing = (
+                    svg.read_text(encoding="utf-8")
+                    .strip()
+                    .replace(
+                        "<svg ",
+                        '<svg class="agentmsg-thumb" aria-hidden="true" focusable="false" ',
+                        1,
+                    )
+                )
+                image.replace_self(nodes.raw(drawing, drawing, format="html"))
+            summary = TUTORIALS.get(name)
+            links = list(card.findall(nodes.paragraph))
+            if summary and links:
+                link = links[-1]
+                paragraph = nodes.paragraph(summary, summary, classes=["agentmsg-card-line"])
+                # A source and line make it a message gettext extracts (Sphinx leaves
+                # nodes without them, its own, untranslated).
+                paragraph.source, paragraph.line = source, line
+                link.parent.insert(link.parent.index(link) + 1, paragraph)
 
 
 def setup(app: Sphinx) -> dict[str, Any]:
