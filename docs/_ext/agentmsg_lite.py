@@ -23,6 +23,7 @@ if TYPE_CHECKING:
 __all__ = ["FOOTER_CLASS", "TEMPLATE", "notebook_href"]
 
 FOOTER_CLASS = "sphx-glr-footer"
+EXAMPLE_FOOTER_CLASS = "sphx-glr-footer-example"  # a tutorial's; the gallery's has no notebook
 TEMPLATE = "agentmsg-lite.html"
 LITE_DIR = "lite"  # as docs/builder/lite.py's LITE_DIR
 
@@ -41,7 +42,11 @@ def notebook_href(docname: str, lang: str) -> str:
 def _add_link(app: Sphinx, doctree: nodes.document, docname: str) -> None:
     if app.builder.format != "html":
         return
-    footers = [node for node in doctree.findall(nodes.container) if FOOTER_CLASS in node["classes"]]
+    footers = [
+        node
+        for node in doctree.findall(nodes.container)
+        if FOOTER_CLASS in node["classes"] and EXAMPLE_FOOTER_CLASS in node["classes"]
+    ]
     if not footers:
         return
     html = app.builder.templates.render(
