@@ -567,6 +567,59 @@ class TestPhone:
             context.close()
 
 
+#: What a tutorial page shows cut off or too small, measured in the browser: an output
+#: box or a table wider than its box (hidden overflow), a table wider than the text
+#: column, a card's image under 48 px high or its video under 200 px wide.
+LAYOUT_PROBLEMS = """() => {
+    const found = [];
+    const column = document.querySelector("article").getBoundingClientRect().width;
+    const say = (what, el) =>
+        found.push(what + ": " + (el.innerText || el.alt || el.tagName).trim().slice(0, 60));
+    for (const pre of document.querySelectorAll(".sphx-glr-script-out pre")) {
+        if (pre.scrollWidth > pre.clientWidth + 1) say("output cut off", pre);
+    }
+    for (const table of document.querySelectorAll("article table")) {
+        const width = table.getBoundingClientRect().width;
+        const cut = table.scrollWidth > table.clientWidth + 1;
+        if (width > column + 1 || cut) say("table too wide", table);
+    }
+    for (const img of document.querySelectorAll("article.agentmsg-card img")) {
+        if (img.getBoundingClientRect().height < 47.5) say("image too small", img);
+    }
+    for (const video of document.querySelectorAll("article.agentmsg-card video")) {
+        if (video.getBoundingClientRect().width < 199.5) say("video too small", video);
+    }
+    return found;
+}"""
+
+
+class TestLayout:
+    """At a desktop's and at a phone's width, nothing a tutorial shows is cut off, every
+    table fits the text column, and the cards' media are big enough to see and use."""
+
+    @pytest.mark.parametrize(
+        "viewport", [DESKTOP, {"width": 390, "height": 844}], ids=["1280", "390"]
+    )
+    @pytest.mark.parametrize("lang", LANGS)
+    def test_tutorials(
+        self, browser: Any, base_url: str, lang: str, viewport: dict[str, int]
+    ) -> None:
+        """Every tutorial page of *lang* has no layout problem (see LAYOUT_PROBLEMS)."""
+        phone = viewport["width"] < 600
+        context = new_context(browser, viewport=viewport, is_mobile=phone, has_touch=phone)
+        try:
+            page = context.new_page()
+            problems = {}
+            for name in TUTORIALS:
+                page.goto(f"{base_url}{lang}/{name}", wait_until="load")
+                found = page.evaluate(LAYOUT_PROBLEMS)
+                if found:
+                    problems[name] = found
+            assert {} == problems
+        finally:
+            context.close()
+
+
 class TestNotFound:
     """A missing address shows the root 404 page, which offers every language."""
 
