@@ -101,8 +101,13 @@ lint: $(VENV)/.installed ## ruff, mypy --strict, sphinx-lint (docs and catalogs)
 	$(BIN)/sphinx-lint docs $(filter-out $(MYST_CATALOGS) %/sphinx.po,$(CATALOGS))
 	$(BIN)/sphinx-lint --disable $(MYST_FALSE_ALARMS) $(MYST_CATALOGS)
 
+# Lighthouse for the lighthouse section of the benchmarks, from the npm registry.
+bench/node_modules/.installed: bench/package-lock.json | $(NPM)
+	$(NPM) ci --prefix bench --no-audit --no-fund --loglevel=error
+	touch $@
+
 .PHONY: bench
-bench: $(VENV)/.installed-bench $(LITE)/.installed ## Run the benchmarks (BASELINE=<git rev> builds that revision's docs beside)
+bench: $(VENV)/.installed-bench $(LITE)/.installed bench/node_modules/.installed html ## Run the benchmarks (BASELINE=<git rev> builds that revision's docs beside)
 	AGENTMSG_BENCH_BASELINE=$(BASELINE) $(PY) bench/run.py $(BENCH_ARGS)
 
 .PHONY: clean

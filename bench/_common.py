@@ -203,6 +203,8 @@ def format_value(value: float, unit: str) -> str:
     """A cost written for people: ``1.23 µs``, ``45.6 ms``, ``1,234 B``."""
     if unit == "B":
         return f"{value:,.0f} B"
+    if unit == "points":  # a score out of 100, such as Lighthouse's
+        return f"{value:.0f}"
     if unit != "s":
         msg = f"unknown unit {unit!r}"
         raise ValueError(msg)

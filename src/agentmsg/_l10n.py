@@ -335,8 +335,9 @@ def translated(message: _Label) -> str:
 
 def localize(text: str, language: str) -> str:
     """*text* (HTML holding deferred labels) with every label in *language*, escaped."""
-    import html
     import json
+
+    from ._html import _esc  # the cards' own escaping (it writes tabs as &#9;)
 
     code = resolve_language(language)
 
@@ -347,6 +348,6 @@ def localize(text: str, language: str) -> str:
             return match.group(0)  # text that only looks like a marker: left as it is
         if not isinstance(found, _Label):
             return match.group(0)
-        return html.escape(found.text(code), quote=True)
+        return _esc(found.text(code))
 
     return re.sub(_MARK, replace, text)

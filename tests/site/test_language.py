@@ -50,6 +50,7 @@ DATA_CLASSES = {
     "pre",
     "literal",
     "headerlink",  # the ¶ sign
+    "guilabel",  # another program's menus and buttons, as that program shows them
     "agentmsg-languages",  # the language names, each in its own language
 }
 SHOWN_ATTRIBUTES = ("alt", "aria-label", "title", "placeholder")

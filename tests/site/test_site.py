@@ -305,6 +305,25 @@ class TestGalleryCards:
         ]
         assert [] == found
 
+    @pytest.mark.parametrize("lang", LANGS)
+    def test_own_thumbnail_and_description(self, built_site: Path, lang: str) -> None:
+        """Each card shows its tutorial's own drawing (an inline SVG, no placeholder image,
+        no two alike) and a one-line description that is no English page's but for en."""
+        cards = soup(built_site / lang / "tutorial" / "index.html").select(
+            ".sphx-glr-thumbcontainer"
+        )
+        drawings = [str(card.select_one("svg.agentmsg-thumb")) for card in cards]
+        lines = [card.select_one("p.agentmsg-card-line") for card in cards]
+        assert (len(TUTORIALS), [], []) == (
+            len(set(drawings)),
+            [str(card) for card in cards if card.select("img")],
+            [str(card) for card, line in zip(cards, lines, strict=True) if not line],
+        )
+        english = soup(built_site / "en" / "tutorial" / "index.html").select("p.agentmsg-card-line")
+        texts = [line.get_text() for line in lines if line]
+        same = [t for t, e in zip(texts, english, strict=True) if t == e.get_text()]
+        assert (same == texts) if lang == "en" else ([] == same)
+
 
 class TestNoRunTimes:
     """Nothing on the site depends on how long the examples took."""
