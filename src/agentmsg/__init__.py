@@ -8,10 +8,14 @@ Everything public is importable from here. Where things live:
 - ``_errors.py``: :class:`MessageError` and its subclasses;
 - ``_ids.py``: ids, timestamps and :func:`deterministic`;
 - ``_media.py``: media blocks from files, bytes and URLs;
-- ``_schema.py``: :func:`json_schema`.
+- ``_schema.py``: :func:`json_schema`;
+- ``_providers/``: the conversions to and from model APIs (:func:`to_openai_chat`, ...),
+  imported when one of their names is first used, so ``import agentmsg`` stays light.
 """
 
 from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
 
 from ._blocks import (
     BLOCK_TYPES,
@@ -44,6 +48,21 @@ from ._message import Msg
 from ._schema import json_schema
 from ._tokens import estimate_tokens
 
+if TYPE_CHECKING:
+    from ._providers import (
+        Conversion,
+        Loss,
+        Parsed,
+        from_anthropic,
+        from_gemini,
+        from_openai_chat,
+        from_openai_responses,
+        to_anthropic,
+        to_gemini,
+        to_openai_chat,
+        to_openai_responses,
+    )
+
 __version__ = "0.1.0"
 
 __all__ = [
@@ -54,14 +73,17 @@ __all__ = [
     "BlockType",
     "ChatMessage",
     "ContentBlock",
+    "Conversion",
     "FunctionCall",
     "FunctionMessage",
     "HumanMessage",
     "ImageBlock",
+    "Loss",
     "MediaError",
     "MediaSource",
     "MessageError",
     "Msg",
+    "Parsed",
     "SystemMessage",
     "TextBlock",
     "ThinkingBlock",
@@ -77,8 +99,49 @@ __all__ = [
     "detect_media_type",
     "deterministic",
     "estimate_tokens",
+    "from_anthropic",
+    "from_gemini",
+    "from_openai_chat",
+    "from_openai_responses",
     "json_schema",
+    "to_anthropic",
+    "to_gemini",
+    "to_openai_chat",
+    "to_openai_responses",
 ]
+
+_PROVIDER_NAMES = frozenset(
+    {
+        "Conversion",
+        "Loss",
+        "Parsed",
+        "from_anthropic",
+        "from_gemini",
+        "from_openai_chat",
+        "from_openai_responses",
+        "to_anthropic",
+        "to_gemini",
+        "to_openai_chat",
+        "to_openai_responses",
+    }
+)
+
+
+def __getattr__(name: str) -> Any:
+    # The provider conversions are imported on first use (PEP 562).
+    if name in _PROVIDER_NAMES:
+        from . import _providers
+
+        value = getattr(_providers, name)
+        globals()[name] = value
+        return value
+    msg = f"module 'agentmsg' has no attribute {name!r}"
+    raise AttributeError(msg)
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_PROVIDER_NAMES})
+
 
 # Public classes say they live in ``agentmsg`` (``<class 'agentmsg.Msg'>``), where users
 # import them from, rather than in the private module that defines them.
