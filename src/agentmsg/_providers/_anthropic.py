@@ -375,6 +375,7 @@ def _message(
             pending.append(block)
     if pending or not items:
         turns.add(DEFAULT_NAMES[role], pending, role, path or "content")
+    turns.flush(here)  # a message's tool results stay apart from the next message's
 
 
 def _blocks(

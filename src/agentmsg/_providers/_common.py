@@ -336,9 +336,12 @@ def report_local(report: Report, path: str, kind: str, url: str) -> None:
 
 
 def plain(data: Any) -> Any:
-    """Provider data as JSON values: an SDK model (pydantic) is dumped first."""
+    """Provider data as JSON values: an SDK model (pydantic), or a list of them, is
+    dumped first."""
+    if type(data) is list:
+        return [plain(item) if hasattr(item, "model_dump") else item for item in data]
     dump = getattr(data, "model_dump", None)
-    if callable(dump) and not isinstance(data, dict | list):
+    if callable(dump) and not isinstance(data, dict):
         return dump(mode="json", exclude_none=True)
     return data
 

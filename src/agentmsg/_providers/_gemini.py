@@ -412,6 +412,7 @@ def _content(
             pending.append(block)
     if pending or not parts:
         turns.add(DEFAULT_NAMES[ours], pending, ours, path)
+    turns.flush(path)  # a content's function responses stay apart from the next one's
 
 
 def _parts(report: Report, parts: Any, path: str, role: str, calls: _Calls) -> list[Any]:
