@@ -873,3 +873,19 @@ class TestBadProviderData:
 
         with contextlib.suppress(MessageError):
             back(value)
+
+
+class TestMsgLayout:
+    """The Chat Completions fast path reads a Msg's slot list directly."""
+
+    def test_slot_indices_match_the_properties(self):
+        """NAME_AT, ROLE_AT and CONTENT_AT find what the properties return."""
+        from agentmsg._providers._common import CONTENT_AT, NAME_AT, ROLE_AT
+
+        msg = Msg("Ada", [{"type": "text", "text": "Hi"}], "user")
+
+        assert (msg.name, msg.role, msg.content) == (
+            msg._values[NAME_AT],
+            msg._values[ROLE_AT],
+            msg._values[CONTENT_AT],
+        )

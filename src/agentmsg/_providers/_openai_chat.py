@@ -6,9 +6,13 @@ import re
 from typing import Any
 
 from .._errors import MessageError
+from .._message import Msg
 from .._validate import is_block_list, show
 from ._common import (
+    CONTENT_AT,
     DEFAULT_NAMES,
+    NAME_AT,
+    ROLE_AT,
     TOOL_RESULTS_NAME,
     Conversion,
     Parsed,
@@ -16,9 +20,11 @@ from ._common import (
     Turns,
     arguments_input,
     arguments_text,
+    as_msg,
+    check_conversation,
     data_url,
+    dumps,
     media_of,
-    messages_in,
     need_choice,
     need_dict,
     need_key,
@@ -46,6 +52,7 @@ AUDIO_ALIASES = {
     "audio/mp3": "mp3",
 }
 AUDIO_TYPES = {"wav": "audio/wav", "mp3": "audio/mpeg"}
+_NAMES_OK: dict[str, bool] = {}
 # The API refuses a participant name with white space or any of < | \ / >.
 _BAD_NAME = re.compile(r"[\s<|\\/>]")
 
@@ -85,26 +92,84 @@ def to_openai_chat(messages: Any, *, strict: bool = False) -> Conversion:
     .. versionadded:: 0.2.0
     """
     report = Report(FORMAT, strict)
+    check_conversation(messages)
     out: list[dict[str, Any]] = []
+    append = out.append
     calls: dict[str, str] = {}
-    for index, msg in enumerate(messages_in(messages)):
-        role = msg.role
-        content: Any = msg.content
-        if isinstance(content, str):
-            entry: dict[str, Any] = {"role": role}
-            if msg.name != DEFAULT_NAMES[role]:
-                entry["name"] = _name(report, msg.name, index)
-            entry["content"] = content
-            out.append(entry)
-        elif role == "assistant":
+    # The common shapes (string content, an assistant's text and tool calls, a message of
+    # tool results answering known calls with text) are written inline; anything else,
+    # and anything to report, takes the general path of _assistant and _user_or_system.
+    for index, msg in enumerate(messages):
+        if type(msg) is not Msg:
+            msg = as_msg(msg, index)
+        values = msg._values
+        role = values[ROLE_AT]
+        content: Any = values[CONTENT_AT]
+        name = values[NAME_AT]
+        if type(content) is str:
+            if name == DEFAULT_NAMES[role]:
+                append({"role": role, "content": content})
+            else:
+                sent = name if name in _NAMES_OK else _name(report, name, index)
+                append({"role": role, "name": sent, "content": content})
+            continue
+        if role == "assistant":
+            texts: list[dict[str, Any]] = []
+            tool_calls: list[dict[str, Any]] = []
+            for block in content:
+                kind = block["type"]
+                if kind == "text" and not tool_calls:
+                    texts.append({"type": "text", "text": block["text"]})
+                elif kind == "tool_use" and "raw_input" not in block:
+                    call_id = block["id"]
+                    tool = block["name"]
+                    calls[call_id] = tool
+                    function = {"name": tool, "arguments": dumps(block["input"])}
+                    tool_calls.append({"id": call_id, "type": "function", "function": function})
+                else:
+                    break
+            else:
+                entry: dict[str, Any] = {"role": "assistant"}
+                if name != "assistant":
+                    entry["name"] = name if name in _NAMES_OK else _name(report, name, index)
+                if texts or not tool_calls:
+                    entry["content"] = texts
+                if tool_calls:
+                    entry["tool_calls"] = tool_calls
+                append(entry)
+                continue
             _assistant(report, out, msg, content, index, calls)
-        else:
-            _user_or_system(report, out, msg, content, index, calls)
+            continue
+        if (
+            role == "system"
+            and name == "system"
+            and content
+            and (not out or out[-1]["role"] != "tool")
+        ):
+            results: list[dict[str, Any]] = []
+            for block in content:
+                if (
+                    block["type"] != "tool_result"
+                    or type(block["output"]) is not str
+                    or calls.get(block["id"]) != block["name"]
+                ):
+                    break
+                results.append(
+                    {"role": "tool", "tool_call_id": block["id"], "content": block["output"]}
+                )
+            else:
+                out.extend(results)
+                continue
+        _user_or_system(report, out, msg, content, index, calls)
     return Conversion({"messages": out}, tuple(report.losses))
 
 
 def _name(report: Report, name: str, index: int) -> str:
+    if name in _NAMES_OK:
+        return name
     if _BAD_NAME.search(name) is None:
+        if len(_NAMES_OK) < 1024:
+            _NAMES_OK[name] = True
         return name
     sent = _BAD_NAME.sub("_", name)
     report.change(
