@@ -40,7 +40,7 @@ def _json_writer() -> Any:
     """
     encoder = json.JSONEncoder(ensure_ascii=False)
     try:
-        from json.encoder import c_make_encoder
+        from json.encoder import c_make_encoder  # type: ignore[attr-defined]
     except ImportError:  # pragma: no cover - CPython always has it
         c_make_encoder = None
     if c_make_encoder is None:  # pragma: no cover
