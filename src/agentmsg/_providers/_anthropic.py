@@ -49,13 +49,13 @@ def to_anthropic(messages: Any, *, strict: bool = False) -> Conversion:
         strict: Raise instead of reporting something dropped.
 
     Returns:
-        A :class:`~agentmsg.Conversion` whose payload is ``{"system": ..., "messages":
-        [...]}`` (``system`` only when there is a system message), and what could not be
-        carried as it was.
+        A :class:`~agentmsg.Conversion` whose payload holds ``messages``, and
+        ``system`` when there is a system message, with what could not be carried as it
+        was.
 
     Raises:
-        MessageError: *messages* is not a list of messages; in strict mode, also when
-            something would be dropped (the text names its path).
+        MessageError: The conversation is not a list of messages; in strict mode,
+            also when something would be dropped (the text names its path).
 
     The text of the system messages becomes the one system prompt. Tool results travel
     as ``tool_result`` blocks in a user message and may hold images. Anthropic has no
@@ -261,11 +261,12 @@ def from_anthropic(data: Any, *, strict: bool = False) -> Parsed:
         strict: Raise instead of reporting something dropped.
 
     Returns:
-        A :class:`~agentmsg.Parsed`: the messages and what agentmsg could not carry.
+        The messages and what agentmsg could not carry, as a
+        :class:`~agentmsg.Parsed`.
 
     Raises:
-        MessageError: *data* is not Anthropic data (the text names the path and the
-            value); in strict mode, also when something would be dropped.
+        MessageError: The data is not data of this format (the text names the path
+            and the value); in strict mode, also when something would be dropped.
 
     The system prompt becomes a first system message. The tool results of a user message
     become a message of tool results with role ``"system"``, apart from the rest of it;

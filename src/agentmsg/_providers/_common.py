@@ -69,7 +69,8 @@ class Loss(NamedTuple):
         what: What it was, such as ``"thinking block"``.
         why: Why the format could not carry it.
         substitute: What was done instead when the thing still travels another way
-            (``"sent as a data: URL"``), or None when it was dropped.
+            (``"sent as JSON text"``), or None when it was dropped.
+        dropped: Whether the thing was dropped: true when ``substitute`` is None.
 
     ``str(loss)`` reads as a sentence: ``messages[2].content[0]: thinking block
     dropped: Chat Completions has no field for it``.
@@ -125,6 +126,7 @@ class Parsed(NamedTuple):
 
 for _cls in (Loss, Conversion, Parsed):
     _cls.__module__ = "agentmsg"
+    _cls.__new__.__doc__ = None  # not "Create new instance of ...": the class says it
 del _cls
 
 

@@ -50,14 +50,14 @@ def to_gemini(messages: Any, *, strict: bool = False) -> Conversion:
         strict: Raise instead of reporting something dropped.
 
     Returns:
-        A :class:`~agentmsg.Conversion` whose payload is ``{"contents": [...],
-        "system_instruction": {...}}`` (the instruction only when there is a system
-        message), and what could not be carried as it was. The keys are the API's
-        snake_case names, which the REST API and the ``google-genai`` types accept.
+        A :class:`~agentmsg.Conversion` whose payload holds ``contents``, and
+        ``system_instruction`` when there is a system message, with what could not be
+        carried as it was. The keys are the API's snake_case names, which the REST API
+        and the ``google-genai`` types accept.
 
     Raises:
-        MessageError: *messages* is not a list of messages; in strict mode, also when
-            something would be dropped (the text names its path).
+        MessageError: The conversation is not a list of messages; in strict mode,
+            also when something would be dropped (the text names its path).
 
     The text of the system messages becomes the system instruction; assistant messages
     are ``model`` turns. Thinking blocks are sent as thought parts, tool calls as
@@ -243,11 +243,12 @@ def from_gemini(data: Any, *, strict: bool = False) -> Parsed:
         strict: Raise instead of reporting something dropped.
 
     Returns:
-        A :class:`~agentmsg.Parsed`: the messages and what agentmsg could not carry.
+        The messages and what agentmsg could not carry, as a
+        :class:`~agentmsg.Parsed`.
 
     Raises:
-        MessageError: *data* is not Gemini data (the text names the path and the
-            value); in strict mode, also when something would be dropped.
+        MessageError: The data is not data of this format (the text names the path
+            and the value); in strict mode, also when something would be dropped.
 
     A response gives the first candidate's content. A function call without an id gets
     ``call_<name>``, and a function response without an id answers the oldest unanswered

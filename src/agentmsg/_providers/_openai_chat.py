@@ -64,17 +64,16 @@ def to_openai_chat(messages: Any, *, strict: bool = False) -> Conversion:
     """Convert a conversation to the ``messages`` of an OpenAI Chat Completions request.
 
     Args:
-        messages: A list of :class:`~agentmsg.Msg` and role messages
-            (:class:`~agentmsg.HumanMessage`, ...), oldest first.
+        messages: A list of :class:`~agentmsg.Msg` and role messages, oldest first.
         strict: Raise instead of reporting something dropped.
 
     Returns:
-        A :class:`~agentmsg.Conversion` whose payload is ``{"messages": [...]}``, and
-        what could not be carried as it was.
+        A :class:`~agentmsg.Conversion` whose payload holds ``messages``, with what
+        could not be carried as it was.
 
     Raises:
-        MessageError: *messages* is not a list of messages; in strict mode, also when
-            something would be dropped (the text names its path).
+        MessageError: The conversation is not a list of messages; in strict mode,
+            also when something would be dropped (the text names its path).
 
     Each tool result becomes a ``tool`` message; the tool calls of an assistant message
     its ``tool_calls``. Thinking and video blocks cannot be sent and are reported; an
@@ -438,11 +437,12 @@ def from_openai_chat(data: Any, *, strict: bool = False) -> Parsed:
         strict: Raise instead of reporting something dropped.
 
     Returns:
-        A :class:`~agentmsg.Parsed`: the messages and what agentmsg could not carry.
+        The messages and what agentmsg could not carry, as a
+        :class:`~agentmsg.Parsed`.
 
     Raises:
-        MessageError: *data* is not Chat Completions data (the text names the path and
-            the value); in strict mode, also when something would be dropped.
+        MessageError: The data is not data of this format (the text names the path
+            and the value); in strict mode, also when something would be dropped.
 
     A response gives one assistant message (the first choice) whose ``invocation_id`` is
     the response id and whose metadata holds ``model``, ``stop_reason`` and

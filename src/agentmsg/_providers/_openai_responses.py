@@ -51,12 +51,12 @@ def to_openai_responses(messages: Any, *, strict: bool = False) -> Conversion:
         strict: Raise instead of reporting something dropped.
 
     Returns:
-        A :class:`~agentmsg.Conversion` whose payload is ``{"input": [...]}``, and what
-        could not be carried as it was.
+        A :class:`~agentmsg.Conversion` whose payload holds ``input``, with what could
+        not be carried as it was.
 
     Raises:
-        MessageError: *messages* is not a list of messages; in strict mode, also when
-            something would be dropped (the text names its path).
+        MessageError: The conversation is not a list of messages; in strict mode,
+            also when something would be dropped (the text names its path).
 
     Messages become ``message`` items, tool calls ``function_call`` items and tool
     results ``function_call_output`` items, whose output may hold images. Responses has
@@ -286,11 +286,12 @@ def from_openai_responses(data: Any, *, strict: bool = False) -> Parsed:
         strict: Raise instead of reporting something dropped.
 
     Returns:
-        A :class:`~agentmsg.Parsed`: the messages and what agentmsg could not carry.
+        The messages and what agentmsg could not carry, as a
+        :class:`~agentmsg.Parsed`.
 
     Raises:
-        MessageError: *data* is not Responses data (the text names the path and the
-            value); in strict mode, also when something would be dropped.
+        MessageError: The data is not data of this format (the text names the path
+            and the value); in strict mode, also when something would be dropped.
 
     Consecutive assistant items (messages, function calls, reasoning) make one assistant
     message; consecutive function call outputs one message of tool results with role
