@@ -9,7 +9,7 @@ Everything public is importable from here. Where things live:
 - ``_ids.py``: ids, timestamps and :func:`deterministic`;
 - ``_media.py``: media blocks from files, bytes and URLs;
 - ``_schema.py``: :func:`json_schema`;
-- ``_providers/``: the conversions to and from model APIs (:func:`to_openai_chat`, ...),
+- ``_convert*.py``: the conversions to and from model APIs (:func:`to_openai_chat`, ...),
   imported when one of their names is first used, so ``import agentmsg`` stays light.
 """
 
@@ -49,7 +49,7 @@ from ._schema import json_schema
 from ._tokens import estimate_tokens
 
 if TYPE_CHECKING:
-    from ._providers import (
+    from ._convert import (
         Conversion,
         Loss,
         Parsed,
@@ -130,9 +130,9 @@ _PROVIDER_NAMES = frozenset(
 def __getattr__(name: str) -> Any:
     # The provider conversions are imported on first use (PEP 562).
     if name in _PROVIDER_NAMES:
-        from . import _providers
+        from . import _convert
 
-        value = getattr(_providers, name)
+        value = getattr(_convert, name)
         globals()[name] = value
         return value
     msg = f"module 'agentmsg' has no attribute {name!r}"

@@ -5,9 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from .._errors import MessageError
-from .._validate import is_block_list, show
-from ._common import (
+from ._convert_common import (
     DEFAULT_NAMES,
     TOOL_RESULTS_NAME,
     Conversion,
@@ -30,6 +28,8 @@ from ._common import (
     report_tool_message,
     system_prompt,
 )
+from ._errors import MessageError
+from ._validate import is_block_list, show
 
 __all__ = ["from_gemini", "to_gemini"]
 

@@ -4,9 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .._errors import MessageError
-from .._validate import is_block_list, show
-from ._common import (
+from ._convert_common import (
     DEFAULT_NAMES,
     TOOL_RESULTS_NAME,
     Conversion,
@@ -31,6 +29,8 @@ from ._common import (
     source_from_url,
     system_prompt,
 )
+from ._errors import MessageError
+from ._validate import is_block_list, show
 
 __all__ = ["from_anthropic", "to_anthropic"]
 

@@ -4,9 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .._errors import MessageError
-from .._validate import is_block_list, show
-from ._common import (
+from ._convert_common import (
     DEFAULT_NAMES,
     TOOL_RESULTS_NAME,
     Conversion,
@@ -33,7 +31,9 @@ from ._common import (
     result_name,
     source_from_url,
 )
-from ._openai_chat import IMAGE_TYPES
+from ._convert_openai_chat import IMAGE_TYPES
+from ._errors import MessageError
+from ._validate import is_block_list, show
 
 __all__ = ["from_openai_responses", "to_openai_responses"]
 
