@@ -280,11 +280,11 @@ for format_name, (convert, _) in FORMATS.items():
 # - Chat Completions takes the recording but has no field for the thinking block, and
 #   its tool messages hold text only, so the image moves to a user message right after
 #   them.
-# - Responses keeps the image inside the tool result but takes no audio. A thinking
-#   block cannot be sent either: the API accepts reasoning only with the id it gave it,
-#   which a thinking block does not record.
-# - Anthropic also keeps the image in the tool result and takes no audio. It accepts a
-#   thinking block only with the signature it issued.
+# - Responses keeps the image inside the tool result but takes no audio. The thinking
+#   block cannot be sent either: the API takes reasoning back only with the id it gave
+#   it, and this block was written by hand.
+# - Anthropic also keeps the image in the tool result and takes no audio. It takes a
+#   thinking block back only with the signature it issued, which this one lacks.
 # - Gemini carries all of it: the recording, the thinking block as a *thought* part, and
 #   the image inside the function response.
 #
@@ -311,9 +311,11 @@ except MessageError as error:
 # -----------------------
 #
 # Responses from the other APIs are read the same way. An Anthropic response with
-# extended thinking carries a *signature* with each thinking block. agentmsg keeps the
-# thinking text, but it has no field for the signature, and the report says so: without
-# it, this thinking block cannot be sent back to Anthropic.
+# extended thinking carries a *signature* with each thinking block, and Anthropic takes
+# the block back only with it. A :class:`~agentmsg.ThinkingBlock` has no field for the
+# signature, so the message keeps it in its metadata, under ``provider_state``, and
+# :func:`~agentmsg.to_anthropic` puts it back: nothing is lost. Gemini's thought
+# signatures and the ids of Responses reasoning items are kept the same way.
 
 anthropic_response = {
     "id": "msg_01",
@@ -329,8 +331,9 @@ anthropic_response = {
 }
 reply = from_anthropic(anthropic_response)
 print(reply.messages[0].content)
-for loss in reply.losses:
-    print(loss)
+print("losses:", reply.losses)
+print("provider_state:", reply.messages[0].metadata["provider_state"])
+print(to_anthropic(reply.messages).payload["messages"][0]["content"][0])
 
 # %%
 # Gemini's REST API writes its keys in camelCase (``functionCall``,

@@ -27,6 +27,8 @@ from ._convert_common import (
     report_tool_message,
     result_name,
     source_from_url,
+    state_field,
+    state_of,
     system_prompt,
 )
 from ._errors import MessageError
@@ -35,6 +37,7 @@ from ._validate import is_block_list, show
 __all__ = ["from_anthropic", "to_anthropic"]
 
 FORMAT = "Anthropic Messages"
+STATE_FORMAT = "anthropic"
 IMAGE_TYPES = frozenset({"image/jpeg", "image/png", "image/gif", "image/webp"})
 
 
@@ -59,8 +62,9 @@ def to_anthropic(messages: Any, *, strict: bool = False) -> Conversion:
 
     The text of the system messages becomes the one system prompt. Tool results travel
     as ``tool_result`` blocks in a user message and may hold images. Anthropic has no
-    sender names and takes no audio or video; a thinking block cannot be sent without
-    the signature the API gave it. See :ref:`provider-formats`.
+    sender names and takes no audio or video. A thinking block is sent with the signature
+    the API gave it, which :func:`from_anthropic` keeps in the message's metadata; without
+    one, it cannot be sent. See :ref:`provider-formats`.
 
     Example:
         >>> from agentmsg import Msg, to_anthropic
@@ -111,13 +115,23 @@ def to_anthropic(messages: Any, *, strict: bool = False) -> Conversion:
                 if image is not None:
                     blocks.append(image)
             elif kind == "thinking":
-                why = (
-                    "an Anthropic thinking block needs the signature the API gave it, which "
-                    "agentmsg's thinking block does not carry"
-                    if role == "assistant"
-                    else "Anthropic takes thinking from the assistant only"
-                )
-                report.drop(path, "thinking block", why, block)
+                state = state_of(msg, STATE_FORMAT) if role == "assistant" else {}
+                signature = state_field(state, position, "signature")
+                redacted = state_field(state, position, "redacted")
+                if signature is not None:
+                    blocks.append(
+                        {"type": "thinking", "thinking": block["thinking"], "signature": signature}
+                    )
+                elif redacted is not None:
+                    blocks.append({"type": "redacted_thinking", "data": redacted})
+                else:
+                    why = (
+                        "an Anthropic thinking block needs the signature the API gave it, and "
+                        "this message's metadata keeps none for it"
+                        if role == "assistant"
+                        else "Anthropic takes thinking from the assistant only"
+                    )
+                    report.drop(path, "thinking block", why, block)
             elif kind == "tool_use":
                 report.drop(
                     path,
@@ -271,7 +285,8 @@ def from_anthropic(data: Any, *, strict: bool = False) -> Parsed:
     The system prompt becomes a first system message. The tool results of a user message
     become a message of tool results with role ``"system"``, apart from the rest of it;
     each result takes its tool name from the call with the same id. A thinking block
-    keeps its text; its signature is reported, since agentmsg cannot carry it. A
+    keeps its text, and its signature goes to the message's metadata, under
+    ``provider_state``, for :func:`to_anthropic` to send back. A
     response's id is the message's ``invocation_id``; its metadata holds ``model``,
     ``stop_reason`` and ``token_usage``.
 
@@ -360,22 +375,25 @@ def _message(
         return
     items = need_list(content, here)
     pending: list[Any] = []
+    keep: dict[str, Any] = {}
     for position, item in enumerate(items):
         item_path = f"{here}[{position}]"
         item = need_dict(item, item_path)
         if item.get("type") == "tool_result" and role == "user":
             if pending:
-                turns.add(DEFAULT_NAMES[role], pending, role, path or "content")
-                pending = []
+                turns.add(
+                    DEFAULT_NAMES[role], pending, role, path or "content", (STATE_FORMAT, keep)
+                )
+                pending, keep = [], {}
             turns.tool_result(_tool_result(report, item, item_path, names))
             continue
-        block = _block(report, item, item_path, names, role)
+        block = _block(report, item, item_path, names, role, keep, len(pending))
         if block is not None:
             if not pending:
                 turns.flush(item_path)
             pending.append(block)
     if pending or not items:
-        turns.add(DEFAULT_NAMES[role], pending, role, path or "content")
+        turns.add(DEFAULT_NAMES[role], pending, role, path or "content", (STATE_FORMAT, keep))
     turns.flush(here)  # a message's tool results stay apart from the next message's
 
 
@@ -401,8 +419,19 @@ def _blocks(
 
 
 def _block(
-    report: Report, item: dict[str, Any], path: str, names: dict[str, str], role: str
+    report: Report,
+    item: dict[str, Any],
+    path: str,
+    names: dict[str, str],
+    role: str,
+    keep: dict[str, Any] | None = None,
+    index: int = 0,
 ) -> Any:
+    """The agentmsg block of one Anthropic block, or None (reported) when there is none.
+
+    *keep* collects, by block *index*, what the block needs to be sent back (a thinking
+    block's signature) for the message's provider state; without it, that is dropped.
+    """
     kind = item.get("type")
     if kind == "text":
         report.extra(item, frozenset({"type", "text"}), path)
@@ -431,18 +460,31 @@ def _block(
         return None
     if kind == "thinking":
         report.extra(item, frozenset({"type", "thinking", "signature"}), path)
-        if item.get("signature"):
-            report.drop(
-                f"{path}.signature",
-                "thinking signature",
-                "agentmsg's thinking block has no field for it, so the block cannot be sent "
-                "back to Anthropic",
-                item["signature"],
-            )
-        return {
-            "type": "thinking",
-            "thinking": need_str(need_key(item, "thinking", path), f"{path}.thinking"),
-        }
+        thinking = need_str(need_key(item, "thinking", path), f"{path}.thinking")
+        signature = item.get("signature")
+        if signature:
+            signature = need_str(signature, f"{path}.signature")
+            if keep is not None:
+                keep[str(index)] = {"signature": signature}
+            else:
+                report.drop(
+                    f"{path}.signature",
+                    "thinking signature",
+                    "agentmsg keeps signatures of assistant messages only",
+                    signature,
+                )
+        return {"type": "thinking", "thinking": thinking}
+    if kind == "redacted_thinking" and keep is not None:
+        report.extra(item, frozenset({"type", "data"}), path)
+        data = need_str(need_key(item, "data", path), f"{path}.data", empty=False)
+        keep[str(index)] = {"redacted": data}
+        report.change(
+            path,
+            "redacted thinking",
+            "kept as an empty thinking block, its data in the message's provider state",
+            "agentmsg has no block for encrypted thinking",
+        )
+        return {"type": "thinking", "thinking": ""}
     if kind == "tool_use":
         report.extra(item, frozenset({"type", "id", "name", "input"}), path)
         call_id = need_str(need_key(item, "id", path), f"{path}.id", empty=False)

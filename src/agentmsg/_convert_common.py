@@ -513,11 +513,52 @@ class Turns:
             self.messages.append(build_msg(TOOL_RESULTS_NAME, self._results, "system", path))
         self._results = None
 
-    def add(self, name: str, content: str | list[Any], role: str, path: str) -> None:
+    def add(
+        self,
+        name: str,
+        content: str | list[Any],
+        role: str,
+        path: str,
+        state: tuple[str, dict[str, Any]] | None = None,
+    ) -> None:
+        """Add a message; *state* is (format, {block index: provider fields}) to keep."""
         self.flush(path)
-        self.messages.append(
-            build_msg(name, content, role, path, self.metadata, self.invocation_id)
-        )
+        metadata = self.metadata
+        if state is not None and state[1]:
+            metadata = {**(metadata or {}), STATE_KEY: {state[0]: state[1]}}
+        self.messages.append(build_msg(name, content, role, path, metadata, self.invocation_id))
+
+
+STATE_KEY = "provider_state"
+"""The metadata key under which a message keeps what its provider needs to take it back.
+
+``metadata["provider_state"][format][str(block index)]`` holds the fields of one block
+that agentmsg's blocks have no place for but the provider requires when the block is
+sent back: the ``signature`` of an Anthropic thinking block, the ``thought_signature`` of
+a Gemini part, the ``id`` and ``encrypted_content`` of a Responses reasoning item. The
+conversion to the same format puts them back; the others leave them, as all metadata.
+"""
+
+
+def state_of(msg: Msg, format_key: str) -> dict[str, Any]:
+    """The provider state *msg* keeps for *format_key*: {block index: fields}, or {}."""
+    metadata = msg.metadata
+    if metadata is None:
+        return {}
+    state = metadata.get(STATE_KEY)
+    if type(state) is not dict:
+        return {}
+    entries = state.get(format_key)
+    return entries if type(entries) is dict else {}
+
+
+def state_field(state: dict[str, Any], position: int, key: str) -> Any:
+    """One kept field of the block at *position*, or None."""
+    entry = state.get(str(position))
+    if type(entry) is not dict:
+        return None
+    value = entry.get(key)
+    return value if type(value) is str and value else None
 
 
 def call_names(messages: list[Msg]) -> dict[str, str]:

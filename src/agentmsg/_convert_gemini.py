@@ -26,6 +26,8 @@ from ._convert_common import (
     report_local,
     report_raw_input,
     report_tool_message,
+    state_field,
+    state_of,
     system_prompt,
 )
 from ._errors import MessageError
@@ -34,6 +36,7 @@ from ._validate import is_block_list, show
 __all__ = ["from_gemini", "to_gemini"]
 
 FORMAT = "Gemini"
+STATE_FORMAT = "gemini"
 _KINDS = ("image", "audio", "video")
 _URLSAFE = str.maketrans("-_", "+/")
 
@@ -92,51 +95,62 @@ def to_gemini(messages: Any, *, strict: bool = False) -> Conversion:
             continue
         report.name(msg, index, DEFAULT_NAMES[role])
         parts: list[dict[str, Any]] = []
+        state = state_of(msg, STATE_FORMAT) if role == "assistant" else {}
         for position, block in enumerate(content):
-            kind = block["type"]
-            path = f"messages[{index}].content[{position}]"
-            if kind == "text":
-                parts.append({"text": block["text"]})
-            elif kind == "thinking":
-                if role == "assistant":
-                    parts.append({"text": block["thinking"], "thought": True})
-                else:
-                    report.drop(
-                        path,
-                        "thinking block in a user message",
-                        "Gemini takes thoughts from the model only",
-                        block,
-                    )
-            elif kind == "tool_use":
-                if role != "assistant":
-                    report.drop(
-                        path,
-                        "tool call in a user message",
-                        "Gemini function calls come from the model only",
-                        block,
-                    )
-                    continue
-                if "raw_input" in block:
-                    report_raw_input(report, block, path)
-                parts.append(
-                    {
-                        "function_call": {
-                            "id": block["id"],
-                            "name": block["name"],
-                            "args": block["input"],
-                        }
-                    }
-                )
-            elif kind in _KINDS:
-                part = _media(report, block, path)
-                if part is not None:
-                    parts.append(part)
+            made = len(parts)
+            _block_part(report, parts, block, role, f"messages[{index}].content[{position}]")
+            signature = state_field(state, position, "thought_signature") if state else None
+            if signature is not None and len(parts) > made:
+                parts[-1]["thought_signature"] = signature
         if parts or not content:
             out.append({"role": "user" if role == "user" else "model", "parts": parts})
     payload: dict[str, Any] = {"contents": out}
     if texts:
         payload["system_instruction"] = {"parts": [{"text": text} for text in texts]}
     return Conversion(payload, tuple(report.losses))
+
+
+def _block_part(
+    report: Report, parts: list[dict[str, Any]], block: dict[str, Any], role: str, path: str
+) -> None:
+    """Append the Gemini part of one block of a user or assistant message, if it has one."""
+    kind = block["type"]
+    if kind == "text":
+        parts.append({"text": block["text"]})
+    elif kind == "thinking":
+        if role == "assistant":
+            parts.append({"text": block["thinking"], "thought": True})
+        else:
+            report.drop(
+                path,
+                "thinking block in a user message",
+                "Gemini takes thoughts from the model only",
+                block,
+            )
+    elif kind == "tool_use":
+        if role != "assistant":
+            report.drop(
+                path,
+                "tool call in a user message",
+                "Gemini function calls come from the model only",
+                block,
+            )
+            return
+        if "raw_input" in block:
+            report_raw_input(report, block, path)
+        parts.append(
+            {
+                "function_call": {
+                    "id": block["id"],
+                    "name": block["name"],
+                    "args": block["input"],
+                }
+            }
+        )
+    elif kind in _KINDS:
+        part = _media(report, block, path)
+        if part is not None:
+            parts.append(part)
 
 
 def _media(report: Report, block: dict[str, Any], path: str) -> dict[str, Any] | None:
@@ -253,8 +267,9 @@ def from_gemini(data: Any, *, strict: bool = False) -> Parsed:
     A response gives the first candidate's content. A function call without an id gets
     ``call_<name>``, and a function response without an id answers the oldest unanswered
     call of its name. A ``function_response`` whose ``response`` is ``{"output": ...}``
-    gives that output back; any other response dict is the output itself. Thought
-    signatures are reported, since agentmsg cannot carry them.
+    gives that output back; any other response dict is the output itself. A part's
+    thought signature goes to the message's metadata, under ``provider_state``, for
+    :func:`to_gemini` to send back.
 
     .. versionadded:: 0.2.0
     """
@@ -392,13 +407,14 @@ def _content(
     ours = "assistant" if role == "model" else "user"
     parts = need_list(content.get("parts", []), f"{path}.parts")
     pending: list[Any] = []
+    keep: dict[str, Any] = {}
     for position, part in enumerate(parts):
         part_path = f"{path}.parts[{position}]"
         part = _snake(need_dict(part, part_path))
         if "function_response" in part:
             if pending:
-                turns.add(DEFAULT_NAMES[ours], pending, ours, path)
-                pending = []
+                turns.add(DEFAULT_NAMES[ours], pending, ours, path, (STATE_FORMAT, keep))
+                pending, keep = [], {}
             report.extra(part, _PART_KEYS, part_path)
             turns.tool_result(
                 _function_response(
@@ -410,9 +426,20 @@ def _content(
         if block is not None:
             if not pending:
                 turns.flush(part_path)
+            signature = part.get("thought_signature")
+            if signature is not None:
+                here = f"{part_path}.thought_signature"
+                keep[str(len(pending))] = {"thought_signature": _base64(signature, here)}
             pending.append(block)
+        elif part.get("thought_signature") is not None:
+            report.drop(
+                f"{part_path}.thought_signature",
+                "thought signature of a part agentmsg has no block for",
+                "agentmsg keeps a signature with the block it belongs to",
+                part["thought_signature"],
+            )
     if pending or not parts:
-        turns.add(DEFAULT_NAMES[ours], pending, ours, path)
+        turns.add(DEFAULT_NAMES[ours], pending, ours, path, (STATE_FORMAT, keep))
     turns.flush(path)  # a content's function responses stay apart from the next one's
 
 
@@ -428,14 +455,6 @@ def _parts(report: Report, parts: Any, path: str, role: str, calls: _Calls) -> l
 
 def _part(report: Report, part: dict[str, Any], path: str, role: str, calls: _Calls) -> Any:
     report.extra(part, _PART_KEYS | {"thought_signature"}, path)
-    if part.get("thought_signature") is not None:
-        report.drop(
-            f"{path}.thought_signature",
-            "thought signature",
-            "agentmsg's blocks have no field for it, so Gemini cannot check the part when "
-            "it is sent back",
-            part["thought_signature"],
-        )
     if "text" in part:
         text = need_str(part["text"], f"{path}.text")
         if part.get("thought"):
@@ -455,10 +474,13 @@ def _part(report: Report, part: dict[str, Any], path: str, role: str, calls: _Ca
             given = need_str(given, f"{here}.id", empty=False)
         args = need_dict(call.get("args", {}), f"{here}.args")
         return {"type": "tool_use", "id": calls.call(name, given), "name": name, "input": args}
-    if part.get("thought_signature") is not None and len(part) == 1:
-        return None
     report.drop(path, "part", "agentmsg has no block for it", part)
     return None
+
+
+def _base64(value: Any, path: str) -> str:
+    """Base64 text in the standard alphabet (the SDK's dump writes the URL-safe one)."""
+    return need_str(value, path, empty=False).translate(_URLSAFE)
 
 
 def _inline(report: Report, blob: Any, path: str) -> Any:

@@ -30,6 +30,8 @@ from ._convert_common import (
     report_tool_message,
     result_name,
     source_from_url,
+    state_field,
+    state_of,
 )
 from ._convert_openai_chat import IMAGE_TYPES
 from ._errors import MessageError
@@ -38,6 +40,7 @@ from ._validate import is_block_list, show
 __all__ = ["from_openai_responses", "to_openai_responses"]
 
 FORMAT = "Responses"
+STATE_FORMAT = "openai_responses"
 
 
 # -- to ----------------------------------------------------------------------------------
@@ -60,8 +63,9 @@ def to_openai_responses(messages: Any, *, strict: bool = False) -> Conversion:
 
     Messages become ``message`` items, tool calls ``function_call`` items and tool
     results ``function_call_output`` items, whose output may hold images. Responses has
-    no sender names, and takes no audio or video; a thinking block cannot be sent
-    without the reasoning item id the API gave it. See :ref:`provider-formats`.
+    no sender names, and takes no audio or video. A thinking block becomes a reasoning
+    item with the id the API gave it, which :func:`from_openai_responses` keeps in the
+    message's metadata; without one, it cannot be sent. See :ref:`provider-formats`.
 
     Example:
         >>> from agentmsg import Msg, to_openai_responses
@@ -127,13 +131,27 @@ def _assistant(
         elif kind == "tool_result":
             results.append((position, block))
         elif kind == "thinking":
-            report.drop(
-                path,
-                "thinking block",
-                "a Responses reasoning item needs the id the API gave it, which agentmsg's "
-                "thinking block does not carry",
-                block,
-            )
+            state = state_of(msg, STATE_FORMAT)
+            reasoning_id = state_field(state, position, "id")
+            if reasoning_id is None:
+                report.drop(
+                    path,
+                    "thinking block",
+                    "a Responses reasoning item needs the id the API gave it, and this "
+                    "message's metadata keeps none for it",
+                    block,
+                )
+                continue
+            text = block["thinking"]
+            parts = [{"type": "summary_text", "text": text}] if text else []
+            item: dict[str, Any] = {"type": "reasoning", "id": reasoning_id, "summary": parts}
+            if state_field(state, position, "text_in") == "content":
+                item["summary"] = []
+                item["content"] = [{"type": "reasoning_text", "text": text}] if text else []
+            encrypted = state_field(state, position, "encrypted_content")
+            if encrypted is not None:
+                item["encrypted_content"] = encrypted
+            out.append(item)
         else:
             report.drop(
                 path,
@@ -269,11 +287,12 @@ _REASONING_KEYS = frozenset({"type", "id", "summary", "content", "status"})
 class _Assistant:
     """The blocks of the assistant turn being read (items until the next message)."""
 
-    __slots__ = ("blocks", "only_text")
+    __slots__ = ("blocks", "only_text", "state")
 
     def __init__(self) -> None:
         self.blocks: list[Any] = []
         self.only_text: str | None = None
+        self.state: dict[str, Any] = {}
 
 
 def from_openai_responses(data: Any, *, strict: bool = False) -> Parsed:
@@ -295,8 +314,9 @@ def from_openai_responses(data: Any, *, strict: bool = False) -> Parsed:
 
     Consecutive assistant items (messages, function calls, reasoning) make one assistant
     message; consecutive function call outputs one message of tool results with role
-    ``"system"``. A reasoning item's summary and text become thinking blocks; its id and
-    encrypted content are reported, since agentmsg cannot carry them. A response's id is
+    ``"system"``. A reasoning item becomes one thinking block, and its id and encrypted
+    content go to the message's metadata, under ``provider_state``, for
+    :func:`to_openai_responses` to send back. A response's id is
     the messages' ``invocation_id``; their metadata holds ``model``, ``stop_reason`` and
     ``token_usage``.
 
@@ -386,7 +406,7 @@ def from_openai_responses(data: Any, *, strict: bool = False) -> Parsed:
         elif kind == "reasoning":
             turns.flush(path)
             assistant.only_text = None
-            assistant.blocks.extend(_reasoning(report, item, path))
+            _reasoning(report, item, path, assistant)
         elif kind == "function_call_output":
             _flush_assistant(turns, assistant, path)
             report.extra(item, _OUTPUT_KEYS, path)
@@ -409,9 +429,11 @@ def _flush_assistant(turns: Turns, assistant: _Assistant, path: str) -> None:
     if not assistant.blocks:
         return
     single = assistant.only_text if len(assistant.blocks) == 1 else None
-    turns.add("assistant", single if single is not None else assistant.blocks, "assistant", path)
+    content = single if single is not None else assistant.blocks
+    turns.add("assistant", content, "assistant", path, (STATE_FORMAT, assistant.state))
     assistant.blocks = []
     assistant.only_text = None
+    assistant.state = {}
 
 
 def _response_envelope(turns: Turns, data: dict[str, Any]) -> None:
@@ -443,11 +465,13 @@ def _response_envelope(turns: Turns, data: dict[str, Any]) -> None:
         turns.invocation_id = need_str(data["id"], "id", empty=False)
 
 
-def _reasoning(report: Report, item: dict[str, Any], path: str) -> list[Any]:
+def _reasoning(report: Report, item: dict[str, Any], path: str, assistant: _Assistant) -> None:
+    """One reasoning item as one thinking block, its id kept in the provider state."""
     report.extra(item, _REASONING_KEYS | {"encrypted_content"}, path)
-    blocks = []
+    texts: dict[str, list[str]] = {}
     for key, part_type in (("summary", "summary_text"), ("content", "reasoning_text")):
         parts = item.get(key)
+        texts[key] = []
         if parts is None:
             continue
         for position, part in enumerate(need_list(parts, f"{path}.{key}")):
@@ -458,28 +482,40 @@ def _reasoning(report: Report, item: dict[str, Any], path: str) -> list[Any]:
                     here, f"{part.get('type')!s} part", "agentmsg has no block for it", part
                 )
                 continue
-            blocks.append(
-                {
-                    "type": "thinking",
-                    "thinking": need_str(need_key(part, "text", here), f"{here}.text"),
-                }
-            )
-    if item.get("id") is not None:
+            texts[key].append(need_str(need_key(part, "text", here), f"{here}.text"))
+    source = "summary" if texts["summary"] or not texts["content"] else "content"
+    if source == "summary" and texts["content"]:
         report.drop(
-            f"{path}.id",
-            "reasoning item id",
-            "agentmsg's thinking block has no field for it, so the reasoning cannot be sent "
-            "back to Responses",
-            item["id"],
+            f"{path}.content",
+            "reasoning text beside a summary",
+            "agentmsg keeps one thinking block per reasoning item, made of the summary",
+            item["content"],
         )
-    if item.get("encrypted_content") is not None:
+    if len(texts[source]) > 1:
+        report.change(
+            f"{path}.{source}",
+            f"{len(texts[source])} {source} parts",
+            "joined into one thinking block",
+            "agentmsg keeps one thinking block per reasoning item",
+        )
+    kept: dict[str, Any] = {}
+    if item.get("id") is not None:
+        kept["id"] = need_str(item["id"], f"{path}.id", empty=False)
+        if item.get("encrypted_content") is not None:
+            kept["encrypted_content"] = need_str(
+                item["encrypted_content"], f"{path}.encrypted_content"
+            )
+        if source == "content":
+            kept["text_in"] = "content"
+        assistant.state[str(len(assistant.blocks))] = kept
+    elif item.get("encrypted_content") is not None:
         report.drop(
             f"{path}.encrypted_content",
-            "encrypted reasoning",
-            "agentmsg's thinking block has no field for it",
+            "encrypted reasoning of a reasoning item without an id",
+            "Responses takes reasoning back only with its id",
             item["encrypted_content"],
         )
-    return blocks
+    assistant.blocks.append({"type": "thinking", "thinking": "\n\n".join(texts[source])})
 
 
 def _parts(report: Report, content: Any, path: str) -> list[Any]:

@@ -52,6 +52,21 @@ def materialized(value: Any) -> Any:
     return [materialized(item) for item in value]
 
 
+def standard_base64(value: Any) -> Any:
+    """A google-genai dump with its bytes in standard base64 (it writes the URL-safe
+    alphabet; the REST API reads both, and the conversions write the standard one)."""
+    if isinstance(value, dict):
+        return {
+            key: item.translate(str.maketrans("-_", "+/"))
+            if key in ("data", "thought_signature") and isinstance(item, str)
+            else standard_base64(item)
+            for key, item in value.items()
+        }
+    if isinstance(value, list):
+        return [standard_base64(item) for item in value]
+    return value
+
+
 def check_typed(adapter: TypeAdapter[Any], payload: Any) -> None:
     assert payload == materialized(adapter.validate_python(payload, strict=True))
 
@@ -73,7 +88,7 @@ def check_payload(name: str, payload: dict[str, Any]) -> None:
         assert set(payload) <= {"contents", "system_instruction"}
         for content in payload["contents"]:
             model = genai.Content.model_validate_json(json.dumps(content))
-            assert content == model.model_dump(mode="json", exclude_none=True)
+            assert content == standard_base64(model.model_dump(mode="json", exclude_none=True))
         if "system_instruction" in payload:
             genai.Content.model_validate_json(json.dumps(payload["system_instruction"]))
 
@@ -319,6 +334,93 @@ class TestResponsesFromTheSDKs:
         assert ("r7", "STOP") == (msg.invocation_id, msg.metadata["stop_reason"])
         assert () == reply.losses
         check_payload("gemini", to_gemini(reply.messages).payload)
+
+    def test_signed_thinking_goes_back_valid(self):
+        """Thinking read with its signature converts to a payload the SDK accepts, with
+        the signature in it (Anthropic's ThinkingBlockParam requires one)."""
+        response = anthropic.types.Message.model_validate(
+            {
+                "id": "msg_8",
+                "type": "message",
+                "role": "assistant",
+                "model": "claude-x",
+                "content": [
+                    {"type": "thinking", "thinking": "Look it up.", "signature": "c2lnbmF0dXJl"},
+                    {
+                        "type": "tool_use",
+                        "id": "toolu_2",
+                        "name": "get_weather",
+                        "input": {"city": "Rome"},
+                    },
+                ],
+                "stop_reason": "tool_use",
+                "stop_sequence": None,
+                "usage": {"input_tokens": 40, "output_tokens": 11},
+            }
+        )
+
+        payload = to_anthropic(from_anthropic(response).messages).payload
+
+        check_payload("anthropic", payload)
+        assert "c2lnbmF0dXJl" == payload["messages"][0]["content"][0]["signature"]
+
+    def test_gemini_thought_signature_goes_back_valid(self):
+        """A thought signature (bytes in the SDK) comes back as the same base64 text."""
+        signed = b"\xfb\xff signed"
+        part = {
+            "function_call": {"name": "get_weather", "args": {"city": "Pune"}},
+            "thought_signature": signed,
+        }
+        response = genai.GenerateContentResponse.model_validate(
+            {"candidates": [{"content": {"role": "model", "parts": [part]}}]}
+        )
+
+        payload = to_gemini(from_gemini(response).messages).payload
+
+        check_payload("gemini", payload)
+        text = payload["contents"][0]["parts"][0]["thought_signature"]
+        assert (
+            signed
+            == genai.Part.model_validate_json(
+                json.dumps({"thought_signature": text})
+            ).thought_signature
+        )
+
+    def test_responses_reasoning_goes_back_valid(self):
+        """A reasoning item converts back to a valid input item with its id."""
+        response = Response.model_validate(
+            {
+                "id": "resp_8",
+                "object": "response",
+                "created_at": 1_700_000_000,
+                "model": "gpt-x",
+                "status": "completed",
+                "parallel_tool_calls": True,
+                "tool_choice": "auto",
+                "tools": [],
+                "output": [
+                    {"type": "reasoning", "id": "rs_8", "summary": [], "encrypted_content": "ZW5j"},
+                    {
+                        "type": "function_call",
+                        "id": "fc_8",
+                        "call_id": "call_8",
+                        "name": "f",
+                        "arguments": "{}",
+                        "status": "completed",
+                    },
+                ],
+            }
+        )
+
+        payload = to_openai_responses(from_openai_responses(response).messages).payload
+
+        check_payload("openai_responses", payload)
+        assert {
+            "type": "reasoning",
+            "id": "rs_8",
+            "summary": [],
+            "encrypted_content": "ZW5j",
+        } == payload["input"][0]
 
     def test_gemini_inline_data_round_trip(self):
         """Inline bytes come back as the same base64 text after the SDK's own dump."""

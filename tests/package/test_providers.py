@@ -467,7 +467,33 @@ class TestFromOpenAIResponses:
         assert {"prompt_tokens": 10, "completion_tokens": 4, "total_tokens": 14} == msg.metadata[
             "token_usage"
         ]
-        assert ["output[0].id"] == [loss.path for loss in reply.losses]
+        assert {"openai_responses": {"0": {"id": "rs_1"}}} == msg.metadata["provider_state"]
+        assert () == reply.losses
+
+    def test_reasoning_goes_back_with_its_id(self):
+        """A thinking block read from a reasoning item is sent back as that item."""
+        item = {
+            "type": "reasoning",
+            "id": "rs_2",
+            "summary": [{"type": "summary_text", "text": "Compare the two."}],
+            "encrypted_content": "ZW5jcnlwdGVk",
+        }
+        call = {"type": "function_call", "call_id": "c1", "name": "f", "arguments": "{}"}
+
+        messages = from_openai_responses([item, call]).messages
+        sent = to_openai_responses(messages)
+
+        assert [item, call] == sent.payload["input"]
+        assert () == sent.losses
+
+    def test_summary_parts_are_joined(self):
+        """Several summary parts make one thinking block, reported."""
+        parts = [{"type": "summary_text", "text": "One."}, {"type": "summary_text", "text": "Two."}]
+
+        reply = from_openai_responses([{"type": "reasoning", "id": "rs_3", "summary": parts}])
+
+        assert [{"type": "thinking", "thinking": "One.\n\nTwo."}] == reply.messages[0].content
+        assert ["joined into one thinking block"] == [loss.substitute for loss in reply.losses]
 
     def test_request_with_instructions(self):
         """``instructions`` become a system message and a string input a user message."""
@@ -515,8 +541,9 @@ class TestToAnthropic:
         assert "Be brief." == sent.payload["system"]
         assert ["moved to the system prompt"] == [loss.substitute for loss in sent.losses]
 
-    def test_signature_is_reported_on_the_way_back(self):
-        """A thinking block keeps its text; its signature is reported dropped."""
+    def test_signature_is_kept_for_the_way_back(self):
+        """A thinking block keeps its text, and its signature goes to the provider state,
+        from which to_anthropic sends it back."""
         response = {
             "id": "msg_1",
             "type": "message",
@@ -536,8 +563,36 @@ class TestToAnthropic:
             {"type": "thinking", "thinking": "Easy."},
             {"type": "text", "text": "56"},
         ] == reply.messages[0].content
-        assert ["content[0].signature"] == [loss.path for loss in reply.losses]
+        assert () == reply.losses
         assert 5 == reply.messages[0].metadata["token_usage"]["total_tokens"]
+        sent = to_anthropic(reply.messages)
+        assert response["content"] == sent.payload["messages"][0]["content"]
+
+    def test_redacted_thinking_goes_back(self):
+        """Redacted thinking is kept as an empty thinking block and sent back as it came."""
+        content = [
+            {"type": "redacted_thinking", "data": "c2VjcmV0"},
+            {"type": "text", "text": "Done."},
+        ]
+
+        reply = from_anthropic([{"role": "assistant", "content": content}])
+
+        assert [
+            {"type": "thinking", "thinking": ""},
+            {"type": "text", "text": "Done."},
+        ] == reply.messages[0].content
+        assert content == to_anthropic(reply.messages).payload["messages"][0]["content"]
+
+    def test_thinking_without_a_signature_is_dropped(self):
+        """A thinking block the metadata keeps no signature for cannot be sent."""
+        blocks = [{"type": "thinking", "thinking": "Hmm."}, {"type": "text", "text": "Hi"}]
+
+        sent = to_anthropic([Msg("assistant", blocks, "assistant")])
+
+        assert [{"type": "text", "text": "Hi"}] == sent.payload["messages"][0]["content"]
+        assert [("messages[0].content[0]", True)] == [
+            (loss.path, loss.dropped) for loss in sent.losses
+        ]
 
     def test_user_message_with_results_and_text_is_split(self):
         """Tool results and the text beside them come back as two messages."""
@@ -625,9 +680,9 @@ class TestGemini:
             }
         ] == msg.content
         assert ("r1", "gemini-x") == (msg.invocation_id, msg.metadata["model"])
-        assert ["candidates[0].content.parts[0].thought_signature"] == [
-            loss.path for loss in reply.losses
-        ]
+        assert () == reply.losses
+        [part] = to_gemini(reply.messages).payload["contents"][0]["parts"]
+        assert "c2ln" == part["thought_signature"]
 
     def test_response_without_id_answers_the_oldest_call(self):
         """A function response without an id pairs with the unanswered call of its name."""
