@@ -182,21 +182,9 @@ class Report:
 
 def messages_in(messages: object) -> list[Msg]:
     """The conversation as Msg objects: role messages are converted with ``to_msg``."""
-    if isinstance(messages, str | bytes | dict) or not isinstance(messages, list | tuple):
-        msg = f"`messages` must be a list of Msg or role messages, not {show(messages)}."
-        raise MessageError(msg, "messages")
-    if all(type(item) is Msg for item in messages):
-        return list(messages)
-    out: list[Msg] = []
-    for index, item in enumerate(messages):
-        if isinstance(item, Msg):
-            out.append(item)
-        elif isinstance(item, ChatMessage):
-            out.append(item.to_msg())
-        else:
-            msg = f"`messages[{index}]` must be a Msg or a role message, not {show(item)}."
-            raise MessageError(msg, f"messages[{index}]")
-    return out
+    check_conversation(messages)
+    items: Any = messages
+    return [item if type(item) is Msg else as_msg(item, index) for index, item in enumerate(items)]
 
 
 # Where Msg keeps its name, role and content in its one slot list (see Msg._FIELDS):
@@ -224,14 +212,6 @@ def check_conversation(messages: object) -> None:
     ):
         msg = f"`messages` must be a list of Msg or role messages, not {show(messages)}."
         raise MessageError(msg, "messages")
-
-
-def blocks_of(msg: Msg) -> list[Any]:
-    """The content as a list of blocks (a string is one text block)."""
-    content: Any = msg.content
-    if isinstance(content, str):
-        return [{"type": "text", "text": content}]
-    return list(content)
 
 
 def is_tool_results(msg: Msg) -> bool:
@@ -559,18 +539,6 @@ def state_field(state: dict[str, Any], position: int, key: str) -> Any:
         return None
     value = entry.get(key)
     return value if type(value) is str and value else None
-
-
-def call_names(messages: list[Msg]) -> dict[str, str]:
-    """Tool call id -> tool name, over the tool use blocks already read."""
-    names: dict[str, str] = {}
-    for msg in messages:
-        content: Any = msg.content
-        if not isinstance(content, str):
-            for block in content:
-                if block["type"] == "tool_use":
-                    names[block["id"]] = block["name"]
-    return names
 
 
 def result_name(report: Report, names: dict[str, str], call_id: str, given: Any, path: str) -> str:
