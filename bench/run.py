@@ -37,6 +37,7 @@ ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_JSON = ROOT / "_build" / "bench" / "results.json"
 SECTION_MODULES = (
     "bench.messages",
+    "bench.providers",
     "bench.imports",
     "bench.docs_build",
     "bench.lite",

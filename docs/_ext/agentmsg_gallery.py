@@ -62,6 +62,7 @@ TUTORIALS: dict[str, str] = {
     "tools": "Answer a model's tool calls with results whose ids match them.",
     "saving_loading": "Save messages as JSON, load them safely, check them with a schema.",
     "use_cases": "Follow one help-desk story through reports, hand-offs and lessons.",
+    "model_apis": "Send one conversation to four model APIs and see what each one drops.",
 }
 TUTORIAL_ORDER = tuple(TUTORIALS)
 """The order of the tutorials in the gallery."""

@@ -10,10 +10,14 @@ Everything public is importable from here. Where things live:
 - ``_html.py`` and ``card.css``: the chat cards; ``_l10n.py`` and ``locale/``: their
   labels in English, Chinese and Spanish;
 - ``_media.py``: media blocks from files, bytes and URLs;
-- ``_schema.py``: :func:`json_schema`.
+- ``_schema.py``: :func:`json_schema`;
+- ``_convert*.py``: the conversions to and from model APIs (:func:`to_openai_chat`, ...),
+  imported when one of their names is first used, so ``import agentmsg`` stays light.
 """
 
 from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
 
 from ._blocks import (
     BLOCK_TYPES,
@@ -47,6 +51,21 @@ from ._message import Msg
 from ._schema import json_schema
 from ._tokens import estimate_tokens
 
+if TYPE_CHECKING:
+    from ._convert import (
+        Conversion,
+        Loss,
+        Parsed,
+        from_anthropic,
+        from_gemini,
+        from_openai_chat,
+        from_openai_responses,
+        to_anthropic,
+        to_gemini,
+        to_openai_chat,
+        to_openai_responses,
+    )
+
 __version__ = "0.1.0"
 
 __all__ = [
@@ -57,14 +76,17 @@ __all__ = [
     "BlockType",
     "ChatMessage",
     "ContentBlock",
+    "Conversion",
     "FunctionCall",
     "FunctionMessage",
     "HumanMessage",
     "ImageBlock",
+    "Loss",
     "MediaError",
     "MediaSource",
     "MessageError",
     "Msg",
+    "Parsed",
     "SystemMessage",
     "TextBlock",
     "ThinkingBlock",
@@ -81,9 +103,50 @@ __all__ = [
     "deterministic",
     "display_language",
     "estimate_tokens",
+    "from_anthropic",
+    "from_gemini",
+    "from_openai_chat",
+    "from_openai_responses",
     "json_schema",
     "set_display_language",
+    "to_anthropic",
+    "to_gemini",
+    "to_openai_chat",
+    "to_openai_responses",
 ]
+
+_PROVIDER_NAMES = frozenset(
+    {
+        "Conversion",
+        "Loss",
+        "Parsed",
+        "from_anthropic",
+        "from_gemini",
+        "from_openai_chat",
+        "from_openai_responses",
+        "to_anthropic",
+        "to_gemini",
+        "to_openai_chat",
+        "to_openai_responses",
+    }
+)
+
+
+def __getattr__(name: str) -> Any:
+    # The provider conversions are imported on first use (PEP 562).
+    if name in _PROVIDER_NAMES:
+        from . import _convert
+
+        value = getattr(_convert, name)
+        globals()[name] = value
+        return value
+    msg = f"module 'agentmsg' has no attribute {name!r}"
+    raise AttributeError(msg)
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_PROVIDER_NAMES})
+
 
 # Public classes say they live in ``agentmsg`` (``<class 'agentmsg.Msg'>``), where users
 # import them from, rather than in the private module that defines them.

@@ -57,6 +57,7 @@ TUTORIALS = (
     "tools",
     "saving_loading",
     "use_cases",
+    "model_apis",
 )
 
 

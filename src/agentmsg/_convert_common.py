@@ -1,0 +1,609 @@
+"""What the four provider formats share: the result types, the loss report, readers.
+
+A conversion never drops anything silently: each thing a format cannot carry is a
+:class:`Loss` in the result, and in strict mode a dropped thing raises
+:class:`~agentmsg.MessageError` instead. The readers used on provider input raise
+:class:`~agentmsg.MessageError` naming the path and the value, never a foreign exception.
+"""
+
+from __future__ import annotations
+
+import json
+from json.encoder import encode_basestring
+from typing import Any, NamedTuple
+
+from ._chat import ChatMessage
+from ._errors import MessageError
+from ._media import _EXTENSIONS
+from ._message import Msg
+from ._validate import show
+
+__all__ = [
+    "Conversion",
+    "Loss",
+    "Parsed",
+]
+
+#: The sender name a message gets back from a format that has no names, by role; a
+#: message of tool results is sent by "system", as FunctionMessage.to_msg sends it.
+DEFAULT_NAMES = {"user": "user", "assistant": "assistant", "system": "system"}
+TOOL_RESULTS_NAME = "system"
+_NOT_ARGUMENTS = object()
+
+
+def _json_writer() -> Any:
+    """``json.dumps(value, ensure_ascii=False)`` without building an encoder per call.
+
+    The C encoder that :func:`json.dumps` uses, made once: a third of its cost for the
+    small dicts tool calls hold (measured in ``bench/providers.py``). The values written
+    here were validated as JSON (no cycles, no NaN), so its checks have nothing to find.
+    """
+    encoder = json.JSONEncoder(ensure_ascii=False)
+    try:
+        from json.encoder import c_make_encoder  # type: ignore[attr-defined]
+    except ImportError:  # pragma: no cover - CPython always has it
+        c_make_encoder = None
+    if c_make_encoder is None:  # pragma: no cover
+        return encoder.encode
+    write = c_make_encoder(
+        None, encoder.default, encode_basestring, None, ": ", ", ", False, False, False
+    )
+    join = "".join
+
+    def dumps(value: Any) -> str:
+        return join(write(value, 0))
+
+    return dumps
+
+
+dumps = _json_writer()
+
+
+class Loss(NamedTuple):
+    """One thing a conversion could not carry as it was.
+
+    Attributes:
+        path: Where it was: in the conversation for a ``to_*`` conversion
+            (``messages[3].content[1]``), in the provider's data for a ``from_*`` one
+            (``choices[0].message.annotations``).
+        what: What it was, such as ``"thinking block"``.
+        why: Why the format could not carry it.
+        substitute: What was done instead when the thing still travels another way
+            (``"sent as JSON text"``), or None when it was dropped.
+        dropped: Whether the thing was dropped: true when ``substitute`` is None.
+
+    ``str(loss)`` reads as a sentence: ``messages[2].content[0]: thinking block
+    dropped: Chat Completions has no field for it``.
+
+    .. versionadded:: 0.2.0
+    """
+
+    path: str
+    what: str
+    why: str
+    substitute: str | None = None
+
+    @property
+    def dropped(self) -> bool:
+        """Whether the thing was dropped (no substitute reached the other side)."""
+        return self.substitute is None
+
+    def __str__(self) -> str:
+        return f"{self.path}: {self.what} {self.substitute or 'dropped'}: {self.why}"
+
+
+class Conversion(NamedTuple):
+    """A conversation converted to a provider's request payload.
+
+    Attributes:
+        payload: The request fields the conversation fills, as plain JSON values
+            (``{"messages": [...]}`` for Chat Completions); add the model, the tools and
+            the other options, then send it.
+        losses: What the format could not carry as it was, in the order of the
+            conversation; empty when nothing was lost.
+
+    .. versionadded:: 0.2.0
+    """
+
+    payload: dict[str, Any]
+    losses: tuple[Loss, ...]
+
+
+class Parsed(NamedTuple):
+    """Messages read from a provider's request payload or response.
+
+    Attributes:
+        messages: The conversation as :class:`~agentmsg.Msg` objects.
+        losses: What agentmsg could not carry of the provider's data; empty when
+            nothing was lost.
+
+    .. versionadded:: 0.2.0
+    """
+
+    messages: list[Msg]
+    losses: tuple[Loss, ...]
+
+
+for _cls in (Loss, Conversion, Parsed):
+    _cls.__module__ = "agentmsg"
+    _cls.__new__.__doc__ = None  # not "Create new instance of ...": the class says it
+del _cls
+
+
+class Report:
+    """Collects the losses of one conversion; in strict mode, a drop raises instead."""
+
+    __slots__ = ("format", "losses", "strict")
+
+    def __init__(self, format: str, strict: object) -> None:
+        if type(strict) is not bool:
+            msg = f"`strict` must be True or False, not {show(strict)}."
+            raise MessageError(msg, "strict")
+        self.format = format
+        self.strict = strict
+        self.losses: list[Loss] = []
+
+    def drop(self, path: str, what: str, why: str, value: object) -> None:
+        """Record that *value* at *path* was dropped (raise in strict mode)."""
+        if self.strict:
+            msg = f"`{path}`: {what} cannot be carried (strict mode): {why}; it was {show(value)}."
+            raise MessageError(msg, path)
+        self.losses.append(Loss(path, what, why))
+
+    def change(self, path: str, what: str, substitute: str, why: str) -> None:
+        """Record that the thing at *path* travels another way: *substitute*."""
+        self.losses.append(Loss(path, what, why, substitute))
+
+    def extra(self, data: dict[str, Any], known: frozenset[str], path: str) -> None:
+        """Drop every field of provider *data* agentmsg has no place for (None and empty
+        values are not data)."""
+        for key, value in data.items():
+            if key not in known and value is not None and value != [] and value != {}:
+                self.drop(
+                    f"{path}.{key}",
+                    f"`{key}` field",
+                    "agentmsg's messages have no place for it",
+                    value,
+                )
+
+    def name(self, msg: Msg, index: int, default: str) -> None:
+        """Drop a sender name the format has no field for (a default name comes back)."""
+        if msg.name != default:
+            self.drop(
+                f"messages[{index}].name",
+                f"sender name {msg.name!r}",
+                f"{self.format} has no field for it; it comes back as {default!r}",
+                msg.name,
+            )
+
+
+# -- the conversation going out ------------------------------------------------------
+
+
+def messages_in(messages: object) -> list[Msg]:
+    """The conversation as Msg objects: role messages are converted with ``to_msg``."""
+    check_conversation(messages)
+    items: Any = messages
+    return [item if type(item) is Msg else as_msg(item, index) for index, item in enumerate(items)]
+
+
+# Where Msg keeps its name, role and content in its one slot list (see Msg._FIELDS):
+# Chat Completions, the format converted most often, reads them from there, a few times
+# cheaper than three property calls per message. test_providers checks the layout.
+NAME_AT = Msg._FIELDS.index("name")
+ROLE_AT = Msg._FIELDS.index("role")
+CONTENT_AT = Msg._FIELDS.index("content")
+
+
+def as_msg(item: object, index: int) -> Msg:
+    """One item of a conversation as a Msg (a role message is converted)."""
+    if isinstance(item, Msg):
+        return item
+    if isinstance(item, ChatMessage):
+        return item.to_msg()
+    msg = f"`messages[{index}]` must be a Msg or a role message, not {show(item)}."
+    raise MessageError(msg, f"messages[{index}]")
+
+
+def check_conversation(messages: object) -> None:
+    """Raise unless *messages* is a list (or tuple) of messages."""
+    if type(messages) is not list and (
+        isinstance(messages, str | bytes | dict) or not isinstance(messages, list | tuple)
+    ):
+        msg = f"`messages` must be a list of Msg or role messages, not {show(messages)}."
+        raise MessageError(msg, "messages")
+
+
+def is_tool_results(msg: Msg) -> bool:
+    """Whether *msg* holds tool results only (and at least one)."""
+    content: Any = msg.content
+    if isinstance(content, str) or not content:
+        return False
+    return all(block["type"] == "tool_result" for block in content)
+
+
+def report_tool_message(report: Report, msg: Msg, index: int) -> None:
+    """Report what a message holding tool results loses when they travel alone.
+
+    Every format sends tool results as tool messages (or blocks) of their own, which come
+    back as a message of tool results with role "system" (agentmsg's convention). A
+    message whose tool results share it with other blocks, or whose role is not
+    "system", does not come back as it was.
+    """
+    if not is_tool_results(msg):
+        report.change(
+            f"messages[{index}]",
+            "message mixing tool results with other content",
+            "split in two",
+            f"{report.format} sends tool results on their own; they come back as a "
+            "message of their own",
+        )
+    elif msg.role != "system":
+        report.change(
+            f"messages[{index}].role",
+            f"role {msg.role!r} of a message of tool results",
+            "not sent",
+            f"{report.format} has no role for tool results; they come back with role "
+            "'system', agentmsg's convention",
+        )
+
+
+def arguments_text(block: dict[str, Any]) -> str:
+    """The JSON text of a tool call's input; its ``raw_input`` when that says the same."""
+    raw = block.get("raw_input")
+    if type(raw) is str and parse_arguments(raw) == block["input"]:
+        return raw
+    return str(dumps(block["input"]))
+
+
+def report_raw_input(
+    report: Report, block: dict[str, Any], path: str, carried: bool = False
+) -> None:
+    """Drop a tool call's ``raw_input`` when the call's input does not say the same.
+
+    *carried*: whether the format sends the arguments as text (then a ``raw_input`` that
+    parses to the input is sent as it is, see :func:`arguments_text`).
+    """
+    raw = block.get("raw_input")
+    if raw is None:
+        return
+    if type(raw) is str and parse_arguments(raw) == block["input"]:
+        if carried:
+            return
+        report.change(
+            f"{path}.raw_input",
+            "raw text of the tool call's arguments",
+            "sent as the parsed input",
+            f"{report.format} takes the arguments as a JSON object; the text says the same",
+        )
+        return
+    report.drop(
+        f"{path}.raw_input",
+        "raw text of the tool call's arguments",
+        f"it differs from the parsed input and {report.format} sends one of them",
+        raw,
+    )
+
+
+def parse_arguments(text: str) -> Any:
+    """The JSON value of *text*, or a marker object when it is not JSON."""
+    try:
+        return json.loads(text)
+    except (ValueError, RecursionError):
+        return _NOT_ARGUMENTS
+
+
+def output_text(output: Any) -> str:
+    """A tool output that is a JSON value (not a string), written as JSON text."""
+    return str(dumps(output))
+
+
+def report_json_output(report: Report, path: str) -> None:
+    report.change(
+        f"{path}.output",
+        "JSON output of a tool result",
+        "sent as JSON text",
+        f"{report.format} tool results hold text; it comes back as that text",
+    )
+
+
+# -- media -----------------------------------------------------------------------------
+
+
+class Media(NamedTuple):
+    """The bytes of a media block, as a format needs them.
+
+    ``form`` is ``"base64"`` (``media_type`` and ``data`` are set; a ``data:`` URL of
+    base64 bytes counts as base64 too), ``"url"`` (an http or https URL; ``data`` is the
+    URL), ``"data_url"`` (a ``data:`` URL that is not base64; ``data`` is the URL) or
+    ``"local"`` (a ``file:`` URL or a path on this machine; ``data`` is the URL).
+    """
+
+    form: str
+    media_type: str | None
+    data: str
+
+
+def media_of(source: dict[str, Any]) -> Media:
+    if source["type"] == "base64":
+        return Media("base64", source["media_type"], source["data"])
+    url: str = source["url"]
+    if url.startswith(("https://", "http://")):
+        return Media("url", None, url)
+    if url.startswith("data:"):
+        header, _, data = url.partition(",")
+        media_type, _, encoding = header[5:].partition(";")
+        if encoding == "base64" and "/" in media_type:
+            return Media("base64", media_type, data)
+        return Media("data_url", None, url)
+    return Media("local", None, url)
+
+
+def data_url(media_type: str, data: str) -> str:
+    return f"data:{media_type};base64,{data}"
+
+
+def source_from_url(url: str) -> dict[str, Any]:
+    """A media source for a URL a provider gave: base64 for a base64 ``data:`` URL."""
+    if url.startswith("data:"):
+        header, _, data = url.partition(",")
+        media_type, _, encoding = header[5:].partition(";")
+        if encoding == "base64" and "/" in media_type:
+            return {"type": "base64", "media_type": media_type, "data": data}
+    return {"type": "url", "url": url}
+
+
+def media_type_of_url(url: str) -> str | None:
+    """The media type a URL's file extension announces, or None (no network, no files)."""
+    path = url.partition("?")[0].partition("#")[0]
+    dot = path.rfind(".")
+    if dot < 0 or "/" in path[dot:]:
+        return None
+    return _EXTENSIONS.get(path[dot:].lower())
+
+
+def report_local(report: Report, path: str, kind: str, url: str) -> None:
+    report.drop(
+        path,
+        f"{kind} with a local file URL",
+        f"{report.format} cannot read files on this machine; make the block with "
+        "block_from_file first",
+        url,
+    )
+
+
+# -- reading provider data -------------------------------------------------------------
+
+
+def plain(data: Any) -> Any:
+    """Provider data as JSON values: an SDK model (pydantic), or a list of them, is
+    dumped first."""
+    if type(data) is list:
+        return [plain(item) if hasattr(item, "model_dump") else item for item in data]
+    dump = getattr(data, "model_dump", None)
+    if callable(dump) and not isinstance(data, dict):
+        return dump(mode="json", exclude_none=True)
+    return data
+
+
+def need_dict(value: Any, path: str) -> dict[str, Any]:
+    if type(value) is not dict:
+        msg = f"`{path}` must be a JSON object (a dict), not {show(value)}."
+        raise MessageError(msg, path)
+    return value
+
+
+def need_list(value: Any, path: str) -> list[Any]:
+    if type(value) is not list:
+        msg = f"`{path}` must be a JSON array (a list), not {show(value)}."
+        raise MessageError(msg, path)
+    return value
+
+
+def need_str(value: Any, path: str, *, empty: bool = True) -> str:
+    if type(value) is not str or (not empty and not value):
+        what = "a string" if empty else "a non-empty string"
+        msg = f"`{path}` must be {what}, not {show(value)}."
+        raise MessageError(msg, path)
+    return value
+
+
+def need_key(data: dict[str, Any], key: str, path: str) -> Any:
+    value = data.get(key)
+    if value is None:
+        msg = f"`{path}` has no `{key}` field: {show(data)}."
+        raise MessageError(msg, f"{path}.{key}")
+    return value
+
+
+def need_choice(value: Any, choices: tuple[str, ...], path: str) -> str:
+    if type(value) is not str or value not in choices:
+        names = ", ".join(repr(choice) for choice in choices)
+        msg = f"`{path}` must be one of {names}, not {show(value)}."
+        raise MessageError(msg, path)
+    return value
+
+
+def arguments_input(report: Report, text: Any, path: str) -> tuple[dict[str, Any], dict[str, Any]]:
+    """A tool call's arguments text as (input, extra block keys).
+
+    Text that is not a JSON object is kept as ``raw_input`` with an empty input where
+    agentmsg's tool use block has that field, and reported as lost otherwise.
+    """
+    text = need_str(text, path)
+    value = parse_arguments(text) if text else {}
+    if type(value) is dict:
+        return value, {}
+    if RAW_INPUT:
+        return {}, {"raw_input": text}
+    report.drop(
+        path,
+        "tool call arguments that are not a JSON object",
+        "agentmsg's tool use block holds its input as a JSON object; the input is left empty",
+        text,
+    )
+    return {}, {}
+
+
+def _tool_use_has_raw_input() -> bool:
+    from ._blocks import ToolUseBlock
+
+    return "raw_input" in getattr(ToolUseBlock, "__annotations__", {})
+
+
+RAW_INPUT = _tool_use_has_raw_input()
+"""Whether this agentmsg's tool use block has a ``raw_input`` field."""
+
+
+def build_msg(
+    name: str,
+    content: str | list[Any],
+    role: str,
+    path: str,
+    metadata: dict[str, Any] | None = None,
+    invocation_id: str | None = None,
+) -> Msg:
+    """A Msg from provider data; a value Msg rejects is reported at the provider path."""
+    try:
+        return Msg(name, content, role, metadata, None, invocation_id)  # type: ignore[arg-type]
+    except MessageError as error:
+        where = f"{path}.{error.path}" if error.path else path
+        msg = f"`{path}` does not make a valid message: {error}"
+        raise MessageError(msg, where) from None
+
+
+class Turns:
+    """Collects the messages read from provider data, merging runs of tool results."""
+
+    __slots__ = ("_results", "invocation_id", "messages", "metadata")
+
+    def __init__(self) -> None:
+        self.messages: list[Msg] = []
+        self.metadata: dict[str, Any] | None = None
+        self.invocation_id: str | None = None
+        self._results: list[Any] | None = None
+
+    def tool_result(self, block: dict[str, Any]) -> None:
+        if self._results is None:
+            self._results = []
+        self._results.append(block)
+
+    def flush(self, path: str) -> None:
+        if self._results:
+            self.messages.append(build_msg(TOOL_RESULTS_NAME, self._results, "system", path))
+        self._results = None
+
+    def add(
+        self,
+        name: str,
+        content: str | list[Any],
+        role: str,
+        path: str,
+        state: tuple[str, dict[str, Any]] | None = None,
+    ) -> None:
+        """Add a message; *state* is (format, {block index: provider fields}) to keep."""
+        self.flush(path)
+        metadata = self.metadata
+        if state is not None and state[1]:
+            metadata = {**(metadata or {}), STATE_KEY: {state[0]: state[1]}}
+        self.messages.append(build_msg(name, content, role, path, metadata, self.invocation_id))
+
+
+STATE_KEY = "provider_state"
+"""The metadata key under which a message keeps what its provider needs to take it back.
+
+``metadata["provider_state"][format][str(block index)]`` holds the fields of one block
+that agentmsg's blocks have no place for but the provider requires when the block is
+sent back: the ``signature`` of an Anthropic thinking block, the ``thought_signature`` of
+a Gemini part, the ``id`` and ``encrypted_content`` of a Responses reasoning item. The
+conversion to the same format puts them back; the others leave them, as all metadata.
+"""
+
+
+def state_of(msg: Msg, format_key: str) -> dict[str, Any]:
+    """The provider state *msg* keeps for *format_key*: {block index: fields}, or {}."""
+    metadata = msg.metadata
+    if metadata is None:
+        return {}
+    state = metadata.get(STATE_KEY)
+    if type(state) is not dict:
+        return {}
+    entries = state.get(format_key)
+    return entries if type(entries) is dict else {}
+
+
+def state_field(state: dict[str, Any], position: int, key: str) -> Any:
+    """One kept field of the block at *position*, or None."""
+    entry = state.get(str(position))
+    if type(entry) is not dict:
+        return None
+    value = entry.get(key)
+    return value if type(value) is str and value else None
+
+
+def result_name(report: Report, names: dict[str, str], call_id: str, given: Any, path: str) -> str:
+    """The tool name of a result: given, else that of the call with the same id."""
+    if type(given) is str and given:
+        return given
+    name = names.get(call_id)
+    if name is not None:
+        return name
+    report.change(
+        path,
+        "tool name of a tool result",
+        "named 'unknown'",
+        f"{report.format} does not repeat it and no tool call with id {call_id!r} comes before",
+    )
+    return "unknown"
+
+
+def system_prompt(report: Report, messages: list[Msg]) -> tuple[list[str], bool]:
+    """The texts of a format's one system prompt, gathered from every system message.
+
+    For formats with a single system prompt beside the messages (Anthropic, Gemini): the
+    text of every system message that is not tool results goes there. Returns the texts
+    and whether the prompt is one string (a single system message with string content).
+    A system message after the conversation has started, a second system message and a
+    non-text block in one are reported.
+    """
+    texts: list[str] = []
+    sources = 0
+    as_str = False
+    started = False
+    for index, msg in enumerate(messages):
+        if msg.role != "system" or is_tool_results(msg):
+            started = True
+            continue
+        content: Any = msg.content
+        sources += 1
+        if sources == 2:
+            report.change(
+                f"messages[{index}]",
+                "second system message",
+                "merged into the system prompt",
+                f"{report.format} has one system prompt; it comes back as one system message",
+            )
+        if started:
+            report.change(
+                f"messages[{index}]",
+                "system message after the conversation started",
+                "moved to the system prompt",
+                f"{report.format} has one system prompt, before the conversation",
+            )
+        report.name(msg, index, DEFAULT_NAMES["system"])
+        if isinstance(content, str):
+            texts.append(content)
+            as_str = True
+            continue
+        for position, block in enumerate(content):
+            kind = block["type"]
+            if kind == "text":
+                texts.append(block["text"])
+            elif kind != "tool_result":
+                report.drop(
+                    f"messages[{index}].content[{position}]",
+                    f"{kind} block in a system message",
+                    f"{report.format}'s system prompt holds text only",
+                    block,
+                )
+    return texts, as_str and sources == 1

@@ -1,0 +1,560 @@
+"""Google Gemini: ``contents`` and ``system_instruction`` both ways."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from ._convert_common import (
+    DEFAULT_NAMES,
+    TOOL_RESULTS_NAME,
+    Conversion,
+    Parsed,
+    Report,
+    Turns,
+    is_tool_results,
+    media_of,
+    media_type_of_url,
+    messages_in,
+    need_choice,
+    need_dict,
+    need_key,
+    need_list,
+    need_str,
+    output_text,
+    plain,
+    report_local,
+    report_raw_input,
+    report_tool_message,
+    state_field,
+    state_of,
+    system_prompt,
+)
+from ._errors import MessageError
+from ._validate import is_block_list, show
+
+__all__ = ["from_gemini", "to_gemini"]
+
+FORMAT = "Gemini"
+STATE_FORMAT = "gemini"
+_KINDS = ("image", "audio", "video")
+_URLSAFE = str.maketrans("-_", "+/")
+
+
+# -- to ----------------------------------------------------------------------------------
+
+
+def to_gemini(messages: Any, *, strict: bool = False) -> Conversion:
+    """Convert a conversation to the ``contents`` and ``system_instruction`` of a Gemini
+    ``generateContent`` request.
+
+    Args:
+        messages: A list of :class:`~agentmsg.Msg` and role messages, oldest first.
+        strict: Raise instead of reporting something dropped.
+
+    Returns:
+        A :class:`~agentmsg.Conversion` whose payload holds ``contents``, and
+        ``system_instruction`` when there is a system message, with what could not be
+        carried as it was. The keys are the API's snake_case names, which the REST API
+        and the ``google-genai`` types accept.
+
+    Raises:
+        MessageError: The conversation is not a list of messages; in strict mode,
+            also when something would be dropped (the text names its path).
+
+    The text of the system messages becomes the system instruction; assistant messages
+    are ``model`` turns. Thinking blocks are sent as thought parts, tool calls as
+    ``function_call`` parts and tool results as ``function_response`` parts, whose
+    ``response`` is ``{"output": ...}`` (any JSON value) and whose images travel as the
+    response's parts. Gemini has no sender names. See :ref:`provider-formats`.
+
+    Example:
+        >>> from agentmsg import Msg, to_gemini
+        >>> to_gemini([Msg("user", "Hi", "user")]).payload
+        {'contents': [{'role': 'user', 'parts': [{'text': 'Hi'}]}]}
+
+    .. versionadded:: 0.2.0
+    """
+    report = Report(FORMAT, strict)
+    conversation = messages_in(messages)
+    texts, _ = system_prompt(report, conversation)
+    out: list[dict[str, Any]] = []
+    for index, msg in enumerate(conversation):
+        role = msg.role
+        content: Any = msg.content
+        if isinstance(content, str):
+            if role != "system":
+                report.name(msg, index, DEFAULT_NAMES[role])
+                out.append(
+                    {"role": "user" if role == "user" else "model", "parts": [{"text": content}]}
+                )
+            continue
+        if any(block["type"] == "tool_result" for block in content):
+            _responses(report, out, msg, content, index)
+        if role == "system" or is_tool_results(msg):
+            continue
+        report.name(msg, index, DEFAULT_NAMES[role])
+        parts: list[dict[str, Any]] = []
+        state = state_of(msg, STATE_FORMAT) if role == "assistant" else {}
+        for position, block in enumerate(content):
+            made = len(parts)
+            _block_part(report, parts, block, role, f"messages[{index}].content[{position}]")
+            signature = state_field(state, position, "thought_signature") if state else None
+            if signature is not None and len(parts) > made:
+                parts[-1]["thought_signature"] = signature
+        if parts or not content:
+            out.append({"role": "user" if role == "user" else "model", "parts": parts})
+    payload: dict[str, Any] = {"contents": out}
+    if texts:
+        payload["system_instruction"] = {"parts": [{"text": text} for text in texts]}
+    return Conversion(payload, tuple(report.losses))
+
+
+def _block_part(
+    report: Report, parts: list[dict[str, Any]], block: dict[str, Any], role: str, path: str
+) -> None:
+    """Append the Gemini part of one block of a user or assistant message, if it has one."""
+    kind = block["type"]
+    if kind == "text":
+        parts.append({"text": block["text"]})
+    elif kind == "thinking":
+        if role == "assistant":
+            parts.append({"text": block["thinking"], "thought": True})
+        else:
+            report.drop(
+                path,
+                "thinking block in a user message",
+                "Gemini takes thoughts from the model only",
+                block,
+            )
+    elif kind == "tool_use":
+        if role != "assistant":
+            report.drop(
+                path,
+                "tool call in a user message",
+                "Gemini function calls come from the model only",
+                block,
+            )
+            return
+        if "raw_input" in block:
+            report_raw_input(report, block, path)
+        parts.append(
+            {
+                "function_call": {
+                    "id": block["id"],
+                    "name": block["name"],
+                    "args": block["input"],
+                }
+            }
+        )
+    elif kind in _KINDS:
+        part = _media(report, block, path)
+        if part is not None:
+            parts.append(part)
+
+
+def _media(report: Report, block: dict[str, Any], path: str) -> dict[str, Any] | None:
+    kind = block["type"]
+    media = media_of(block["source"])
+    if media.form == "base64":
+        return {"inline_data": {"mime_type": media.media_type, "data": media.data}}
+    if media.form == "local":
+        report_local(report, path, f"{kind} block", media.data)
+        return None
+    if media.form == "data_url":
+        report.drop(
+            path,
+            f"{kind} in a data: URL that is not base64",
+            "Gemini takes base64 data or a file URI",
+            block,
+        )
+        return None
+    media_type = media_type_of_url(media.data)
+    if media_type is None or not media_type.startswith(kind):
+        report.drop(
+            path,
+            f"{kind} URL without a known file extension",
+            "Gemini needs the media type of a file URI, and agentmsg reads it from the extension",
+            block,
+        )
+        return None
+    return {"file_data": {"mime_type": media_type, "file_uri": media.data}}
+
+
+def _responses(
+    report: Report, out: list[dict[str, Any]], msg: Any, content: Any, index: int
+) -> None:
+    report_tool_message(report, msg, index)
+    if is_tool_results(msg):
+        report.name(msg, index, TOOL_RESULTS_NAME)
+    parts = []
+    for position, block in enumerate(content):
+        if block["type"] != "tool_result":
+            continue
+        path = f"messages[{index}].content[{position}]"
+        output = block["output"]
+        response: dict[str, Any] = {"id": block["id"], "name": block["name"]}
+        if is_block_list(output):
+            texts = []
+            media = []
+            seen_media = False
+            for item_index, item in enumerate(output):
+                item_path = f"{path}.output[{item_index}]"
+                if item["type"] == "text":
+                    if seen_media:
+                        report.change(
+                            item_path,
+                            "text block after a media block in a tool result",
+                            "moved before the images",
+                            "Gemini keeps a function response's images apart from its output",
+                        )
+                    texts.append({"type": "text", "text": item["text"]})
+                    continue
+                seen_media = True
+                if item["type"] != "image":
+                    report.drop(
+                        item_path,
+                        f"{item['type']} block in a tool result",
+                        "Gemini function responses carry images only",
+                        item,
+                    )
+                    continue
+                part = _media(report, item, item_path)
+                if part is not None:
+                    media.append(part)
+            response["response"] = {"output": texts}
+            if media:
+                response["parts"] = media
+        else:
+            response["response"] = {"output": output}
+        parts.append({"function_response": response})
+    out.append({"role": "user", "parts": parts})
+
+
+# -- from --------------------------------------------------------------------------------
+
+_CAMEL = re.compile(r"(?<!^)(?=[A-Z])")
+_PART_KEYS = frozenset(
+    {"text", "thought", "inline_data", "file_data", "function_call", "function_response"}
+)
+
+
+def _snake(data: dict[str, Any]) -> dict[str, Any]:
+    """The keys of one REST object in snake_case (``inlineData`` -> ``inline_data``)."""
+    if not any(any("A" <= char <= "Z" for char in key) for key in data):
+        return data
+    return {_CAMEL.sub("_", key).lower(): value for key, value in data.items()}
+
+
+def from_gemini(data: Any, *, strict: bool = False) -> Parsed:
+    """Read messages from Gemini data.
+
+    Args:
+        data: A request payload (a dict with ``contents`` and maybe
+            ``system_instruction``), a list of contents, or a response: a
+            ``GenerateContentResponse`` of the ``google-genai`` package or its JSON as a
+            dict. Keys may be snake_case or the REST API's camelCase.
+        strict: Raise instead of reporting something dropped.
+
+    Returns:
+        The messages and what agentmsg could not carry, as a
+        :class:`~agentmsg.Parsed`.
+
+    Raises:
+        MessageError: The data is not data of this format (the text names the path
+            and the value); in strict mode, also when something would be dropped.
+
+    A response gives the first candidate's content. A function call without an id gets
+    ``call_<name>``, and a function response without an id answers the oldest unanswered
+    call of its name. A ``function_response`` whose ``response`` is ``{"output": ...}``
+    gives that output back; any other response dict is the output itself. A part's
+    thought signature goes to the message's metadata, under ``provider_state``, for
+    :func:`to_gemini` to send back.
+
+    .. versionadded:: 0.2.0
+    """
+    report = Report(FORMAT, strict)
+    data = plain(data)
+    turns = Turns()
+    calls = _Calls()
+    if type(data) is dict:
+        data = _snake(data)
+    if type(data) is list:
+        contents, base = data, "contents"
+    elif type(data) is dict and "candidates" in data:
+        candidates = need_list(data["candidates"], "candidates")
+        if not candidates:
+            raise MessageError("`candidates` is empty: the response holds no reply.", "candidates")
+        _envelope(report, turns, data, candidates)
+        candidate = _snake(need_dict(candidates[0], "candidates[0]"))
+        content = need_dict(
+            need_key(candidate, "content", "candidates[0]"), "candidates[0].content"
+        )
+        _content(report, turns, _snake(content), "candidates[0].content", calls)
+        turns.flush("candidates[0].content")
+        return Parsed(turns.messages, tuple(report.losses))
+    elif type(data) is dict and "contents" in data:
+        system = data.get("system_instruction")
+        if system is not None:
+            system = _snake(need_dict(system, "system_instruction"))
+            blocks = _parts(
+                report, system.get("parts", []), "system_instruction.parts", "system", calls
+            )
+            turns.add("system", blocks, "system", "system_instruction")
+        contents, base = need_list(data["contents"], "contents"), "contents"
+    else:
+        msg = (
+            "Gemini data must be a request payload with `contents`, a list of contents or "
+            f"a response with `candidates`, not {show(data)}."
+        )
+        raise MessageError(msg)
+    for index, content in enumerate(contents):
+        path = f"{base}[{index}]"
+        _content(report, turns, _snake(need_dict(content, path)), path, calls)
+    turns.flush(base)
+    return Parsed(turns.messages, tuple(report.losses))
+
+
+class _Calls:
+    """The function calls read so far: ids by name, for responses that name no id."""
+
+    __slots__ = ("names", "unanswered")
+
+    def __init__(self) -> None:
+        self.names: dict[str, str] = {}
+        self.unanswered: dict[str, list[str]] = {}
+
+    def call(self, name: str, given: str | None) -> str:
+        call_id = given
+        if call_id is None:
+            call_id = f"call_{name}"
+            number = 1
+            while call_id in self.names:
+                number += 1
+                call_id = f"call_{name}_{number}"
+        self.names[call_id] = name
+        self.unanswered.setdefault(name, []).append(call_id)
+        return call_id
+
+    def answer(self, name: str, given: str | None) -> str:
+        waiting = self.unanswered.get(name, [])
+        if given is not None:
+            if given in waiting:
+                waiting.remove(given)
+            return given
+        if waiting:
+            return waiting.pop(0)
+        return f"call_{name}"
+
+
+def _envelope(report: Report, turns: Turns, data: dict[str, Any], candidates: list[Any]) -> None:
+    metadata: dict[str, Any] = {}
+    if data.get("model_version") is not None:
+        metadata["model"] = need_str(data["model_version"], "model_version")
+    candidate = _snake(need_dict(candidates[0], "candidates[0]"))
+    if candidate.get("finish_reason") is not None:
+        metadata["stop_reason"] = need_str(
+            candidate["finish_reason"], "candidates[0].finish_reason"
+        )
+    for key, what in (
+        ("citation_metadata", "citations"),
+        ("grounding_metadata", "grounding sources"),
+    ):
+        if candidate.get(key):
+            report.drop(
+                f"candidates[0].{key}",
+                what,
+                "agentmsg's messages have no place for them",
+                candidate[key],
+            )
+    for extra in range(1, len(candidates)):
+        report.drop(
+            f"candidates[{extra}]",
+            "another candidate",
+            "a message holds one reply; convert the first candidate only",
+            candidates[extra],
+        )
+    usage = data.get("usage_metadata")
+    if usage is not None:
+        usage = _snake(need_dict(usage, "usage_metadata"))
+        counts = {}
+        for key in (
+            "prompt_token_count",
+            "candidates_token_count",
+            "thoughts_token_count",
+            "total_token_count",
+        ):
+            value = usage.get(key, 0)
+            if type(value) is not int or value < 0:
+                msg = f"`usage_metadata.{key}` must be an integer >= 0, not {show(value)}."
+                raise MessageError(msg, f"usage_metadata.{key}")
+            counts[key] = value
+        metadata["token_usage"] = {
+            "prompt_tokens": counts["prompt_token_count"],
+            "completion_tokens": counts["candidates_token_count"] + counts["thoughts_token_count"],
+            "total_tokens": counts["total_token_count"],
+        }
+    turns.metadata = metadata or None
+    if data.get("response_id") is not None:
+        turns.invocation_id = need_str(data["response_id"], "response_id", empty=False)
+
+
+def _content(
+    report: Report, turns: Turns, content: dict[str, Any], path: str, calls: _Calls
+) -> None:
+    report.extra(content, frozenset({"role", "parts"}), path)
+    role = need_choice(content.get("role", "user"), ("user", "model", "function"), f"{path}.role")
+    ours = "assistant" if role == "model" else "user"
+    parts = need_list(content.get("parts", []), f"{path}.parts")
+    pending: list[Any] = []
+    keep: dict[str, Any] = {}
+    for position, part in enumerate(parts):
+        part_path = f"{path}.parts[{position}]"
+        part = _snake(need_dict(part, part_path))
+        if "function_response" in part:
+            if pending:
+                turns.add(DEFAULT_NAMES[ours], pending, ours, path, (STATE_FORMAT, keep))
+                pending, keep = [], {}
+            report.extra(part, _PART_KEYS, part_path)
+            turns.tool_result(
+                _function_response(
+                    report, part["function_response"], f"{part_path}.function_response", calls
+                )
+            )
+            continue
+        block = _part(report, part, part_path, ours, calls)
+        if block is not None:
+            if not pending:
+                turns.flush(part_path)
+            signature = part.get("thought_signature")
+            if signature is not None:
+                here = f"{part_path}.thought_signature"
+                keep[str(len(pending))] = {"thought_signature": _base64(signature, here)}
+            pending.append(block)
+        elif part.get("thought_signature") is not None:
+            report.drop(
+                f"{part_path}.thought_signature",
+                "thought signature of a part agentmsg has no block for",
+                "agentmsg keeps a signature with the block it belongs to",
+                part["thought_signature"],
+            )
+    if pending or not parts:
+        turns.add(DEFAULT_NAMES[ours], pending, ours, path, (STATE_FORMAT, keep))
+    turns.flush(path)  # a content's function responses stay apart from the next one's
+
+
+def _parts(report: Report, parts: Any, path: str, role: str, calls: _Calls) -> list[Any]:
+    blocks = []
+    for position, part in enumerate(need_list(parts, path)):
+        part_path = f"{path}[{position}]"
+        block = _part(report, _snake(need_dict(part, part_path)), part_path, role, calls)
+        if block is not None:
+            blocks.append(block)
+    return blocks
+
+
+def _part(report: Report, part: dict[str, Any], path: str, role: str, calls: _Calls) -> Any:
+    report.extra(part, _PART_KEYS | {"thought_signature"}, path)
+    if "text" in part:
+        text = need_str(part["text"], f"{path}.text")
+        if part.get("thought"):
+            return {"type": "thinking", "thinking": text}
+        return {"type": "text", "text": text}
+    if "inline_data" in part:
+        return _inline(report, part["inline_data"], f"{path}.inline_data")
+    if "file_data" in part:
+        return _file(report, part["file_data"], f"{path}.file_data")
+    if "function_call" in part:
+        call = _snake(need_dict(part["function_call"], f"{path}.function_call"))
+        here = f"{path}.function_call"
+        report.extra(call, frozenset({"id", "name", "args"}), here)
+        name = need_str(need_key(call, "name", here), f"{here}.name", empty=False)
+        given = call.get("id")
+        if given is not None:
+            given = need_str(given, f"{here}.id", empty=False)
+        args = need_dict(call.get("args", {}), f"{here}.args")
+        return {"type": "tool_use", "id": calls.call(name, given), "name": name, "input": args}
+    report.drop(path, "part", "agentmsg has no block for it", part)
+    return None
+
+
+def _base64(value: Any, path: str) -> str:
+    """Base64 text in the standard alphabet (the SDK's dump writes the URL-safe one)."""
+    return need_str(value, path, empty=False).translate(_URLSAFE)
+
+
+def _inline(report: Report, blob: Any, path: str) -> Any:
+    blob = _snake(need_dict(blob, path))
+    report.extra(blob, frozenset({"mime_type", "data"}), path)
+    media_type = need_str(need_key(blob, "mime_type", path), f"{path}.mime_type")
+    data = need_str(need_key(blob, "data", path), f"{path}.data").translate(_URLSAFE)
+    kind = media_type.partition("/")[0]
+    if kind not in _KINDS:
+        report.drop(
+            path,
+            f"{media_type} data",
+            "agentmsg has image, audio and video blocks only",
+            media_type,
+        )
+        return None
+    return {"type": kind, "source": {"type": "base64", "media_type": media_type, "data": data}}
+
+
+def _file(report: Report, file: Any, path: str) -> Any:
+    file = _snake(need_dict(file, path))
+    report.extra(file, frozenset({"mime_type", "file_uri"}), path)
+    uri = need_str(need_key(file, "file_uri", path), f"{path}.file_uri")
+    media_type = file.get("mime_type") or media_type_of_url(uri) or ""
+    kind = str(media_type).partition("/")[0]
+    if kind not in _KINDS or not uri.startswith(("https://", "http://")):
+        report.drop(
+            path,
+            "file",
+            "agentmsg's URL sources hold http and https URLs of images, audio and video",
+            file,
+        )
+        return None
+    return {"type": kind, "source": {"type": "url", "url": uri}}
+
+
+def _function_response(report: Report, response: Any, path: str, calls: _Calls) -> dict[str, Any]:
+    response = _snake(need_dict(response, path))
+    report.extra(response, frozenset({"id", "name", "response", "parts"}), path)
+    name = need_str(need_key(response, "name", path), f"{path}.name", empty=False)
+    given = response.get("id")
+    if given is not None:
+        given = need_str(given, f"{path}.id", empty=False)
+    body = need_dict(response.get("response", {}), f"{path}.response")
+    output: Any = body["output"] if len(body) == 1 and "output" in body else body
+    media_parts = response.get("parts")
+    if media_parts:
+        media = []
+        for position, part in enumerate(need_list(media_parts, f"{path}.parts")):
+            here = f"{path}.parts[{position}]"
+            part = _snake(need_dict(part, here))
+            report.extra(part, frozenset({"inline_data", "file_data"}), here)
+            if "inline_data" in part:
+                block = _inline(report, part["inline_data"], f"{here}.inline_data")
+            elif "file_data" in part:
+                block = _file(report, part["file_data"], f"{here}.file_data")
+            else:
+                report.drop(here, "part", "agentmsg has no block for it", part)
+                block = None
+            if block is not None:
+                media.append(block)
+        if output == [] or (
+            is_block_list(output) and all(item.get("type") == "text" for item in output)
+        ):
+            texts = output
+        elif type(output) is str:
+            texts = [{"type": "text", "text": output}] if output else []
+        else:
+            report.change(
+                path,
+                "function response with data and images",
+                "its data kept as JSON text",
+                "agentmsg's tool output is blocks or data, not both",
+            )
+            texts = [{"type": "text", "text": output_text(output)}]
+        output = texts + media if texts or media else ""
+    return {"type": "tool_result", "id": calls.answer(name, given), "name": name, "output": output}

@@ -1,0 +1,313 @@
+"""Random conversations for the provider-format tests, and how to compare them.
+
+:func:`conversations` draws a conversation of Msg objects. Its keyword flags say what
+it may hold, so a test can draw conversations that a format carries whole (only what
+the format has a place for, in the shape it comes back in) or anything at all. Every
+text, id and media payload is unique in a conversation, so a block can be looked for in
+what comes back.
+"""
+
+from __future__ import annotations
+
+import base64
+import itertools
+import json
+from typing import Any
+
+from hypothesis import strategies as st
+
+import agentmsg
+from agentmsg import Msg
+
+FORMATS = ("openai_chat", "openai_responses", "anthropic", "gemini")
+TOOLS = ("get_weather", "sky_icon")
+PNG = (  # a 1x1 PNG
+    "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=="
+)
+
+
+def b64(label: str) -> str:
+    """Unique, valid base64 text (the SDKs decode it; nothing checks the bytes' format)."""
+    return base64.b64encode(f"bytes of {label}".encode()).decode()
+
+
+def converters(name: str) -> tuple[Any, Any]:
+    """The ``to_*`` and ``from_*`` functions of a format."""
+    return getattr(agentmsg, f"to_{name}"), getattr(agentmsg, f"from_{name}")
+
+
+#: What each format carries whole: the flags of :func:`conversations` for it.
+CARRIED: dict[str, dict[str, bool]] = {
+    "openai_chat": {
+        "names": True,
+        "audio": True,
+        "system_anywhere": True,
+        "assistant_in_a_row": True,
+    },
+    "openai_responses": {
+        "image_outputs": True,
+        "system_anywhere": True,
+        "text_after_call": True,
+    },
+    "anthropic": {
+        "image_outputs": True,
+        "text_after_call": True,
+        "tools_in_a_row": True,
+        "assistant_in_a_row": True,
+    },
+    "gemini": {
+        "thinking": True,
+        "audio": True,
+        "video": True,
+        "json_outputs": True,
+        "image_outputs": True,
+        "text_after_call": True,
+        "tools_in_a_row": True,
+        "assistant_in_a_row": True,
+    },
+}
+
+ANYTHING = {
+    "names": True,
+    "odd_names": True,
+    "thinking": True,
+    "audio": True,
+    "video": True,
+    "json_outputs": True,
+    "image_outputs": True,
+    "media_outputs": True,
+    "system_anywhere": True,
+    "text_after_call": True,
+    "tools_in_a_row": True,
+    "assistant_in_a_row": True,
+    "tool_sender": True,
+    "mixed": True,
+    "unknown_calls": True,
+}
+
+
+@st.composite
+def conversations(draw: Any, **flags: bool) -> list[Msg]:
+    """A conversation holding only what *flags* allow (see :data:`ANYTHING`)."""
+    counter = itertools.count()
+    allow = flags.get
+
+    def unique(prefix: str) -> str:
+        return f"{prefix} {next(counter)}"
+
+    def name(default: str) -> str:
+        choices = [default]
+        if allow("names"):
+            choices += ["Ada", "Jarvis"]
+        if allow("odd_names"):
+            choices += ["Ada Lovelace", "a/b"]
+        return draw(st.sampled_from(choices))
+
+    def image() -> dict[str, Any]:
+        if draw(st.booleans()):
+            source = {"type": "url", "url": f"https://example.org/{next(counter)}.png"}
+        else:
+            source = {"type": "base64", "media_type": "image/png", "data": b64(unique("image"))}
+        return {"type": "image", "source": source}
+
+    def media() -> dict[str, Any]:
+        kinds = ["image"]
+        if allow("audio"):
+            kinds.append("audio")
+        if allow("video"):
+            kinds.append("video")
+        kind = draw(st.sampled_from(kinds))
+        if kind == "image":
+            return image()
+        media_type = (
+            draw(st.sampled_from(["audio/wav", "audio/mpeg"])) if kind == "audio" else "video/mp4"
+        )
+        return {
+            "type": kind,
+            "source": {"type": "base64", "media_type": media_type, "data": b64(unique(kind))},
+        }
+
+    def text() -> dict[str, Any]:
+        return {"type": "text", "text": unique("text")}
+
+    messages: list[Msg] = []
+    pending: list[tuple[str, str]] = []
+    system_done = False
+    last = ""
+    if draw(st.booleans()):
+        content: Any = unique("system")
+        if draw(st.booleans()):
+            content = [text() for _ in range(draw(st.integers(1, 2)))]
+        messages.append(Msg(name("system"), content, "system"))
+        system_done = True
+        last = "system"
+    for _ in range(draw(st.integers(1, 7))):
+        kinds = ["user", "assistant"]
+        if pending or allow("unknown_calls"):
+            kinds.append("tools")
+        if allow("system_anywhere") or (not system_done and not messages):
+            kinds.append("system")
+        kind = draw(st.sampled_from(kinds))
+        if kind == last and kind == "tools" and not allow("tools_in_a_row"):
+            kind = "user"
+        if kind == last and kind == "assistant" and not allow("assistant_in_a_row"):
+            kind = "user"
+        if kind == "user":
+            if draw(st.integers(0, 3)) == 0:
+                messages.append(Msg(name("user"), unique("question"), "user"))
+            else:
+                blocks = [
+                    draw(st.sampled_from(["text", "media"])) for _ in range(draw(st.integers(1, 3)))
+                ]
+                content = [text() if item == "text" else media() for item in blocks]
+                if allow("thinking") and allow("mixed") and draw(st.booleans()):
+                    content.append({"type": "thinking", "thinking": unique("musing")})
+                messages.append(Msg(name("user"), content, "user"))
+        elif kind == "system":
+            messages.append(Msg(name("system"), [text()], "system"))
+        elif kind == "assistant":
+            if draw(st.integers(0, 3)) == 0:
+                messages.append(Msg(name("assistant"), unique("answer"), "assistant"))
+                last = kind
+                continue
+            content = []
+            if allow("thinking") and draw(st.booleans()):
+                content.append({"type": "thinking", "thinking": unique("thought")})
+            content.extend(text() for _ in range(draw(st.integers(0, 2))))
+            for _ in range(draw(st.integers(0, 2))):
+                call_id = unique("call").replace(" ", "_")
+                tool = draw(st.sampled_from(TOOLS))
+                content.append(
+                    {
+                        "type": "tool_use",
+                        "id": call_id,
+                        "name": tool,
+                        "input": {"city": unique("city")},
+                    }
+                )
+                pending.append((call_id, tool))
+            if allow("text_after_call") and pending and draw(st.booleans()):
+                content.append(text())
+            if allow("mixed") and draw(st.booleans()):
+                content.append(media())
+            messages.append(Msg(name("assistant"), content, "assistant"))
+        else:
+            calls = pending or [(unique("orphan").replace(" ", "_"), "get_weather")]
+            pending = []
+            results = [
+                {
+                    "type": "tool_result",
+                    "id": call_id,
+                    "name": tool,
+                    "output": draw(_outputs(flags, unique)),
+                }
+                for call_id, tool in calls
+            ]
+            if allow("mixed") and draw(st.booleans()):
+                results.append(text())
+            role = draw(st.sampled_from(["system", "user"])) if allow("mixed") else "system"
+            sender = (
+                draw(st.sampled_from(["system", "tools"])) if allow("tool_sender") else "system"
+            )
+            messages.append(Msg(sender, results, role))
+        last = kind
+    return messages
+
+
+def _outputs(flags: dict[str, bool], unique: Any) -> Any:
+    options: list[Any] = [
+        st.builds(lambda: unique("result")),
+        st.builds(lambda: [{"type": "text", "text": unique("line")}]),
+    ]
+    if flags.get("json_outputs"):
+        options.append(st.builds(lambda: {"value": unique("data"), "n": 3}))
+    if flags.get("image_outputs"):
+        options.append(
+            st.builds(
+                lambda: [
+                    {"type": "text", "text": unique("caption")},
+                    {
+                        "type": "image",
+                        "source": {
+                            "type": "base64",
+                            "media_type": "image/png",
+                            "data": b64(unique("x")),
+                        },
+                    },
+                ]
+            )
+        )
+    if flags.get("media_outputs"):
+        options.append(
+            st.builds(
+                lambda: [
+                    {
+                        "type": "image",
+                        "source": {
+                            "type": "url",
+                            "url": f"https://example.org/{unique('i').replace(' ', '')}.png",
+                        },
+                    },
+                    {
+                        "type": "audio",
+                        "source": {
+                            "type": "base64",
+                            "media_type": "audio/wav",
+                            "data": b64(unique("a")),
+                        },
+                    },
+                    {"type": "text", "text": unique("after")},
+                ]
+            )
+        )
+    return st.one_of(options)
+
+
+# -- comparing -------------------------------------------------------------------------
+
+
+def normal_block(block: dict[str, Any]) -> dict[str, Any]:
+    """A block in one spelling: a base64 ``data:`` URL becomes a base64 source."""
+    source = block.get("source")
+    if source is not None and source["type"] == "url" and source["url"].startswith("data:"):
+        header, _, data = source["url"].partition(",")
+        media_type = header[5:].partition(";")[0]
+        return {
+            "type": block["type"],
+            "source": {"type": "base64", "media_type": media_type, "data": data},
+        }
+    if block["type"] == "tool_result" and isinstance(block["output"], list):
+        output = block["output"]
+        if output and all(isinstance(item, dict) and "type" in item for item in output):
+            return {**block, "output": [normal_block(item) for item in output]}
+    return block
+
+
+def normal_content(content: Any) -> list[dict[str, Any]]:
+    """Content as a list of blocks in one spelling (a string is one text block)."""
+    if isinstance(content, str):
+        return [{"type": "text", "text": content}] if content else []
+    return [normal_block(block) for block in content]
+
+
+def normal(messages: list[Msg]) -> list[tuple[str, str, list[dict[str, Any]]]]:
+    return [(msg.role, msg.name, normal_content(msg.content)) for msg in messages]
+
+
+def atoms(messages: list[Msg]) -> dict[str, str]:
+    """Every block and tool-output item of a conversation, by path, as JSON text."""
+    found: dict[str, str] = {}
+    for index, msg in enumerate(messages):
+        for position, block in enumerate(normal_content(msg.content)):
+            path = f"messages[{index}].content[{position}]"
+            found[path] = json.dumps(block, sort_keys=True)
+            output = block.get("output")
+            if (
+                block["type"] == "tool_result"
+                and isinstance(output, list)
+                and output
+                and all(isinstance(i, dict) and "type" in i for i in output)
+            ):
+                for item_index, item in enumerate(output):
+                    found[f"{path}.output[{item_index}]"] = json.dumps(item, sort_keys=True)
+    return found
