@@ -50,17 +50,15 @@ __all__ = ["MarkdownWriter", "notebook_markdown", "page_url"]
 
 #: The comment put between two text blocks, where one notebook cell ends.
 CELL_BREAK = "agentmsg-notebook-cell-break"
-#: What each language's notebooks link to: the pages of the published site.
-PAGE_URL = "{site}{lang}/{docname}.html"
 
 
 def page_url(lang: str, docname: str) -> str:
-    """The published address of page *docname* in *lang*.
+    """The published address of page *docname* in *lang*, which its notebooks link to.
 
     >>> page_url("zh_CN", "api") == SITE_URL + "zh_CN/api.html"
     True
     """
-    return PAGE_URL.format(site=SITE_URL, lang=lang, docname=docname)
+    return f"{SITE_URL}{lang}/{docname}.html"
 
 
 def notebook_markdown(app: Sphinx, docname: str, texts: Sequence[str], source: str) -> list[str]:
@@ -331,20 +329,17 @@ class MarkdownWriter:
         return [_guard_line_start(line) for line in "\\\n".join(lines).split("\n")]
 
     def _block_Invisible(self, node: nodes.Node) -> list[str]:
-        """Comments, targets, substitution definitions: nothing a reader sees."""
+        """Comments, targets, index entries: nothing a reader sees. (A system message has
+        been reported as a warning by the parser.)"""
         return []
 
-    def _block_system_message(self, node: nodes.system_message) -> list[str]:
-        return []  # reported as a warning by the parser already
-
-    def _block_index(self, node: nodes.Node) -> list[str]:
-        return []
+    _block_system_message = _block_index = _block_Invisible
 
     def _block_transition(self, node: nodes.Node) -> list[str]:
         return ["---"]
 
     def _block_raw(self, node: nodes.raw) -> list[str]:
-        return node.astext().split("\n") if "html" in node.get("format", "").split() else []
+        return node.astext().split("\n") if _html(node) else []
 
     def _block_literal_block(self, node: nodes.FixedTextElement) -> list[str]:
         code = node.astext()
@@ -362,11 +357,11 @@ class MarkdownWriter:
         return ["$$", *node.astext().split("\n"), "$$"]
 
     def _block_container(self, node: nodes.Element) -> list[str]:
-        """Containers (a code block's caption, compound paragraphs): their content."""
+        """Containers (a code block with its caption, a figure, compound paragraphs,
+        a version change): their content."""
         return self._blocks(node.children)
 
-    _block_compound = _block_container
-    _block_versionmodified = _block_container
+    _block_compound = _block_figure = _block_legend = _block_versionmodified = _block_container
 
     def _block_caption(self, node: nodes.Element) -> list[str]:
         return [self._join([self._emphasis(node, "*")])]
@@ -448,12 +443,6 @@ class MarkdownWriter:
 
     def _block_image(self, node: nodes.Element) -> list[str]:
         return [self._join([self._image(node)])]
-
-    def _block_figure(self, node: nodes.Element) -> list[str]:
-        return self._blocks(node.children)
-
-    def _block_legend(self, node: nodes.Element) -> list[str]:
-        return self._blocks(node.children)
 
     def _block_table(self, node: nodes.table) -> list[str]:
         """A GFM table (cells on one line each), after its caption in italics."""
@@ -544,8 +533,7 @@ class MarkdownWriter:
         if isinstance(node, nodes.math):
             return [_Span(node.astext(), md=f"${node.astext()}$")]
         if isinstance(node, nodes.raw):
-            html = "html" in node.get("format", "").split()
-            return [_Span("", md=node.astext())] if html else []
+            return [_Span("", md=node.astext())] if _html(node) else []
         if isinstance(node, nodes.Invisible | nodes.system_message | addnodes.index):
             return []
         if isinstance(node, nodes.inline) and "versionmodified" in node["classes"]:
@@ -612,6 +600,11 @@ def _label(text: str, md: str | None = None) -> str:
     """
     md = _escape(text) if md is None else md
     return f"**{md}**：" if _wide(text[-1:]) else f"**{md}:** "
+
+
+def _html(node: nodes.Element) -> bool:
+    """Whether raw *node* is HTML, which Jupyter shows as the page does."""
+    return "html" in str(node.get("format", "")).split()
 
 
 def _quoted(lines: list[str]) -> list[str]:
