@@ -1,9 +1,11 @@
 """The tutorials' downloads, in the reader's language and reproducible.
 
-In a non-English build, the ``.py``, ``.ipynb`` and ``.zip`` files a tutorial page links
-to are rewritten with the prose translated paragraph by paragraph from the page's catalog
-(the same msgids Sphinx extracts: :func:`text_msgids`), the code untouched. Every zip, in
-every language, is written with fixed timestamps in a sorted order, so that two builds
+In a non-English build, the ``.py`` and ``.zip`` files a tutorial page links to are
+rewritten with the prose translated paragraph by paragraph from the page's catalog (the
+same msgids Sphinx extracts: :func:`text_msgids`), the code untouched. In every language,
+English included, the ``.ipynb`` is written from that script with clean Markdown cells
+(``agentmsg_notebooks.py``) instead of sphinx-gallery's, which keep raw reST. Every zip,
+in every language, is written with fixed timestamps in a sorted order, so that two builds
 give the same bytes.
 """
 
@@ -20,6 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from agentmsg_gallery import GALLERY_DIR, example_scripts
+from agentmsg_notebooks import notebook_markdown
 from docutils.utils import column_width
 from sphinx.util import logging
 
@@ -313,11 +316,20 @@ def write_zip(path: Path, members: Iterable[tuple[str, bytes]]) -> None:
     path.write_bytes(buffer.getvalue())
 
 
-def _notebook(script: str, name: str, gallery_conf: dict[str, Any], target_dir: Path) -> bytes:
-    """The notebook sphinx-gallery's own writer makes from *script*."""
-    from sphinx_gallery import py_source_parser
-    from sphinx_gallery.notebook import jupyter_notebook
+def _notebook(app: Sphinx, script: str, name: str) -> bytes:
+    """The notebook of gallery script *name* (its text *script*, maybe translated).
 
+    Its cells are sphinx-gallery's (the same split, the same code cells), each text block
+    written as Markdown by :func:`agentmsg_notebooks.notebook_markdown`.
+    """
+    from sphinx_gallery import py_source_parser
+    from sphinx_gallery.notebook import (
+        add_code_cell,
+        add_markdown_cell,
+        jupyter_notebook_skeleton,
+    )
+
+    gallery_conf = app.config.sphinx_gallery_conf
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp, name)
         path.write_text(script, encoding="utf-8")
@@ -334,7 +346,18 @@ def _notebook(script: str, name: str, gallery_conf: dict[str, Any], target_dir: 
     ]
     if blocks and blocks[-1].content.isspace():
         blocks = blocks[:-1]
-    notebook = jupyter_notebook(blocks, gallery_conf, target_dir)
+    texts = [block.content for block in blocks if block.type == "text"]
+    markdown = iter(notebook_markdown(app, f"{GALLERY_DIR}/{Path(name).stem}", texts, name))
+    notebook = jupyter_notebook_skeleton()
+    if gallery_conf.get("first_notebook_cell") is not None:
+        add_code_cell(notebook, gallery_conf["first_notebook_cell"])
+    for block in blocks:
+        if block.type == "code":
+            add_code_cell(notebook, block.content)
+        else:
+            add_markdown_cell(notebook, next(markdown))
+    if gallery_conf.get("last_notebook_cell") is not None:
+        add_code_cell(notebook, gallery_conf["last_notebook_cell"])
     return (json.dumps(notebook, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
 
 
@@ -345,23 +368,18 @@ def _downloads(app: Sphinx, exception: Exception | None) -> None:
     gallery = srcdir / GALLERY_DIR
     language = app.config.language or "en"
     outdir = Path(app.outdir) / "_downloads"
-    gallery_conf = app.config.sphinx_gallery_conf
     locale_dir = srcdir / app.config.locale_dirs[0] / language / "LC_MESSAGES"
 
     scripts: dict[str, bytes] = {}
     notebooks: dict[str, bytes] = {}
     for script in example_scripts(srcdir):
         name = script.stem
-        english = (gallery / script.name).read_text(encoding="utf-8")
-        if language == "en":
-            scripts[name] = english.encode("utf-8")
-            notebook_path = gallery / f"{name}.ipynb"
-            notebooks[name] = notebook_path.read_bytes() if notebook_path.is_file() else b""
-            continue
-        catalog = load_catalog(locale_dir / GALLERY_DIR / f"{name}.po")
-        translated = translate_script(english, catalog.get)
-        scripts[name] = translated.encode("utf-8")
-        notebooks[name] = _notebook(translated, script.name, gallery_conf, gallery)
+        text = (gallery / script.name).read_text(encoding="utf-8")
+        if language != "en":
+            catalog = load_catalog(locale_dir / GALLERY_DIR / f"{name}.po")
+            text = translate_script(text, catalog.get)
+        scripts[name] = text.encode("utf-8")
+        notebooks[name] = _notebook(app, text, script.name)
 
     files: dict[str, bytes] = {}
     for name in scripts:
@@ -377,7 +395,7 @@ def _downloads(app: Sphinx, exception: Exception | None) -> None:
             continue
         stem, suffix = relative.stem, relative.suffix
         if suffix in {".py", ".ipynb"} and stem in scripts:
-            if language != "en":
+            if suffix == ".ipynb" or language != "en":  # the English script is copied as is
                 target.write_bytes(files[relative.name])
                 written += 1
         elif suffix == ".zip" and stem in scripts:
