@@ -285,7 +285,7 @@ for format_name, (convert, _) in FORMATS.items():
 #   it, and this block was written by hand.
 # - Anthropic also keeps the image in the tool result and takes no audio. It takes a
 #   thinking block back only with the signature it issued, which this one lacks.
-# - Gemini carries all of it: the recording, the thinking block as a *thought* part, and
+# - Gemini carries all of it: the recording, the thinking block as a ``thought`` part, and
 #   the image inside the function response.
 #
 # The :ref:`API reference <provider-formats>` has the full table of what each format

@@ -221,11 +221,13 @@ def _media(kind: str, source: Mapping[str, Any]) -> str:
 
 
 def _caption(title: str, block: Mapping[str, Any]) -> str:
+    # Translators: labels the call id that follows it in a tool call's or result's caption.
+    id_label = _esc(_("id"))
     return (
         f'<caption><span class="agentmsg-tag">{_esc(title)}</span> '
         f"<code>{_esc(str(block.get('name', '')))}</code> "
-        f'<span class="agentmsg-muted">id</span> <code>{_esc(str(block.get("id", "")))}</code>'
-        "</caption>"
+        f'<span class="agentmsg-muted">{id_label}</span> '
+        f"<code>{_esc(str(block.get('id', '')))}</code></caption>"
     )
 
 

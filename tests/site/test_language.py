@@ -26,8 +26,9 @@ import agentmsg
 pytestmark = pytest.mark.docs
 
 HERE = Path(__file__).resolve().parent
+#: As written: "Messages" (Anthropic's API) is allowed, "messages" is not.
 ALLOWED = frozenset(
-    line.split("#")[0].strip().lower()
+    line.split("#")[0].strip()
     for line in (HERE / "english_allowed.txt").read_text(encoding="utf-8").splitlines()
     if line.split("#")[0].strip()
 )
@@ -77,6 +78,7 @@ LATIN_WORD = re.compile(r"[A-Za-z_][\w.:/'’+-]*\w|[A-Za-z]")
 #: Names that are code wherever they stand: agentmsg's public names and Python's constants.
 CODE_NAMES = frozenset(
     {*agentmsg.__all__, "None", "True", "False", "str", "int", "float", "bool", "dict", "list"}
+    | {"tuple", "bytes", "Any", "Sequence", "Mapping", "Iterable", "Iterator", "Callable"}
 )
 
 
@@ -149,7 +151,7 @@ def english_words(text: str, lang: str) -> list[str]:
     words = [
         word.strip(".'’-")
         for word in LATIN_WORD.findall(text)
-        if word.lower() not in ALLOWED and not is_code_name(word.strip(".'’-"))
+        if word.strip(".'’-") not in ALLOWED and not is_code_name(word.strip(".'’-"))
     ]
     if lang == "zh_CN":
         return [word for word in words if len(word) > 1]
