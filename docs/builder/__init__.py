@@ -10,7 +10,8 @@
 - :mod:`builder.root`: the files at the site's root (``index.html``, ``404.html``,
   ``sitemap.xml``), from the templates in ``docs/_templates/root/``.
 - :mod:`builder.lite`: the in-browser runtime, one self-hosted JupyterLite for every
-  language in ``_build/html/lite/``, from the pins in ``docs/lite/``.
+  language in ``_build/html/lite/``, from the inputs of :mod:`builder.lite_inputs`
+  (pinned in ``docs/lite/``) and Pyodide's lock file of :mod:`builder.pyodide_lock`.
 
 What Sphinx does inside each build is configured in ``docs/conf.py`` and ``docs/_ext/``
 (the speed-ups live there too, in ``agentmsg_speedups.py``, so that plain ``sphinx-build``
