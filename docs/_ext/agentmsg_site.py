@@ -11,6 +11,8 @@
 - The 404 page (``docs/404.md``, rendered by sphinx-notfound-page with root-absolute asset
   and navigation URLs): the links in its text are made root-absolute as well, since the
   server shows it at any address.
+- A ``<head>`` that does not hold the first paint back on a phone: script files are
+  deferred and unused style sheets are not linked (:func:`_lighter_head`).
 - The same ``.buildinfo`` in every checkout: its config hash would otherwise take in the
   absolute paths that extensions add to ``templates_path`` and ``html_static_path``
   (:func:`_config_hash_without_local_paths`).
@@ -131,8 +133,46 @@ def _config_hash_without_local_paths(app: Sphinx) -> None:
     setattr(_build_info, "stable_hash", hash_without_local_paths)  # noqa: B010  # not exported
 
 
+#: Style sheets sphinx-gallery links on every page for what no page here shows: Binder
+#: buttons and pandas tables. Each costs a phone a round trip before the first paint.
+UNUSED_STYLE_SHEETS = ("sg_gallery-binder.css", "sg_gallery-dataframe.css")
+
+
+def _lighter_head(
+    app: Sphinx, pagename: str, templatename: str, context: dict[str, Any], doctree: Any
+) -> None:
+    """What a page's ``<head>`` makes a slow phone wait for before the first paint.
+
+    Script files load after the page is parsed (``defer``), in the same order: Sphinx and
+    its extensions add theirs as blocking scripts, and none of them needs to run before the
+    page is read. The search page is left as it is: its own scripts, in its body, use
+    Sphinx's at once. The style sheets of :data:`UNUSED_STYLE_SHEETS` are not linked.
+    """
+    context["css_files"] = [
+        sheet
+        for sheet in context.get("css_files", ())
+        if not str(getattr(sheet, "filename", sheet)).endswith(UNUSED_STYLE_SHEETS)
+    ]
+    if pagename == "search":
+        return
+    context["script_files"] = [_deferred(script) for script in context.get("script_files", ())]
+
+
+def _deferred(script: Any) -> Any:
+    """*script* loaded with ``defer``: a new entry, since Sphinx shares one list of them
+    among all pages (the search page keeps its own)."""
+    attributes = getattr(script, "attributes", None)
+    filename = getattr(script, "filename", None)
+    if not filename or not isinstance(attributes, dict):
+        return script
+    if {"async", "defer", "body"} & set(attributes):
+        return script
+    return type(script)(filename, priority=script.priority, **attributes, defer="defer")
+
+
 def setup(app: Sphinx) -> dict[str, Any]:
     _config_hash_without_local_paths(app)
+    app.connect("html-page-context", _lighter_head, priority=900)
     app.set_translator("html", AccessibleHTMLTranslator, override=True)
     app.connect("build-finished", _complete_sitemap, priority=400)  # sphinx-sitemap: 500
     app.connect("doctree-resolved", _absolute_links_in_404)
