@@ -1,5 +1,6 @@
 """What the published site needs beyond Sphinx's and furo's defaults.
 
+- A field name's colon written full-width in Chinese (:data:`FIELD_COLONS`).
 - Accessible markup: Sphinx writes each toctree caption (the sidebar's section names) as
   ``<p class="caption" role="heading">`` without the ``aria-level`` that role requires
   (axe-core ``aria-required-attr``); :class:`AccessibleHTMLTranslator` adds it. Code blocks
@@ -40,8 +41,21 @@ __all__ = ["AccessibleHTMLTranslator", "sitemap_link"]
 CAPTION_LEVEL = 2
 
 
+#: The colon after a field name (the API reference's "Parameters", "Returns"), in the
+#: languages that write it full-width.
+FIELD_COLONS = {"zh_CN": "："}
+
+
 class AccessibleHTMLTranslator(HTML5Translator):
-    """Sphinx's HTML5 translator, with ``aria-level`` on ``role="heading"`` captions."""
+    """Sphinx's HTML5 translator, with ``aria-level`` on ``role="heading"`` captions and
+    a field name's colon in the page's language (docutils writes a Western one)."""
+
+    def depart_field_name(self, node: nodes.Element) -> None:
+        colon = FIELD_COLONS.get(self.config.language or "")
+        if colon is None:
+            super().depart_field_name(node)
+        else:
+            self.body.append(f'<span class="colon">{colon}</span></dt>\n')
 
     def visit_title(self, node: nodes.Element) -> None:
         super().visit_title(node)

@@ -134,6 +134,18 @@ def _role_class(role: str) -> str:
 # -- media -------------------------------------------------------------------------
 
 
+def _with_note(html_before: str, note: str) -> str:
+    """*html_before*, then *note* (a translated text in brackets) muted after it.
+
+    What stands between them is the language's: a space in English and Spanish, nothing
+    in Chinese, whose full-width bracket carries its own space.
+    """
+    # Translators: how a note in brackets follows what it is about, such as
+    # "Thinking (45 characters)"; write the space only if your language needs one there.
+    gap = _("{label} {note}", label="", note="")
+    return f'{html_before}{gap}<span class="agentmsg-muted">{_esc(note)}</span>'
+
+
 #: The kinds of media, as a card names them.
 _KINDS = {"image": N_("image"), "audio": N_("audio"), "video": N_("video")}
 
@@ -170,7 +182,7 @@ def _player(kind: str, src: str, media_type: str, size: int) -> str:
 def _too_large(kind: str, media_type: str, size: int) -> str:
     what = _("{media_type}, {size}", media_type=media_type, size=Size(size))
     why = _("(not embedded: over the {limit} inline limit)", limit=Size(INLINE_MEDIA_LIMIT))
-    return _summary(kind, f'{_esc(what)} <span class="agentmsg-muted">{_esc(why)}</span>')
+    return _summary(kind, _with_note(_esc(what), why))
 
 
 def _data_url(kind: str, url: str) -> str:
@@ -186,7 +198,7 @@ def _data_url(kind: str, url: str) -> str:
     if not media_type.lower().startswith(f"{kind}/"):
         what = _("data: URL of type {media_type}, {size}", media_type=media_type, size=Size(size))
         why = _("(not embedded: not {kind} data)", kind=_kind(kind))
-        return _summary(kind, f'{_esc(what)} <span class="agentmsg-muted">{_esc(why)}</span>')
+        return _summary(kind, _with_note(_esc(what), why))
     if len(url) > INLINE_MEDIA_LIMIT:
         return _too_large(kind, media_type, size)
     return _player(kind, url, media_type, size)
@@ -213,8 +225,7 @@ def _media(kind: str, source: Mapping[str, Any]) -> str:
         link = f'<a href="{_esc(url)}" rel="nofollow noopener noreferrer">{_esc(url)}</a>'
     else:
         link = f"<code>{_esc(url)}</code>"
-    remote = _esc(_("(remote, not loaded)"))
-    return _summary(kind, f'{link} <span class="agentmsg-muted">{remote}</span>')
+    return _summary(kind, _with_note(link, _("(remote, not loaded)")))
 
 
 # -- blocks ------------------------------------------------------------------------
@@ -317,8 +328,7 @@ def _block(block: Mapping[str, Any]) -> str:
         )
         title = _esc(_("Thinking"))
         return (
-            f'<details class="agentmsg-thinking"><summary>{title} '
-            f'<span class="agentmsg-muted">{_esc(length)}</span></summary>'
+            f'<details class="agentmsg-thinking"><summary>{_with_note(title, length)}</summary>'
             f'<div class="agentmsg-text">{_esc(thinking)}</div></details>'
         )
     if kind in ("image", "audio", "video"):
