@@ -111,7 +111,7 @@ class TestDisplayLanguage:
             (
                 "es",
                 [
-                    "mensaje assistant de tutor",
+                    "mensaje de tutor (rol assistant)",
                     "imagen (image/png, 7,9 KiB)",
                     "Llamada a herramienta",
                     "Metadatos",
@@ -133,7 +133,7 @@ class TestDisplayLanguage:
                     "值",
                     "键",
                     "值",
-                    "思考 ",
+                    "思考",
                 ],
             ),
         ],
