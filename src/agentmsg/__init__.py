@@ -4,7 +4,10 @@ Everything public is importable from here. Where things live:
 
 - ``_message.py``: :class:`Msg`;
 - ``_blocks.py``: the content block ``TypedDict``s;
-- ``_validate.py``: every validation rule;
+- ``_validate.py``: every validation rule (with ``_validate_chat.py`` for the role
+  messages and ``_validate_media.py`` for media payloads);
+- ``_containers.py``: the one deep copy of JSON-shaped values;
+- ``_chat.py``: the role messages;
 - ``_errors.py``: :class:`MessageError` and its subclasses;
 - ``_ids.py``: ids, timestamps and :func:`deterministic`;
 - ``_media.py``: media blocks from files, bytes and URLs;
@@ -37,7 +40,7 @@ from ._chat import (
     SystemMessage,
     TokenUsage,
 )
-from ._errors import MediaError, MessageError, TokenCountError
+from ._errors import MediaError, MessageAttributeError, MessageError, TokenCountError
 from ._ids import deterministic
 from ._media import block_from_bytes, block_from_file, block_from_url, detect_media_type
 from ._message import Msg
@@ -60,6 +63,7 @@ __all__ = [
     "ImageBlock",
     "MediaError",
     "MediaSource",
+    "MessageAttributeError",
     "MessageError",
     "Msg",
     "SystemMessage",
@@ -82,6 +86,6 @@ __all__ = [
 
 # Public classes say they live in ``agentmsg`` (``<class 'agentmsg.Msg'>``), where users
 # import them from, rather than in the private module that defines them.
-for _cls in (Msg, MessageError, MediaError, TokenCountError):
+for _cls in (Msg, MessageError, MessageAttributeError, MediaError, TokenCountError):
     _cls.__module__ = __name__
 del _cls

@@ -13,11 +13,23 @@ import os
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Literal, NotRequired, TypedDict
 
-from ._errors import MediaError, MessageError, TokenCountError
+from ._containers import copy_json
+from ._errors import MediaError, MessageAttributeError, MessageError, TokenCountError
 from ._media import block_from_bytes, block_from_file
 from ._message import Msg
 from ._tokens import estimate_tokens
-from ._validate import check_block, check_id, check_json, check_name, check_str, show
+from ._validate import check_id, check_name, check_str, show
+from ._validate_chat import (
+    MEDIA_KINDS,
+    check_arguments,
+    check_blocks_for,
+    check_count,
+    check_files,
+    check_function_call,
+    check_payload_keys,
+    check_payload_role,
+    check_token_usage,
+)
 
 if TYPE_CHECKING:
     from typing import Self
@@ -32,10 +44,9 @@ __all__ = [
     "TokenUsage",
 ]
 
-_set = object.__setattr__
-_MEDIA_KINDS = ("image", "audio", "video")
-_FUNCTION_CALL_KEYS = ("name", "thoughts", "arguments", "id")
-_USAGE_KEYS = ("prompt_tokens", "completion_tokens", "total_tokens")
+# Writes an attribute past ChatMessage.__setattr__, which refuses every field but
+# token_count: how __init__ and the conversions fill the private slots.
+_object_setattr = object.__setattr__
 # The role a tool result travels with in a Msg, and the sender name it gets by default
 # (the core tutorials send tool results as ``Msg("system", [ToolResultBlock], "system")``).
 _TOOL_RESULT_ROLE: Literal["system"] = "system"
@@ -70,85 +81,6 @@ class TokenUsage(TypedDict):
     prompt_tokens: int
     completion_tokens: int
     total_tokens: int
-
-
-# -- validation ------------------------------------------------------------------------
-
-
-def _check_dict_keys(
-    value: dict[str, Any], allowed: tuple[str, ...], required: tuple[str, ...], path: str
-) -> None:
-    for key in value:
-        if key not in allowed:
-            names = ", ".join(f"`{name}`" for name in allowed)
-            msg = (
-                f"`{path}.{key}` is not a field of `{path}` (its fields are {names}); "
-                f"the value was {show(value[key])}."
-            )
-            raise MessageError(msg, f"{path}.{key}")
-    for key in required:
-        if key not in value:
-            msg = f"`{path}` has no `{key}` field: {show(value)}."
-            raise MessageError(msg, f"{path}.{key}")
-
-
-def _check_function_call(value: Any, path: str = "function_call") -> dict[str, Any] | None:
-    if value is None:
-        return None
-    if type(value) is not dict:
-        msg = f"`{path}` must be a dict with `name` and `arguments`, or None, not {show(value)}."
-        raise MessageError(msg, path)
-    _check_dict_keys(value, _FUNCTION_CALL_KEYS, ("name", "arguments"), path)
-    call: dict[str, Any] = {"name": check_name(value["name"], f"{path}.name")}
-    if "thoughts" in value:
-        call["thoughts"] = check_str(value["thoughts"], f"{path}.thoughts")
-    call["arguments"] = check_str(value["arguments"], f"{path}.arguments")
-    if "id" in value:
-        call["id"] = check_id(value["id"], f"{path}.id")
-    return call
-
-
-def _check_count(value: Any, path: str = "token_count") -> int:
-    if type(value) is int and value >= 0:
-        return value
-    msg = f"`{path}` must be an integer >= 0, not {show(value)}."
-    raise TokenCountError(msg, path)
-
-
-def _check_token_usage(value: Any, path: str = "token_usage") -> dict[str, int] | None:
-    if value is None:
-        return None
-    if type(value) is not dict:
-        names = ", ".join(f"`{key}`" for key in _USAGE_KEYS)
-        msg = f"`{path}` must be a dict with {names}, or None, not {show(value)}."
-        raise MessageError(msg, path)
-    _check_dict_keys(value, _USAGE_KEYS, _USAGE_KEYS, path)
-    return {key: _check_count(value[key], f"{path}.{key}") for key in _USAGE_KEYS}
-
-
-def _check_files(value: Any, path: str = "files") -> list[dict[str, Any]]:
-    if value is None:
-        return []
-    if type(value) not in (list, tuple):
-        msg = f"`{path}` must be a list of image, audio or video blocks, not {show(value)}."
-        raise MessageError(msg, path)
-    blocks = []
-    for index, block in enumerate(value):
-        here = f"{path}[{index}]"
-        checked = check_block(block, here)
-        if checked["type"] not in _MEDIA_KINDS:
-            msg = f"`{here}` must be an image, audio or video block, not a {checked['type']} block."
-            raise MessageError(msg, f"{here}.type")
-        blocks.append(checked)
-    return blocks
-
-
-def _copy(value: Any) -> Any:
-    if type(value) is dict:
-        return {key: _copy(item) for key, item in value.items()}
-    if type(value) is list:
-        return [_copy(item) for item in value]
-    return value
 
 
 def _default_call_id(function_name: str) -> str:
@@ -199,9 +131,9 @@ class ChatMessage:
                 "or FunctionMessage."
             )
             raise TypeError(msg)
-        _set(self, "_content", check_str(content, "content"))
-        _set(self, "_name", None if name is None else check_name(name))
-        _set(self, "_token_count", None)
+        _object_setattr(self, "_content", check_str(content, "content"))
+        _object_setattr(self, "_name", None if name is None else check_name(name))
+        _object_setattr(self, "_token_count", None)
 
     # -- attributes --------------------------------------------------------------------
 
@@ -225,17 +157,16 @@ class ChatMessage:
         :class:`~agentmsg.TokenCountError`, so a count reported by a model is never
         overwritten by mistake.
 
+        :class:`~agentmsg.TokenCountError` is an :exc:`AttributeError` too, so
+        ``getattr(message, "token_count", None)`` gives None while the count is unknown.
+
         Raises:
             TokenCountError: Read before it is known; set when it is already known; set
                 to anything but an integer >= 0.
         """
         count = self._token_count
         if count is None:
-            msg = (
-                f"The token count of this {type(self).__name__} is not known yet; set "
-                f"`token_count` first, for example to estimate_tokens(message.content)."
-            )
-            raise TokenCountError(msg, "token_count")
+            raise self._count_not_known()
         return count
 
     @token_count.setter
@@ -246,20 +177,44 @@ class ChatMessage:
                 f"({self._token_count}); it can be set only once, not again to {show(value)}."
             )
             raise TokenCountError(msg, "token_count")
-        _set(self, "_token_count", _check_count(value))
+        _object_setattr(self, "_token_count", check_count(value))
+
+    def _count_not_known(self) -> TokenCountError:
+        msg = (
+            f"The token count of this {type(self).__name__} is not known yet; set "
+            f"`token_count` first, for example to estimate_tokens(message.content)."
+        )
+        return TokenCountError(msg, "token_count")
 
     def __setattr__(self, field: str, value: Any) -> None:
         if field == "token_count" or field in _PRIVATE_SLOTS:
             # token_count goes through its setter; the private slots are only set this
             # way by copy and pickle, which restore a message slot by slot.
-            _set(self, field, value)
+            _object_setattr(self, field, value)
             return
         kind = type(self).__name__
         if field in self._FIELDS:
             msg = f"`{field}` of a {kind} cannot be changed; build a new message instead."
         else:
             msg = f"`{field}` is not a field of {kind}; the fields are {', '.join(self._FIELDS)}."
-        raise MessageError(msg, field)
+        raise MessageAttributeError(msg, field)
+
+    def __delattr__(self, field: str) -> None:
+        kind = type(self).__name__
+        if field in self._FIELDS or field in _PRIVATE_SLOTS:
+            msg = f"`{field}` cannot be deleted from a {kind}; build a new message instead."
+        else:
+            msg = f"`{field}` is not a field of {kind}; the fields are {', '.join(self._FIELDS)}."
+        raise MessageAttributeError(msg, field)
+
+    def __getattr__(self, field: str) -> Any:
+        # Called when ordinary lookup fails: for a name that is no field, and after the
+        # token_count property raised its TokenCountError, an AttributeError too.
+        if field == "token_count":
+            raise self._count_not_known()
+        kind = type(self).__name__
+        msg = f"`{field}` is not a field of {kind}; the fields are {', '.join(self._FIELDS)}."
+        raise MessageAttributeError(msg, field)
 
     # -- chat payloads -----------------------------------------------------------------
 
@@ -293,27 +248,10 @@ class ChatMessage:
             >>> ChatMessage.from_dict({"role": "user", "content": "Hi"})
             <HumanMessage role: 'user', content: 'Hi'>
         """
-        if type(data) is not dict:
-            msg = f"A chat payload must be a dict, not {type(data).__name__}: {show(data)}."
-            raise MessageError(msg)
-        role = data.get("role")
-        target = _BY_ROLE.get(role) if isinstance(role, str) else None
-        if target is None:
-            roles = ", ".join(repr(name) for name in _BY_ROLE)
-            msg = f"`role` must be one of {roles}, not {show(role)}."
-            raise MessageError(msg, "role")
+        role = check_payload_role(data, _BY_ROLE)
+        target = _BY_ROLE[role]
         cls._expect(target, f"a payload with role {role!r}")
-        for key in data:
-            if key not in target._PAYLOAD_KEYS:
-                names = ", ".join(f"`{name}`" for name in target._PAYLOAD_KEYS)
-                msg = (
-                    f"`{key}` is not a field of a {role} payload (its fields are {names}); "
-                    f"the value was {show(data[key])}."
-                )
-                raise MessageError(msg, str(key))
-        if "content" not in data:
-            msg = f"The payload has no `content` field: {show(data)}."
-            raise MessageError(msg, "content")
+        check_payload_keys(data, role, target._PAYLOAD_KEYS)
         return target._from_payload(data)
 
     @classmethod
@@ -406,15 +344,15 @@ class ChatMessage:
 
     @classmethod
     def _from_msg(cls, msg: Msg) -> ChatMessage:
-        blocks = _blocks_of(msg, ("text",), cls)
+        blocks = check_blocks_for(msg.content, ("text",), cls.__name__)
         message = cls(_join_text(blocks), name=_kept_name(msg, cls._DEFAULT_NAME))
         message._restore_count(msg.metadata)
         return message
 
     def _restore_count(self, metadata: dict[str, Any] | None) -> None:
         if metadata is not None and "token_count" in metadata:
-            _set(
-                self, "_token_count", _check_count(metadata["token_count"], "metadata.token_count")
+            _object_setattr(
+                self, "_token_count", check_count(metadata["token_count"], "metadata.token_count")
             )
 
     # -- comparison and display --------------------------------------------------------
@@ -464,22 +402,6 @@ def _join_text(blocks: list[dict[str, Any]]) -> str:
     return "\n".join(block["text"] for block in blocks if block["type"] == "text")
 
 
-def _blocks_of(msg: Msg, allowed: tuple[str, ...], target: type[ChatMessage]) -> list[Any]:
-    """The Msg's content as blocks, refusing any block *target* cannot carry."""
-    content: Any = msg.content
-    if type(content) is str:
-        return [{"type": "text", "text": content}]
-    for index, block in enumerate(content):
-        if block["type"] not in allowed:
-            kinds = ", ".join(allowed)
-            message = (
-                f"`content[{index}]` is a {block['type']} block, which a {target.__name__} "
-                f"cannot carry (it takes {kinds} blocks)."
-            )
-            raise MessageError(message, f"content[{index}]")
-    return list(content)
-
-
 # -- the four roles --------------------------------------------------------------------
 
 
@@ -527,12 +449,12 @@ class HumanMessage(ChatMessage):
         files: Sequence[dict[str, Any]] | None = None,
     ) -> None:
         super().__init__(content, name=name)
-        _set(self, "_files", _check_files(files))
+        _object_setattr(self, "_files", check_files(files))
 
     @property
     def files(self) -> list[dict[str, Any]]:
         """Copies of the media blocks sent with the text (empty when there are none)."""
-        return _copy(self._files)  # type: ignore[no-any-return]
+        return copy_json(self._files)  # type: ignore[no-any-return]
 
     @classmethod
     def create_with_files(
@@ -587,7 +509,7 @@ class HumanMessage(ChatMessage):
     def to_dict(self) -> dict[str, Any]:
         data = super().to_dict()
         if self._files:
-            data["files"] = _copy(self._files)
+            data["files"] = copy_json(self._files)
         return data
 
     @classmethod
@@ -598,12 +520,12 @@ class HumanMessage(ChatMessage):
         if not self._files:
             return self._content
         blocks: list[Any] = [{"type": "text", "text": self._content}] if self._content else []
-        blocks.extend(_copy(block) for block in self._files)
+        blocks.extend(copy_json(block) for block in self._files)
         return blocks
 
     @classmethod
     def _from_msg(cls, msg: Msg) -> ChatMessage:
-        blocks = _blocks_of(msg, ("text", *_MEDIA_KINDS), cls)
+        blocks = check_blocks_for(msg.content, ("text", *MEDIA_KINDS), cls.__name__)
         files = [block for block in blocks if block["type"] != "text"]
         message = cls(_join_text(blocks), name=_kept_name(msg, "user"), files=files)
         message._restore_count(msg.metadata)
@@ -647,7 +569,7 @@ class SystemMessage(ChatMessage):
 
     def __init__(self, content: str, *, name: str | None = None) -> None:
         super().__init__(content, name=name)
-        _set(self, "_token_count", len(self._content))
+        _object_setattr(self, "_token_count", len(self._content))
 
     def _msg_metadata(self) -> dict[str, Any] | None:
         return None  # the count is the length of the content, worked out again
@@ -712,10 +634,10 @@ class AIMessage(ChatMessage):
         name: str | None = None,
     ) -> None:
         super().__init__(content, name=name)
-        call = _check_function_call(function_call)
-        usage = _check_token_usage(token_usage)
-        _set(self, "_function_call", call)
-        _set(self, "_token_usage", usage)
+        call = check_function_call(function_call)
+        usage = check_token_usage(token_usage)
+        _object_setattr(self, "_function_call", call)
+        _object_setattr(self, "_token_usage", usage)
         if usage is not None:
             count = usage["completion_tokens"]
         else:
@@ -723,7 +645,7 @@ class AIMessage(ChatMessage):
             if call is not None:
                 spoken = (call["name"], call.get("thoughts", ""), call["arguments"])
                 count += sum(estimate_tokens(text) for text in spoken)
-        _set(self, "_token_count", count)
+        _object_setattr(self, "_token_count", count)
 
     @property
     def function_call(self) -> FunctionCall | None:
@@ -757,7 +679,7 @@ class AIMessage(ChatMessage):
         if self._content:
             blocks.append({"type": "text", "text": self._content})
         name = call["name"]
-        arguments = _parse_arguments(call["arguments"])
+        arguments = check_arguments(call["arguments"])
         call_id = call.get("id", _default_call_id(name))
         blocks.append({"type": "tool_use", "id": call_id, "name": name, "input": arguments})
         return blocks
@@ -768,7 +690,7 @@ class AIMessage(ChatMessage):
 
     @classmethod
     def _from_msg(cls, msg: Msg) -> ChatMessage:
-        blocks = _blocks_of(msg, ("text", "thinking", "tool_use"), cls)
+        blocks = check_blocks_for(msg.content, ("text", "thinking", "tool_use"), cls.__name__)
         uses = [index for index, block in enumerate(blocks) if block["type"] == "tool_use"]
         thoughts = [block["thinking"] for block in blocks if block["type"] == "thinking"]
         if len(uses) > 1:
@@ -798,7 +720,7 @@ class AIMessage(ChatMessage):
         usage = None
         metadata = msg.metadata
         if metadata is not None and "token_usage" in metadata:
-            usage = _check_token_usage(metadata["token_usage"], "metadata.token_usage")
+            usage = check_token_usage(metadata["token_usage"], "metadata.token_usage")
         return cls(
             _join_text(blocks),
             call,  # type: ignore[arg-type]
@@ -814,26 +736,6 @@ class AIMessage(ChatMessage):
         if self._function_call is not None:
             parts.append(f"function_call: {self._function_call!r}")
         return parts
-
-
-def _parse_arguments(text: str) -> dict[str, Any]:
-    import json  # here, not at the top: `import agentmsg` stays light
-
-    path = "function_call.arguments"
-    try:
-        value = json.loads(text)
-    except (ValueError, RecursionError) as error:
-        msg = f"`{path}` is not valid JSON ({error}): {show(text)}."
-        raise MessageError(msg, path) from None
-    if type(value) is not dict:
-        msg = f"`{path}` must hold a JSON object of the arguments, not {show(value)}."
-        raise MessageError(msg, path)
-    try:
-        checked: dict[str, Any] = check_json(value, path)
-    except RecursionError:
-        msg = f"`{path}` is nested too deeply: {show(text)}."
-        raise MessageError(msg, path) from None
-    return checked
 
 
 class FunctionMessage(ChatMessage):
@@ -877,7 +779,7 @@ class FunctionMessage(ChatMessage):
 
     def __init__(self, name: str, content: str, *, call_id: str | None = None) -> None:
         super().__init__(content, name=check_name(name))
-        _set(self, "_call_id", None if call_id is None else check_id(call_id, "call_id"))
+        _object_setattr(self, "_call_id", None if call_id is None else check_id(call_id, "call_id"))
 
     @property
     def name(self) -> str:

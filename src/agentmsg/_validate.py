@@ -4,6 +4,14 @@ Each ``check_*`` function takes a value and the field path it came from, raises
 :class:`~agentmsg.MessageError` naming that path and the value when it is wrong, and
 otherwise returns a private copy that the message owns. :class:`~agentmsg.Msg` calls
 them when it is built, when a field is assigned and when a dict is loaded.
+
+This module holds the rules of :class:`~agentmsg.Msg`: its fields, content blocks and
+JSON values. Two modules beside it hold the rest, named for what they check:
+``_validate_chat.py`` the role messages (function calls, token usage, payloads, their
+Msg forms) and ``_validate_media.py`` the media payloads that
+:meth:`Msg.check_media <agentmsg.Msg.check_media>` decodes or reads. The message
+classes keep inline shortcuts that accept the commonest good values at once; anything
+else goes to these functions.
 """
 
 from __future__ import annotations
@@ -14,6 +22,7 @@ from datetime import datetime
 from typing import Any
 
 from ._blocks import BLOCK_TYPES
+from ._containers import copy_json
 from ._errors import MessageError
 from ._ids import _DIGITS_TO_ZERO, _SHAPE
 
@@ -130,34 +139,40 @@ def check_json(value: Any, path: str) -> Any:
     """A JSON value (str, int, finite float, bool, None, list, dict with str keys), copied.
 
     Tuples, sets, bytes, NaN and other values that would not come back unchanged from a
-    JSON round trip are rejected rather than converted.
+    JSON round trip are rejected rather than converted. The copy is
+    :func:`~agentmsg._containers.copy_json`'s.
     """
     kind = type(value)
     if kind is str or kind is int or kind is bool or value is None:
         return value
+    _check_json_tree(value, path)
+    return copy_json(value)
+
+
+def _check_json_tree(value: Any, path: str) -> None:
+    """Raise unless *value* is a JSON value; the paths of nested items are built only
+    for the items that are not plain leaves."""
+    kind = type(value)
     if kind is dict:
-        copy = {}
         for key, item in value.items():
             if type(key) is not str:
                 msg = f"`{path}` keys must be strings, not {show(key)}."
                 raise MessageError(msg, path)
-            # Plain leaves are kept without building their path (the common case).
             leaf = type(item)
-            if leaf is str or leaf is int or leaf is bool or item is None:
-                copy[key] = item
-            else:
-                copy[key] = check_json(item, f"{path}.{key}")
-        return copy
+            if not (leaf is str or leaf is int or leaf is bool or item is None):
+                _check_json_tree(item, f"{path}.{key}")
+        return
     if kind is list:
-        copied = value.copy()
         for index, item in enumerate(value):
             leaf = type(item)
             if not (leaf is str or leaf is int or leaf is bool or item is None):
-                copied[index] = check_json(item, f"{path}[{index}]")
-        return copied
+                _check_json_tree(item, f"{path}[{index}]")
+        return
+    if kind is str or kind is int or kind is bool or value is None:
+        return
     if kind is float:
         if math.isfinite(value):
-            return value
+            return
         raise _fail(path, "a finite number (JSON has no NaN or infinity)", value)
     msg = (
         f"`{path}` must be a JSON value (str, number, bool, None, list or dict), "

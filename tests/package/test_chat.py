@@ -17,6 +17,7 @@ from agentmsg import (
     FunctionMessage,
     HumanMessage,
     MediaError,
+    MessageAttributeError,
     MessageError,
     Msg,
     SystemMessage,
@@ -51,6 +52,34 @@ class TestChatMessage:
         ]
         assert [True] * 4 == [isinstance(message, ChatMessage) for message in messages]
         assert ["user", "system", "assistant", "function"] == [m.role for m in messages]
+
+    @pytest.mark.parametrize(
+        "message",
+        [HumanMessage("a"), SystemMessage("b"), AIMessage("c"), FunctionMessage("f", "d")],
+    )
+    def test_unknown_attributes_raise_attribute_errors(self, message):
+        """Setting, reading or deleting a name that is no field, or deleting a field,
+        raises MessageAttributeError, a MessageError and an AttributeError."""
+        kind = type(message).__name__
+        fields = ", ".join(message._FIELDS)
+        outcomes = []
+        for action in (
+            lambda: setattr(message, "mood", 1),
+            lambda: message.mood,
+            lambda: delattr(message, "mood"),
+            lambda: delattr(message, "content"),
+        ):
+            with pytest.raises(MessageAttributeError) as info:
+                action()
+            outcomes.append(str(info.value))
+
+        assert [
+            f"`mood` is not a field of {kind}; the fields are {fields}.",
+            f"`mood` is not a field of {kind}; the fields are {fields}.",
+            f"`mood` is not a field of {kind}; the fields are {fields}.",
+            f"`content` cannot be deleted from a {kind}; build a new message instead.",
+        ] == outcomes
+        assert (None, False) == (getattr(message, "mood", None), hasattr(message, "mood"))
 
     def test_classes_live_in_agentmsg(self):
         """The classes report the public module, where users import them from."""
@@ -208,6 +237,18 @@ class TestTokenCount:
         for message in (SystemMessage("abc"), AIMessage("abc")):
             with pytest.raises(TokenCountError, match="already known"):
                 message.token_count = 1
+
+    def test_getattr_default_applies_while_the_count_is_unknown(self):
+        """The error is an AttributeError too, so ``getattr(m, "token_count", None)`` and
+        ``hasattr`` work as for an attribute that is not there yet."""
+        message = HumanMessage("q")
+        before = (getattr(message, "token_count", None), hasattr(message, "token_count"))
+        message.token_count = 3
+
+        assert ((None, False), (3, True)) == (
+            before,
+            (getattr(message, "token_count", None), hasattr(message, "token_count")),
+        )
 
     @pytest.mark.parametrize("value", [-1, True, 1.5, "3", None])
     def test_invalid_counts_are_rejected(self, value):

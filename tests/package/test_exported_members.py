@@ -23,6 +23,7 @@ DOCUMENTED = [
     "ImageBlock",
     "MediaError",
     "MediaSource",
+    "MessageAttributeError",
     "MessageError",
     "Msg",
     "SystemMessage",

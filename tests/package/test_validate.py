@@ -8,7 +8,7 @@ import textwrap
 
 import pytest
 
-from agentmsg import MediaError, MessageError, Msg, TokenCountError
+from agentmsg import MediaError, MessageAttributeError, MessageError, Msg, TokenCountError
 
 ALLOWED = "'text', 'thinking', 'image', 'audio', 'video', 'tool_use', 'tool_result'"
 URL_RULE = "must be an http or https URL, or a data: URL holding image data"
@@ -45,6 +45,15 @@ class TestMessageError:
         assert issubclass(MessageError, ValueError)
         assert issubclass(MediaError, MessageError)
         assert issubclass(TokenCountError, MessageError)
+
+    def test_attribute_errors_are_two_kinds(self):
+        """MessageAttributeError, and so TokenCountError, is a MessageError and an
+        AttributeError, as attrs' FrozenInstanceError is an AttributeError."""
+        assert (True, True) == (
+            issubclass(MessageAttributeError, MessageError),
+            issubclass(MessageAttributeError, AttributeError),
+        )
+        assert issubclass(TokenCountError, MessageAttributeError)
 
     def test_path_attribute(self):
         """The error carries the rejected field path."""

@@ -1,0 +1,167 @@
+"""The rules of the role messages (``_chat.py``): their fields, payloads and Msg forms.
+
+Like the ``check_*`` functions of :mod:`agentmsg._validate`, each function takes a value
+and the field path it came from, raises :class:`~agentmsg.MessageError` naming that
+path and the value when it is wrong, and otherwise returns a private copy.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from ._errors import MessageError, TokenCountError
+from ._validate import check_block, check_id, check_json, check_name, check_str, show
+
+__all__ = [
+    "MEDIA_KINDS",
+    "check_arguments",
+    "check_blocks_for",
+    "check_count",
+    "check_files",
+    "check_function_call",
+    "check_payload_keys",
+    "check_payload_role",
+    "check_token_usage",
+]
+
+MEDIA_KINDS = ("image", "audio", "video")
+_FUNCTION_CALL_KEYS = ("name", "thoughts", "arguments", "id")
+_USAGE_KEYS = ("prompt_tokens", "completion_tokens", "total_tokens")
+
+
+def _check_dict_keys(
+    value: dict[str, Any], allowed: tuple[str, ...], required: tuple[str, ...], path: str
+) -> None:
+    for key in value:
+        if key not in allowed:
+            names = ", ".join(f"`{name}`" for name in allowed)
+            msg = (
+                f"`{path}.{key}` is not a field of `{path}` (its fields are {names}); "
+                f"the value was {show(value[key])}."
+            )
+            raise MessageError(msg, f"{path}.{key}")
+    for key in required:
+        if key not in value:
+            msg = f"`{path}` has no `{key}` field: {show(value)}."
+            raise MessageError(msg, f"{path}.{key}")
+
+
+def check_function_call(value: Any, path: str = "function_call") -> dict[str, Any] | None:
+    """None, or a function call: ``name`` and ``arguments``, maybe ``thoughts`` and ``id``."""
+    if value is None:
+        return None
+    if type(value) is not dict:
+        msg = f"`{path}` must be a dict with `name` and `arguments`, or None, not {show(value)}."
+        raise MessageError(msg, path)
+    _check_dict_keys(value, _FUNCTION_CALL_KEYS, ("name", "arguments"), path)
+    call: dict[str, Any] = {"name": check_name(value["name"], f"{path}.name")}
+    if "thoughts" in value:
+        call["thoughts"] = check_str(value["thoughts"], f"{path}.thoughts")
+    call["arguments"] = check_str(value["arguments"], f"{path}.arguments")
+    if "id" in value:
+        call["id"] = check_id(value["id"], f"{path}.id")
+    return call
+
+
+def check_count(value: Any, path: str = "token_count") -> int:
+    """A token count: an integer >= 0 (a bool is not one)."""
+    if type(value) is int and value >= 0:
+        return value
+    msg = f"`{path}` must be an integer >= 0, not {show(value)}."
+    raise TokenCountError(msg, path)
+
+
+def check_token_usage(value: Any, path: str = "token_usage") -> dict[str, int] | None:
+    """None, or a usage report with the three token counts."""
+    if value is None:
+        return None
+    if type(value) is not dict:
+        names = ", ".join(f"`{key}`" for key in _USAGE_KEYS)
+        msg = f"`{path}` must be a dict with {names}, or None, not {show(value)}."
+        raise MessageError(msg, path)
+    _check_dict_keys(value, _USAGE_KEYS, _USAGE_KEYS, path)
+    return {key: check_count(value[key], f"{path}.{key}") for key in _USAGE_KEYS}
+
+
+def check_files(value: Any, path: str = "files") -> list[dict[str, Any]]:
+    """None (no files), or a list of image, audio and video blocks."""
+    if value is None:
+        return []
+    if type(value) not in (list, tuple):
+        msg = f"`{path}` must be a list of image, audio or video blocks, not {show(value)}."
+        raise MessageError(msg, path)
+    blocks = []
+    for index, block in enumerate(value):
+        here = f"{path}[{index}]"
+        checked = check_block(block, here)
+        if checked["type"] not in MEDIA_KINDS:
+            msg = f"`{here}` must be an image, audio or video block, not a {checked['type']} block."
+            raise MessageError(msg, f"{here}.type")
+        blocks.append(checked)
+    return blocks
+
+
+def check_arguments(text: str, path: str = "function_call.arguments") -> dict[str, Any]:
+    """The arguments text of a function call, parsed: it must hold a JSON object."""
+    import json  # here, not at the top: `import agentmsg` stays light
+
+    try:
+        value = json.loads(text)
+    except (ValueError, RecursionError) as error:
+        msg = f"`{path}` is not valid JSON ({error}): {show(text)}."
+        raise MessageError(msg, path) from None
+    if type(value) is not dict:
+        msg = f"`{path}` must hold a JSON object of the arguments, not {show(value)}."
+        raise MessageError(msg, path)
+    try:
+        checked: dict[str, Any] = check_json(value, path)
+    except RecursionError:
+        msg = f"`{path}` is nested too deeply: {show(text)}."
+        raise MessageError(msg, path) from None
+    return checked
+
+
+def check_payload_role(data: Any, roles: Iterable[str]) -> str:
+    """A chat payload is a dict whose ``role`` is one of *roles*; returns the role."""
+    if type(data) is not dict:
+        msg = f"A chat payload must be a dict, not {type(data).__name__}: {show(data)}."
+        raise MessageError(msg)
+    role = data.get("role")
+    names = tuple(roles)
+    if not isinstance(role, str) or role not in names:
+        shown = ", ".join(repr(name) for name in names)
+        msg = f"`role` must be one of {shown}, not {show(role)}."
+        raise MessageError(msg, "role")
+    return role
+
+
+def check_payload_keys(data: dict[str, Any], role: str, allowed: tuple[str, ...]) -> None:
+    """A chat payload has only the keys of its role's payload, ``content`` among them."""
+    for key in data:
+        if key not in allowed:
+            names = ", ".join(f"`{name}`" for name in allowed)
+            msg = (
+                f"`{key}` is not a field of a {role} payload (its fields are {names}); "
+                f"the value was {show(data[key])}."
+            )
+            raise MessageError(msg, str(key))
+    if "content" not in data:
+        msg = f"The payload has no `content` field: {show(data)}."
+        raise MessageError(msg, "content")
+
+
+def check_blocks_for(content: Any, allowed: tuple[str, ...], target: str) -> list[Any]:
+    """A Msg's content as blocks, refusing any block the role message *target* cannot
+    carry (a str content is one text block)."""
+    if type(content) is str:
+        return [{"type": "text", "text": content}]
+    for index, block in enumerate(content):
+        if block["type"] not in allowed:
+            kinds = ", ".join(allowed)
+            message = (
+                f"`content[{index}]` is a {block['type']} block, which a {target} "
+                f"cannot carry (it takes {kinds} blocks)."
+            )
+            raise MessageError(message, f"content[{index}]")
+    return list(content)
