@@ -4,7 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["copy_json"]
+__all__ = ["DICT_TYPES", "LIST_TYPES", "copy_json"]
+
+DICT_TYPES: frozenset[type] = frozenset({dict})
+"""The types a message accepts as a JSON object: ``dict`` alone, no subclass of it."""
+LIST_TYPES: frozenset[type] = frozenset({list})
+"""The types a message accepts as a JSON array: ``list`` alone."""
 
 _dict_copy = dict.copy
 _list_copy = list.copy

@@ -24,6 +24,8 @@ import json
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Protocol
 
+from ._validate import is_file_url, is_local_path
+
 __all__ = [
     "DARK",
     "INLINE_MEDIA_LIMIT",
@@ -318,7 +320,10 @@ def _media(kind: str, source: Mapping[str, Any]) -> str:
 
     Base64 payloads and ``data:`` URLs up to :data:`INLINE_MEDIA_LIMIT` characters are
     embedded. Remote URLs become a link: an ``<img>`` or player would make the browser
-    fetch them, and the docs site is built and tested without network.
+    fetch them, and the docs site is built and tested without network. Local files
+    (``file://`` URLs and absolute paths) are shown as their path, never as a link or an
+    ``<img>``: the page's reader has no such file, and a page should not point into the
+    reader's own disk.
     """
     if source.get("type") == "base64":
         media_type = str(source.get("media_type", ""))
@@ -332,9 +337,9 @@ def _media(kind: str, source: Mapping[str, Any]) -> str:
         return _data_url(kind, url)
     if url.startswith(("http://", "https://")):
         link = f'<a href="{_esc(url)}" rel="nofollow noopener noreferrer">{_esc(url)}</a>'
-    else:
-        link = f"<code>{_esc(url)}</code>"
-    return _summary(kind, f'{link} <span class="agentmsg-muted">(remote, not loaded)</span>')
+        return _summary(kind, f'{link} <span class="agentmsg-muted">(remote, not loaded)</span>')
+    note = "local file, not loaded" if is_local_path(url) or is_file_url(url) else "not loaded"
+    return _summary(kind, f'<code>{_esc(url)}</code> <span class="agentmsg-muted">({note})</span>')
 
 
 # -- blocks ------------------------------------------------------------------------

@@ -17,6 +17,7 @@ __all__ = [
     "block_from_file",
     "block_from_url",
     "detect_media_type",
+    "is_of_kind",
     "same_format",
 ]
 
@@ -92,6 +93,11 @@ _SPACE = b"\xef\xbb\xbf \t\r\n"  # a UTF-8 byte order mark and white space
 def _normal(media_type: str) -> str:
     media_type = media_type.lower()
     return _ALIASES.get(media_type, media_type)
+
+
+def is_of_kind(detected: str, kind: str) -> bool:
+    """Whether bytes detected as *detected* can be *kind* (WebM can be sound or video)."""
+    return detected.startswith(f"{kind}/") or _OTHER_KIND.get(detected, "").startswith(f"{kind}/")
 
 
 def same_format(declared: str, detected: str) -> bool:

@@ -22,7 +22,7 @@ from datetime import datetime
 from typing import Any
 
 from ._blocks import BLOCK_TYPES
-from ._containers import copy_json
+from ._containers import DICT_TYPES, LIST_TYPES, copy_json
 from ._errors import MessageError
 from ._ids import _DIGITS_TO_ZERO, _SHAPE
 
@@ -200,7 +200,11 @@ def _too_deep(path: str, value: object) -> MessageError:
 
 
 def _check_keys(
-    block: dict[str, Any], required: tuple[str, ...], path: str, noun: str = "block"
+    block: dict[str, Any],
+    required: tuple[str, ...],
+    optional: tuple[str, ...],
+    path: str,
+    noun: str = "block",
 ) -> None:
     """Raise for the first missing or unknown key of *block* (a block or a source)."""
     for key in required:
@@ -211,8 +215,10 @@ def _check_keys(
             )
             raise MessageError(msg, f"{path}.{key}")
     for key in block:
-        if key not in required:
+        if key not in required and key not in optional:
             allowed = ", ".join(f"`{name}`" for name in required)
+            if optional:
+                allowed += ", and optionally " + ", ".join(f"`{name}`" for name in optional)
             msg = (
                 f"`{path}.{key}` is not a field of {_with_article(str(block['type']))} {noun} "
                 f"(its fields are {allowed}); "
@@ -228,32 +234,67 @@ def _string_field(block: dict[str, Any], key: str, path: str) -> str:
     raise _fail(f"{path}.{key}", "a string", value)
 
 
+def _optional_strings(
+    block: dict[str, Any], copy: dict[str, Any], keys: tuple[str, ...], path: str
+) -> dict[str, Any]:
+    """Copy the optional string fields *keys* that *block* has into *copy*."""
+    for key in keys:
+        if key in block:
+            copy[key] = _string_field(block, key, path)
+    return copy
+
+
+# The optional fields each block may have, beside its required ones: the keys that
+# AgentScope 1.x writes (``raw_input``, a declared field of its tool use block; the
+# ``signature`` of Anthropic's thinking and the ``thought_signature`` of Gemini's text and
+# tool calls, which its model classes add), kept so that its messages load unchanged.
+TEXT_OPTIONAL = ("thought_signature",)
+THINKING_OPTIONAL = ("signature",)
+TOOL_USE_OPTIONAL = ("raw_input", "thought_signature")
+
+
 def _text(block: dict[str, Any], path: str) -> dict[str, Any]:
-    text = block.get("text", _MISSING)
-    if len(block) != 2 or text is _MISSING:
-        _check_keys(block, ("type", "text"), path)
-    if type(text) is not str:
-        raise _fail(f"{path}.text", "a string", text)
-    return {"type": "text", "text": text}
+    _check_keys(block, ("type", "text"), TEXT_OPTIONAL, path)
+    copy = {"type": "text", "text": _string_field(block, "text", path)}
+    return _optional_strings(block, copy, TEXT_OPTIONAL, path)
 
 
 def _thinking(block: dict[str, Any], path: str) -> dict[str, Any]:
-    _check_keys(block, ("type", "thinking"), path)
-    return {"type": "thinking", "thinking": _string_field(block, "thinking", path)}
+    _check_keys(block, ("type", "thinking"), THINKING_OPTIONAL, path)
+    copy = {"type": "thinking", "thinking": _string_field(block, "thinking", path)}
+    return _optional_strings(block, copy, THINKING_OPTIONAL, path)
+
+
+def is_file_url(url: str) -> bool:
+    """Whether *url* is a ``file://`` URL: a host (often empty) then an absolute path."""
+    if not url.startswith("file://"):
+        return False
+    host, slash, path = url[7:].partition("/")
+    return bool(slash and path) and not any(char in host for char in "?#\\")
+
+
+def is_local_path(url: str) -> bool:
+    """Whether *url* is an absolute local path: ``/...`` (not ``//``) or ``C:\\...``."""
+    if url.startswith("/"):
+        return len(url) > 1 and url[1] != "/"
+    return (
+        len(url) > 3 and url[1] == ":" and url[2] in "\\/" and url[0].isascii() and url[0].isalpha()
+    )
 
 
 def _good_url(url: str, kind: str) -> bool:
-    """An http(s) URL with something after the scheme, or a data: URL of the right kind.
+    """An http(s) URL with something after the scheme, a data: URL of the right kind, a
+    ``file://`` URL or an absolute local path.
 
     A data: URL needs its comma; when it names a media type (``data:image/png;base64,``)
-    the major type must be the block's kind.
+    the major type must be the block's kind. Nothing is read or fetched here.
     """
     if url.startswith("https://"):
         return len(url) > 8
     if url.startswith("http://"):
         return len(url) > 7
     if not url.startswith("data:"):
-        return False
+        return is_local_path(url) or is_file_url(url)
     header, comma, _ = url.partition(",")
     if not comma:
         return False
@@ -265,18 +306,21 @@ def _good_url(url: str, kind: str) -> bool:
 
 
 def _source(source: Any, kind: str, path: str) -> dict[str, Any]:
-    if type(source) is not dict:
+    if type(source) not in DICT_TYPES:
         raise _fail(path, "a dict with `type` 'base64' or 'url'", source)
     source_type = source.get("type")
     if source_type == "url":
-        _check_keys(source, ("type", "url"), path, "source")
+        _check_keys(source, ("type", "url"), (), path, "source")
         url = _string_field(source, "url", path)
         if not _good_url(url, kind):
-            requirement = f"an http or https URL, or a data: URL holding {kind} data"
+            requirement = (
+                f"an http or https URL, a data: URL holding {kind} data, "
+                f"a file:// URL or an absolute file path"
+            )
             raise _fail(f"{path}.url", requirement, url)
         return {"type": "url", "url": url}
     if source_type == "base64":
-        _check_keys(source, ("type", "media_type", "data"), path, "source")
+        _check_keys(source, ("type", "media_type", "data"), (), path, "source")
         media_type = _string_field(source, "media_type", path)
         major, slash, minor = media_type.partition("/")
         if major != kind or not slash or not minor:
@@ -287,24 +331,25 @@ def _source(source: Any, kind: str, path: str) -> dict[str, Any]:
 
 
 def _media(block: dict[str, Any], path: str) -> dict[str, Any]:
-    _check_keys(block, ("type", "source"), path)
+    _check_keys(block, ("type", "source"), (), path)
     kind = block["type"]
     return {"type": kind, "source": _source(block["source"], kind, f"{path}.source")}
 
 
 def _tool_use(block: dict[str, Any], path: str) -> dict[str, Any]:
-    _check_keys(block, ("type", "id", "name", "input"), path)
+    _check_keys(block, ("type", "id", "name", "input"), TOOL_USE_OPTIONAL, path)
     call_id = check_id(block["id"], f"{path}.id")
     name = check_name(block["name"], f"{path}.name")
     tool_input = block["input"]
-    if type(tool_input) is not dict:
+    if type(tool_input) not in DICT_TYPES:
         raise _fail(f"{path}.input", "a dict of the tool's arguments", tool_input)
-    return {
+    copy = {
         "type": "tool_use",
         "id": call_id,
         "name": name,
         "input": check_json(tool_input, f"{path}.input"),
     }
+    return _optional_strings(block, copy, TOOL_USE_OPTIONAL, path)
 
 
 def is_block_list(value: Any) -> bool:
@@ -314,9 +359,9 @@ def is_block_list(value: Any) -> bool:
     output is validated as a plain JSON value.
     """
     return (
-        type(value) is list
+        type(value) in LIST_TYPES
         and bool(value)
-        and all(type(item) is dict and _is_block_type(item.get("type")) for item in value)
+        and all(type(item) in DICT_TYPES and _is_block_type(item.get("type")) for item in value)
     )
 
 
@@ -325,7 +370,7 @@ def _is_block_type(value: object) -> bool:
 
 
 def _tool_result(block: dict[str, Any], path: str) -> dict[str, Any]:
-    _check_keys(block, ("type", "id", "name", "output"), path)
+    _check_keys(block, ("type", "id", "name", "output"), (), path)
     call_id = check_id(block["id"], f"{path}.id")
     name = check_name(block["name"], f"{path}.name")
     output = block["output"]
@@ -358,7 +403,7 @@ _VALIDATORS: dict[str, Callable[[dict[str, Any], str], dict[str, Any]]] = {
 
 def check_block(block: Any, path: str) -> dict[str, Any]:
     """One content block, validated and copied."""
-    if type(block) is not dict:
+    if type(block) not in DICT_TYPES:
         raise _fail(path, "a content block (a dict with a `type` field)", block)
     try:
         validator = _VALIDATORS[block["type"]]
@@ -368,19 +413,23 @@ def check_block(block: Any, path: str) -> dict[str, Any]:
         else:
             msg = f"`{path}.type` must be one of {_ALLOWED_TYPES}, not {show(block['type'])}."
         raise MessageError(msg, f"{path}.type") from None
-    return validator(block, path)
+    try:
+        return validator(block, path)
+    except RecursionError:
+        raise _too_deep(path, block) from None
 
 
 def check_content(value: Any, path: str = "content") -> str | list[dict[str, Any]]:
     """Message content: a string, or a list of content blocks (validated and copied).
 
-    Well-formed text, thinking and media blocks are checked and copied right here, the
-    common case; any other block, and any block with a problem, goes through
-    :func:`check_block`, which builds the field paths and the error text.
+    Well-formed blocks of the common shapes are checked and copied by the fast checks
+    below, which only say yes or "look again"; any other block, and any block with a
+    problem, goes through :func:`check_block`, which builds the field paths and the
+    error text.
     """
     if type(value) is str:
         return value
-    if type(value) is not list:
+    if type(value) not in LIST_TYPES:
         if isinstance(value, str):
             return str(value)
         raise _fail(path, "a string or a list of content blocks", value)
@@ -388,26 +437,22 @@ def check_content(value: Any, path: str = "content") -> str | list[dict[str, Any
     append = copied.append
     try:
         for block in value:
-            try:  # a missing key (KeyError) sends the block to check_block
-                if type(block) is dict and len(block) == 2:
+            try:  # a missing key (KeyError) or an unhashable type sends it to check_block
+                if type(block) is dict:
                     kind = block["type"]
-                    if type(kind) is str:
-                        if kind == "text":
-                            text = block["text"]
-                            if type(text) is str:
-                                append({"type": "text", "text": text})
+                    if kind == "text":
+                        text = block["text"]
+                        if type(text) is str and len(block) == 2:
+                            append({"type": "text", "text": text})
+                            continue
+                    else:
+                        fast = _FAST_CHECKS.get(kind)
+                        if fast is not None:
+                            checked = fast(block)
+                            if checked is not None:
+                                append(checked)
                                 continue
-                        elif kind == "thinking":
-                            text = block["thinking"]
-                            if type(text) is str:
-                                append({"type": "thinking", "thinking": text})
-                                continue
-                        elif kind in _MEDIA_TYPES:
-                            source = _fast_source(block["source"], kind)
-                            if source is not None:
-                                append({"type": kind, "source": source})
-                                continue
-            except KeyError:
+            except (KeyError, TypeError):
                 pass
             append(check_block(block, f"{path}[{len(copied)}]"))
     except RecursionError:
@@ -415,28 +460,162 @@ def check_content(value: Any, path: str = "content") -> str | list[dict[str, Any
     return copied
 
 
-def _fast_source(source: Any, kind: str) -> dict[str, Any] | None:
-    """A copy of a well-formed media *source*, or None to let :func:`_source` judge it.
+# -- fast checks -------------------------------------------------------------------------
+# Each takes a block (a dict) and returns its copy when it is valid in the common shape,
+# else None; they never raise for bad input (a missing key raises KeyError, which the
+# caller treats as None). A None sends the block to check_block, which decides.
 
-    Raises KeyError for a missing key.
-    """
+_INFINITY = math.inf
+_INVALID: Any = object()
+
+
+def _fast_json(value: Any) -> Any:
+    """A copy of JSON *value*, or :data:`_INVALID` when it is not one (or is unusual)."""
+    kind = type(value)
+    if kind is dict:
+        copied = value.copy()
+        for key, item in value.items():
+            if type(key) is not str:
+                return _INVALID
+            leaf = type(item)
+            if leaf is str or leaf is int or leaf is bool or item is None:
+                continue
+            if leaf is float:
+                if -_INFINITY < item < _INFINITY:
+                    continue
+                return _INVALID
+            inner = _fast_json(item)
+            if inner is _INVALID:
+                return _INVALID
+            copied[key] = inner
+        return copied
+    if kind is list:
+        copied_list = value.copy()
+        for index, item in enumerate(value):
+            leaf = type(item)
+            if leaf is str or leaf is int or leaf is bool or item is None:
+                continue
+            if leaf is float:
+                if -_INFINITY < item < _INFINITY:
+                    continue
+                return _INVALID
+            inner = _fast_json(item)
+            if inner is _INVALID:
+                return _INVALID
+            copied_list[index] = inner
+        return copied_list
+    if kind is str or kind is int or kind is bool or value is None:
+        return value
+    if kind is float and -_INFINITY < value < _INFINITY:
+        return value
+    return _INVALID
+
+
+def _fast_source(source: Any, kind: str) -> dict[str, Any] | None:
     if type(source) is not dict:
         return None
     source_type = source["type"]
-    if source_type == "url" and len(source) == 2:
-        url = source["url"]
-        if type(url) is str and (
-            (url.startswith("https://") and len(url) > 8) or _good_url(url, kind)
-        ):
-            return {"type": "url", "url": url}
-    elif source_type == "base64" and len(source) == 3:
+    if source_type == "base64":
         media_type = source["media_type"]
         data = source["data"]
-        if type(media_type) is str and type(data) is str:
-            major, slash, minor = media_type.partition("/")
-            if major == kind and slash and minor:
+        if type(media_type) is str and type(data) is str and len(source) == 3:
+            major, _, minor = media_type.partition("/")
+            if major == kind and minor:
                 return {"type": "base64", "media_type": media_type, "data": data}
+    elif source_type == "url":
+        url = source["url"]
+        if type(url) is str and len(source) == 2 and _good_url(url, kind):
+            return {"type": "url", "url": url}
     return None
+
+
+def _fast_media(block: dict[str, Any]) -> dict[str, Any] | None:
+    kind = block["type"]
+    source = _fast_source(block["source"], kind)
+    if source is None or len(block) != 2:
+        return None
+    return {"type": kind, "source": source}
+
+
+def _fast_thinking(block: dict[str, Any]) -> dict[str, Any] | None:
+    thinking = block["thinking"]
+    if type(thinking) is str and len(block) == 2:
+        return {"type": "thinking", "thinking": thinking}
+    return None
+
+
+def _fast_tool_use(block: dict[str, Any]) -> dict[str, Any] | None:
+    call_id = block["id"]
+    name = block["name"]
+    tool_input = block["input"]
+    if (
+        len(block) == 4
+        and type(call_id) is str
+        and call_id
+        and type(name) is str
+        and name
+        and type(tool_input) is dict
+    ):
+        copied = _fast_json(tool_input)
+        if copied is not _INVALID:
+            return {"type": "tool_use", "id": call_id, "name": name, "input": copied}
+    return None
+
+
+_OUTPUT_BLOCK_CHECKS: dict[str, Callable[[dict[str, Any]], dict[str, Any] | None]] = {}
+
+
+def _fast_output(output: Any) -> Any:
+    """A copy of a tool output, or :data:`_INVALID` for check_block to judge."""
+    kind = type(output)
+    if kind is str:
+        return output
+    if kind is list and output:
+        first = output[0]
+        if type(first) is dict and _is_block_type(first.get("type")):
+            blocks = []  # likely a list of blocks: each must be a well-formed output block
+            for item in output:
+                if type(item) is not dict:
+                    return _INVALID
+                check = _OUTPUT_BLOCK_CHECKS.get(item.get("type"))  # type: ignore[arg-type]
+                checked = None if check is None else check(item)
+                if checked is None:
+                    return _INVALID
+                blocks.append(checked)
+            return blocks
+    return _fast_json(output)
+
+
+def _fast_tool_result(block: dict[str, Any]) -> dict[str, Any] | None:
+    call_id = block["id"]
+    name = block["name"]
+    output = block["output"]
+    if len(block) == 4 and type(call_id) is str and call_id and type(name) is str and name:
+        copied = _fast_output(output)
+        if copied is not _INVALID:
+            return {"type": "tool_result", "id": call_id, "name": name, "output": copied}
+    return None
+
+
+def _fast_text(block: dict[str, Any]) -> dict[str, Any] | None:
+    text = block["text"]
+    if type(text) is str and len(block) == 2:
+        return {"type": "text", "text": text}
+    return None
+
+
+_FAST_CHECKS: dict[str, Callable[[dict[str, Any]], dict[str, Any] | None]] = {
+    "text": _fast_text,
+    "thinking": _fast_thinking,
+    "image": _fast_media,
+    "audio": _fast_media,
+    "video": _fast_media,
+    "tool_use": _fast_tool_use,
+    "tool_result": _fast_tool_result,
+}
+_OUTPUT_BLOCK_CHECKS.update(
+    text=_fast_text, image=_fast_media, audio=_fast_media, video=_fast_media
+)
 
 
 def check_block_types(block_type: object, path: str = "block_type") -> frozenset[str] | None:

@@ -1,18 +1,21 @@
 """The checks of media payloads that building a message leaves out: base64 data decoded
-and compared with its media type, ``data:`` URLs, and local files read
-(:meth:`Msg.check_media <agentmsg.Msg.check_media>`)."""
+and compared with its media type, ``data:`` URLs decoded, and local files (``file://``
+URLs and absolute paths) read (:meth:`Msg.check_media <agentmsg.Msg.check_media>`).
+Remote URLs are never fetched."""
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 from ._errors import MediaError
-from ._media import detect_media_type, same_format
-from ._validate import is_block_list, show
+from ._media import detect_media_type, is_of_kind, same_format
+from ._validate import is_block_list, is_file_url, is_local_path, show
 
 __all__ = ["check_content_media", "check_payload"]
 
 _KINDS = ("image", "audio", "video")
+_HEAD_BYTES = 4096  # enough for every signature detect_media_type looks for
 
 
 def check_payload(data: bytes, declared: str, path: str) -> None:
@@ -42,6 +45,9 @@ def _check_source(source: dict[str, Any], kind: str, path: str) -> None:
         check_payload(data, source["media_type"], f"{path}.media_type")
         return
     url: str = source["url"]
+    if is_local_path(url) or is_file_url(url):
+        _check_local_file(url, kind, f"{path}.url")
+        return
     if not url.startswith("data:"):
         return  # nothing is fetched
     header, _, payload = url.partition(",")
@@ -63,9 +69,43 @@ def _check_source(source: dict[str, Any], kind: str, path: str) -> None:
         raise MediaError(msg, here)
 
 
+def file_url_path(url: str, path: str) -> str:
+    """The local path a ``file://`` URL names (percent-escapes decoded)."""
+    from urllib.parse import unquote
+
+    host, _, rest = url[7:].partition("/")
+    if host not in ("", "localhost"):
+        msg = f"`{path}` names a file on another host ({host!r}), which is not read: {url!r}."
+        raise MediaError(msg, path)
+    local = unquote(rest)
+    if os.name == "nt":  # file:///C:/photos/cat.png names C:\photos\cat.png
+        return local.replace("/", "\\") if local[1:2] == ":" else "\\" + local.replace("/", "\\")
+    return "/" + local
+
+
+def _check_local_file(url: str, kind: str, path: str) -> None:
+    """Read the first bytes of the local file *url* names; they must be *kind* media."""
+    filename = file_url_path(url, path) if url.startswith("file://") else url
+    try:
+        with open(filename, "rb") as handle:
+            head = handle.read(_HEAD_BYTES)
+    except FileNotFoundError:
+        msg = f"`{path}` names no file: {url!r}."
+        raise MediaError(msg, path) from None
+    except OSError as error:
+        msg = f"`{path}` cannot be read ({error.strerror}): {url!r}."
+        raise MediaError(msg, path) from None
+    detected = detect_media_type(head)
+    if detected is None or not is_of_kind(detected, kind):
+        found = detected or f"of no supported format: {head[:8]!r}"
+        msg = f"`{path}` must name a file of {kind} data, but its bytes are {found}: {url!r}."
+        raise MediaError(msg, path)
+
+
 def check_content_media(content: Any, path: str = "content") -> None:
-    """Check every base64 payload and data: URL in *content* (tool outputs included)."""
-    if type(content) is not list:
+    """Check every base64 payload, data: URL and local file in *content* (tool outputs
+    included)."""
+    if isinstance(content, str):
         return
     for index, block in enumerate(content):
         here = f"{path}[{index}]"

@@ -52,7 +52,10 @@ header_text = st.text(alphabet=st.characters(blacklist_characters=";,"), max_siz
 @st.composite
 def sources(draw: st.DrawFn, kind: str) -> dict[str, Any]:
     """A valid base64 or URL source for a block of *kind*."""
-    choice = draw(st.sampled_from(["base64", "http", "data"]))
+    choice = draw(st.sampled_from(["base64", "http", "data", "file"]))
+    if choice == "file":  # an absolute path or a file:// URL (nothing reads it)
+        prefix = draw(st.sampled_from(["/", "file:///", "file://localhost/", "C:\\", "d:/"]))
+        return {"type": "url", "url": prefix + draw(st.text(min_size=1, max_size=12)).lstrip("/")}
     if choice == "base64":
         subtype = draw(st.text(min_size=1, max_size=10))
         return {"type": "base64", "media_type": f"{kind}/{subtype}", "data": draw(texts)}
@@ -73,18 +76,35 @@ def media_blocks(draw: st.DrawFn) -> dict[str, Any]:
     return {"type": kind, "source": draw(sources(kind))}
 
 
-text_blocks = st.builds(lambda text: {"type": "text", "text": text}, texts)
-thinking_blocks = st.builds(lambda text: {"type": "thinking", "thinking": text}, texts)
+def optional(key: str) -> st.SearchStrategy[dict[str, str]]:
+    """Nothing, or the optional string field *key* (AgentScope's extra block fields)."""
+    return st.just({}) | st.builds(lambda text: {key: text}, texts)
+
+
+text_blocks = st.builds(
+    lambda text, extra: {"type": "text", "text": text, **extra},
+    texts,
+    optional("thought_signature"),
+)
+thinking_blocks = st.builds(
+    lambda text, extra: {"type": "thinking", "thinking": text, **extra},
+    texts,
+    optional("signature"),
+)
 tool_use_blocks = st.builds(
-    lambda call_id, name, arguments: {
+    lambda call_id, name, arguments, raw, signature: {
         "type": "tool_use",
         "id": call_id,
         "name": name,
         "input": arguments,
+        **raw,
+        **signature,
     },
     names,
     names,
     json_objects,
+    optional("raw_input"),
+    optional("thought_signature"),
 )
 tool_outputs = texts | json_values | st.lists(text_blocks | media_blocks(), min_size=1, max_size=3)
 tool_result_blocks = st.builds(
