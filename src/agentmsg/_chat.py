@@ -332,7 +332,7 @@ class ChatMessage:
             raise MessageError(message, "msg")
         content = msg.content
         if (
-            type(content) is list
+            isinstance(content, list)
             and content
             and any(block["type"] == "tool_result" for block in content)
         ):
@@ -829,7 +829,7 @@ class FunctionMessage(ChatMessage):
         output = block["output"]
         if type(output) is str:
             text = output
-        elif type(output) is list and output and all(type(item) is dict for item in output):
+        elif isinstance(output, list) and output and all(isinstance(item, dict) for item in output):
             for index, item in enumerate(output):
                 if item.get("type") != "text":
                     message = (

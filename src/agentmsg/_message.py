@@ -5,7 +5,7 @@ from __future__ import annotations
 from time import time_ns as _time_ns
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
-from ._containers import copy_json
+from ._containers import DICT_TYPES, checked_content, checked_metadata, copy_json
 from ._errors import MessageAttributeError, MessageError
 from ._ids import _state, format_time_ns, new_id, now_timestamp, random_ids
 from ._validate import (
@@ -86,7 +86,17 @@ class Msg:
             path, such as ``content[1].source.url``, and the offending value.
 
     The message keeps its own copy of *content* and *metadata*: changing the list you
-    passed in later does not change the message. Assigning a field validates it again.
+    passed in later does not change the message. Assigning a field validates it again,
+    and so does every change made in place: ``msg.content.append(block)``,
+    ``msg.content[0]["text"] = "..."``, ``msg.metadata["tags"].append("x")`` are
+    checked at once by the same rules, and a change that would make the message invalid
+    raises :class:`~agentmsg.MessageError` and is undone. So
+    :meth:`to_dict` always returns a dict that :meth:`from_dict` accepts. For this,
+    ``msg.content`` is a ``list`` subclass whose blocks, and every dict and list inside
+    them, are ``dict`` and ``list`` subclasses (``msg.metadata`` likewise): they compare
+    equal to plain values, :func:`json.dumps` writes them, and their copies
+    (:func:`copy.deepcopy`, :meth:`to_dict`, :meth:`get_content_blocks`) are plain.
+    A value you put in is copied, as a constructor argument is.
 
     Example:
         >>> from agentmsg import Msg
@@ -97,6 +107,8 @@ class Msg:
         True
 
     .. versionadded:: 0.1.0
+    .. versionchanged:: 0.2.0
+       Changes made in place through ``content`` and ``metadata`` are checked.
     """
 
     # The fields live in one private list, ``_values``, in the order of ``_FIELDS``
@@ -109,7 +121,9 @@ class Msg:
     # The timestamp entry holds the text, or, for a message that made its own
     # timestamp, the ``time.time_ns()`` of its creation until the text is first read:
     # writing the text costs more than the rest of a small message, and many messages
-    # are never asked for it.
+    # are never asked for it. The content and metadata entries hold plain lists and
+    # dicts until ``content`` or ``metadata`` is first read, which swaps in the checked
+    # containers of _containers.py (building and loading a message need not pay for them).
     __slots__ = ("_values",)
     __hash__ = None  # type: ignore[assignment]  # mutable and compared by value
 
@@ -197,7 +211,14 @@ class Msg:
 
     @property
     def content(self) -> str | list[ContentBlock]:
-        value: str | list[ContentBlock] = self._values[_CONTENT]
+        values = self._values
+        content = values[_CONTENT]
+        if type(content) is list:  # first read: hand out the list that checks edits
+            checked = checked_content(content)
+            if values[_CONTENT] is content:
+                values[_CONTENT] = checked
+            content = values[_CONTENT]
+        value: str | list[ContentBlock] = content
         return value
 
     @content.setter
@@ -206,7 +227,14 @@ class Msg:
 
     @property
     def metadata(self) -> dict[str, Any] | None:
-        value: dict[str, Any] | None = self._values[_METADATA]
+        values = self._values
+        metadata = values[_METADATA]
+        if type(metadata) is dict:  # first read: hand out the dict that checks edits
+            checked = checked_metadata(metadata)
+            if values[_METADATA] is metadata:
+                values[_METADATA] = checked
+            metadata = values[_METADATA]
+        value: dict[str, Any] | None = metadata
         return value
 
     @metadata.setter
@@ -244,7 +272,8 @@ class Msg:
 
     def __getstate__(self) -> tuple[None, dict[str, Any]]:
         # copy and pickle hand these fields to __setstate__, which checks them again.
-        return None, {field: getattr(self, field) for field in self._FIELDS}
+        self.timestamp  # noqa: B018  # writes a lazy timestamp's text
+        return None, dict(zip(self._FIELDS, self._values, strict=True))
 
     def __setstate__(self, state: tuple[None, dict[str, Any]]) -> None:
         fields = state[1]
@@ -305,7 +334,7 @@ class Msg:
             MessageError: *data* is not a dict, lacks a required key, has a key that is
                 not a message field, or holds an invalid value.
         """
-        if type(data) is not dict:
+        if type(data) is not dict and type(data) not in DICT_TYPES:
             msg = f"A message dict must be a dict, not {type(data).__name__}: {show(data)}."
             raise MessageError(msg)
         if not _FIELD_SET.issuperset(data):

@@ -153,7 +153,7 @@ def _check_json_tree(value: Any, path: str) -> None:
     """Raise unless *value* is a JSON value; the paths of nested items are built only
     for the items that are not plain leaves."""
     kind = type(value)
-    if kind is dict:
+    if kind in DICT_TYPES:
         for key, item in value.items():
             if type(key) is not str:
                 msg = f"`{path}` keys must be strings, not {show(key)}."
@@ -162,7 +162,7 @@ def _check_json_tree(value: Any, path: str) -> None:
             if not (leaf is str or leaf is int or leaf is bool or item is None):
                 _check_json_tree(item, f"{path}.{key}")
         return
-    if kind is list:
+    if kind in LIST_TYPES:
         for index, item in enumerate(value):
             leaf = type(item)
             if not (leaf is str or leaf is int or leaf is bool or item is None):
@@ -185,7 +185,7 @@ def check_metadata(value: Any, path: str = "metadata") -> dict[str, Any] | None:
     """None, or a dict with string keys and JSON values."""
     if value is None:
         return None
-    if type(value) is not dict:
+    if type(value) not in DICT_TYPES:
         raise _fail(path, "a dict of JSON values or None", value)
     try:
         copied: dict[str, Any] = check_json(value, path)

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from ._containers import DICT_TYPES, LIST_TYPES
 from ._errors import MessageError, TokenCountError
 from ._validate import check_block, check_id, check_json, check_name, check_str, show
 
@@ -51,7 +52,7 @@ def check_function_call(value: Any, path: str = "function_call") -> dict[str, An
     """None, or a function call: ``name`` and ``arguments``, maybe ``thoughts`` and ``id``."""
     if value is None:
         return None
-    if type(value) is not dict:
+    if type(value) not in DICT_TYPES:
         msg = f"`{path}` must be a dict with `name` and `arguments`, or None, not {show(value)}."
         raise MessageError(msg, path)
     _check_dict_keys(value, _FUNCTION_CALL_KEYS, ("name", "arguments"), path)
@@ -76,7 +77,7 @@ def check_token_usage(value: Any, path: str = "token_usage") -> dict[str, int] |
     """None, or a usage report with the three token counts."""
     if value is None:
         return None
-    if type(value) is not dict:
+    if type(value) not in DICT_TYPES:
         names = ", ".join(f"`{key}`" for key in _USAGE_KEYS)
         msg = f"`{path}` must be a dict with {names}, or None, not {show(value)}."
         raise MessageError(msg, path)
@@ -88,7 +89,7 @@ def check_files(value: Any, path: str = "files") -> list[dict[str, Any]]:
     """None (no files), or a list of image, audio and video blocks."""
     if value is None:
         return []
-    if type(value) not in (list, tuple):
+    if type(value) not in LIST_TYPES and type(value) is not tuple:
         msg = f"`{path}` must be a list of image, audio or video blocks, not {show(value)}."
         raise MessageError(msg, path)
     blocks = []
@@ -111,7 +112,7 @@ def check_arguments(text: str, path: str = "function_call.arguments") -> dict[st
     except (ValueError, RecursionError) as error:
         msg = f"`{path}` is not valid JSON ({error}): {show(text)}."
         raise MessageError(msg, path) from None
-    if type(value) is not dict:
+    if type(value) not in DICT_TYPES:
         msg = f"`{path}` must hold a JSON object of the arguments, not {show(value)}."
         raise MessageError(msg, path)
     try:
@@ -124,7 +125,7 @@ def check_arguments(text: str, path: str = "function_call.arguments") -> dict[st
 
 def check_payload_role(data: Any, roles: Iterable[str]) -> str:
     """A chat payload is a dict whose ``role`` is one of *roles*; returns the role."""
-    if type(data) is not dict:
+    if type(data) not in DICT_TYPES:
         msg = f"A chat payload must be a dict, not {type(data).__name__}: {show(data)}."
         raise MessageError(msg)
     role = data.get("role")

@@ -305,3 +305,150 @@ class TestBrokenInput:
         except MessageError:
             return
         assert msg == Msg.from_json(msg.to_json())
+
+
+# -- in-place edits ----------------------------------------------------------------------
+
+
+def _reachable(value: Any, found: list[Any]) -> None:
+    """Collect *value* and every dict and list inside it."""
+    if isinstance(value, dict):
+        found.append(value)
+        for item in value.values():
+            _reachable(item, found)
+    elif isinstance(value, list):
+        found.append(value)
+        for item in value:
+            _reachable(item, found)
+
+
+edit_values = junk | blocks | json_values | st.lists(blocks | junk, max_size=2)
+
+
+def _edit(draw: st.DrawFn, container: Any) -> None:
+    """Apply one random in-place change to *container*, a dict or a list of a message.
+
+    Only changes whose preconditions hold (an existing index or key to pop or delete) are
+    drawn, so that the only expected failure is a MessageError.
+    """
+    value = draw(edit_values)
+    if isinstance(container, dict):
+        keys = list(container)
+        key = draw(st.sampled_from(keys) | keys_or_new) if keys else draw(keys_or_new)
+        action = draw(
+            st.sampled_from(["set", "update", "setdefault", "ior", "clear"])
+            | (st.sampled_from(["del", "pop", "popitem"]) if keys else st.nothing())
+        )
+        if action == "set":
+            container[key] = value
+        elif action == "update":
+            container.update({key: value})
+        elif action == "setdefault":
+            container.setdefault(key, value)
+        elif action == "ior":
+            container |= {key: value}
+        elif action == "clear":
+            container.clear()
+        elif action == "del":
+            del container[draw(st.sampled_from(keys))]
+        elif action == "pop":
+            container.pop(draw(st.sampled_from(keys)))
+        else:
+            container.popitem()
+        return
+    size = len(container)
+    index = draw(st.integers(-size, size - 1)) if size else 0
+    action = draw(
+        st.sampled_from(["append", "insert", "extend", "iadd", "slice", "clear", "reverse"])
+        | (st.sampled_from(["set", "del", "pop", "remove", "imul"]) if size else st.nothing())
+    )
+    if action == "append":
+        container.append(value)
+    elif action == "insert":
+        container.insert(draw(st.integers(-size - 2, size + 2)), value)
+    elif action == "extend":
+        container.extend([value, draw(edit_values)])
+    elif action == "iadd":
+        container += [value]
+    elif action == "slice":
+        start = draw(st.integers(0, size))
+        container[start : draw(st.integers(start, size))] = [value]
+    elif action == "clear":
+        container.clear()
+    elif action == "reverse":
+        container.reverse()
+    elif action == "set":
+        container[index] = value
+    elif action == "del":
+        del container[index]
+    elif action == "pop":
+        container.pop(index)
+    elif action == "remove":
+        container.remove(container[index])
+    else:
+        container *= 2
+
+
+keys_or_new = st.sampled_from(["type", "text", "source", "url", "input", "output", "extra"]) | keys
+
+
+def assert_loadable(msg: Msg) -> None:
+    """The message dumps a dict that loads back to it and matches the schema, and its
+    read helpers answer without raising."""
+    data = msg.to_dict()
+    assert msg == Msg.from_dict(data)
+    assert data == json.loads(json.dumps(data))
+    SCHEMA_VALIDATOR.validate(data)
+    msg.get_text_content()
+    msg.get_content_blocks()
+    msg.has_content_blocks("tool_use")
+    repr(msg)
+    msg._repr_html_()
+
+
+class TestInPlaceEdits:
+    """Changes made in place through ``msg.content`` and ``msg.metadata`` are checked."""
+
+    @PROPERTY_SETTINGS
+    @given(messages(), st.data())
+    def test_random_edits_keep_the_message_loadable(self, msg, data):
+        """Any sequence of in-place changes to the content, a block, a value inside one or
+        the metadata either applies or raises MessageError and changes nothing; the
+        message always dumps a dict that from_dict loads back to it."""
+        for _ in range(data.draw(st.integers(1, 6))):
+            targets: list[Any] = []
+            _reachable(msg.content, targets)
+            _reachable(msg.metadata, targets)
+            if not targets:
+                msg.metadata = {}
+                continue
+            container = data.draw(st.sampled_from(targets))
+            before = msg.to_dict()
+            try:
+                _edit(data.draw, container)
+            except MessageError as error:
+                assert str(error).endswith(".")
+                assert before == msg.to_dict()
+            assert_loadable(msg)
+
+    @PROPERTY_SETTINGS
+    @given(messages(), st.data())
+    def test_values_put_in_are_copied(self, msg, data):
+        """A dict or list put into a message is copied: changing it afterwards changes
+        nothing in the message."""
+        if not isinstance(msg.content, list):
+            msg.content = []
+        block = data.draw(blocks)
+        msg.content.append(block)
+        before = msg.to_dict()
+
+        for container in [*reversed(_collect(block))]:
+            container.clear()
+
+        assert before == msg.to_dict()
+
+
+def _collect(value: Any) -> list[Any]:
+    found: list[Any] = []
+    _reachable(value, found)
+    return found
