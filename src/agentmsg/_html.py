@@ -391,7 +391,12 @@ def _output(output: Any) -> str:
     if (
         isinstance(output, list)
         and output
-        and all(isinstance(item, dict) and item.get("type") in _OUTPUT_BLOCKS for item in output)
+        and all(
+            isinstance(item, dict)
+            and isinstance(item.get("type"), str)
+            and item["type"] in _OUTPUT_BLOCKS
+            for item in output
+        )
     ):
         return f'<div class="agentmsg-body">{render_blocks(output)}</div>'
     return _value(output)

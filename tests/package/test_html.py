@@ -482,6 +482,16 @@ class TestMedia:
         assert {"nofollow", "noopener", "noreferrer"} == set((link.attrs["rel"] or "").split())
         assert f"image {url} (remote, not loaded)" == article.find("p", "agentmsg-media").text()
 
+    def test_json_output_with_an_odd_type_field(self) -> None:
+        """A JSON tool output whose items have a ``type`` that is no string (so not
+        blocks) is shown as JSON; it once made the card raise TypeError."""
+        output = [{"type": {"kind": "chart"}, "points": [1, 2]}]
+        block = {"type": "tool_result", "id": "1", "name": "plot", "output": output}
+
+        article = card([block])
+
+        assert '"kind": "chart"' in article.find("pre", "agentmsg-json").text()
+
     @pytest.mark.parametrize(
         ("kind", "url"),
         [
