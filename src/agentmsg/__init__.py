@@ -33,10 +33,14 @@ from ._blocks import (
 )
 from ._chat import (
     AIMessage,
+    AIMessageChunk,
     ChatMessage,
     FunctionCall,
     FunctionMessage,
     HumanMessage,
+    Message,
+    PluginInfo,
+    SearchInfo,
     SystemMessage,
     TokenUsage,
 )
@@ -52,6 +56,7 @@ __version__ = "0.1.0"
 __all__ = [
     "BLOCK_TYPES",
     "AIMessage",
+    "AIMessageChunk",
     "AudioBlock",
     "Base64Source",
     "BlockType",
@@ -63,9 +68,12 @@ __all__ = [
     "ImageBlock",
     "MediaError",
     "MediaSource",
+    "Message",
     "MessageAttributeError",
     "MessageError",
     "Msg",
+    "PluginInfo",
+    "SearchInfo",
     "SystemMessage",
     "TextBlock",
     "ThinkingBlock",

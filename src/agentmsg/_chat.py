@@ -10,7 +10,7 @@ Each converts to and from a :class:`~agentmsg.Msg` (:meth:`ChatMessage.to_msg`,
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Generator, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Literal, NotRequired, TypedDict
 
 from ._containers import copy_json
@@ -23,12 +23,20 @@ from ._validate_chat import (
     MEDIA_KINDS,
     check_arguments,
     check_blocks_for,
+    check_clarify,
     check_count,
     check_files,
     check_function_call,
+    check_one_call,
     check_payload_keys,
     check_payload_role,
+    check_plugin_info,
+    check_search_info,
+    check_text_output,
     check_token_usage,
+    check_tool_result_alone,
+    merge_calls,
+    merge_names,
 )
 
 if TYPE_CHECKING:
@@ -36,10 +44,14 @@ if TYPE_CHECKING:
 
 __all__ = [
     "AIMessage",
+    "AIMessageChunk",
     "ChatMessage",
     "FunctionCall",
     "FunctionMessage",
     "HumanMessage",
+    "Message",
+    "PluginInfo",
+    "SearchInfo",
     "SystemMessage",
     "TokenUsage",
 ]
@@ -72,20 +84,59 @@ class FunctionCall(TypedDict):
 class TokenUsage(TypedDict):
     """The token usage a chat API reports for one reply.
 
-    All three counts are integers >= 0. :attr:`AIMessage.token_count` is
-    ``completion_tokens``.
+    The counts are integers >= 0. ``total_tokens`` is optional: ERNIE Bot Agent's own
+    ``TokenUsage`` has only the other two. :attr:`AIMessage.token_count` is
+    ``completion_tokens`` and :attr:`AIMessage.query_tokens_count` ``prompt_tokens``.
 
     .. versionadded:: 0.1.0
+    .. versionchanged:: 0.2.0
+       ``total_tokens`` is optional.
     """
 
     prompt_tokens: int
     completion_tokens: int
-    total_tokens: int
+    total_tokens: NotRequired[int]
+
+
+class SearchInfo(TypedDict):
+    """The search results an answer draws on, as ERNIE Bot reports them.
+
+    ``results`` holds one dict of JSON values per result (ERNIE Bot gives each an
+    ``index``, a ``url`` and a ``title``).
+
+    .. versionadded:: 0.2.0
+    """
+
+    results: list[dict[str, Any]]
+
+
+class PluginInfo(TypedDict):
+    """The plugins a chat API ran for an answer: their ``names``.
+
+    .. versionadded:: 0.2.0
+    """
+
+    names: list[str]
 
 
 def _default_call_id(function_name: str) -> str:
     """The call id a function call and its result share when neither names one."""
     return f"call_{function_name}"
+
+
+def _arguments_text(use: dict[str, Any]) -> str:
+    """A tool use block's arguments as a function call's text: the model's own text
+    (``raw_input``) when it still says what ``input`` holds, else ``input`` as JSON."""
+    import json  # here, not at the top: `import agentmsg` stays light
+
+    raw = use.get("raw_input")
+    if raw is not None:
+        try:
+            if json.loads(raw) == use["input"]:
+                return str(raw)
+        except (ValueError, RecursionError):
+            pass
+    return json.dumps(use["input"], ensure_ascii=False)
 
 
 def _describe_file(block: dict[str, Any]) -> str:
@@ -97,12 +148,14 @@ def _describe_file(block: dict[str, Any]) -> str:
 
 
 class ChatMessage:
-    """The base of the four role messages; not created directly.
+    """The base of the four role messages; not created directly. Also called
+    :data:`~agentmsg.Message`, its name in ERNIE Bot Agent.
 
     Every role message has a :attr:`role`, a string :attr:`content` and a
     :attr:`token_count`. Messages are immutable except for :attr:`token_count`, which
-    can be set once when it is not known yet. Assigning any other attribute raises
-    :class:`~agentmsg.MessageError`.
+    can be set once when it is not known yet. Assigning, deleting or reading any other
+    attribute raises :class:`~agentmsg.MessageAttributeError`, a
+    :class:`~agentmsg.MessageError` and an :exc:`AttributeError`.
 
     Use :meth:`from_dict` and :meth:`from_msg` on this class to get whichever role
     message the data describes, or on a subclass to insist on that role.
@@ -250,7 +303,7 @@ class ChatMessage:
         """
         role = check_payload_role(data, _BY_ROLE)
         target = _BY_ROLE[role]
-        cls._expect(target, f"a payload with role {role!r}")
+        target = cls._expect(target, f"a payload with role {role!r}")
         check_payload_keys(data, role, target._PAYLOAD_KEYS)
         return target._from_payload(data)
 
@@ -259,10 +312,15 @@ class ChatMessage:
         return cls(data["content"], name=data.get("name"))
 
     @classmethod
-    def _expect(cls, target: type[ChatMessage], what: str) -> None:
-        if cls is not ChatMessage and target is not cls:
+    def _expect(cls, target: type[ChatMessage], what: str) -> type[ChatMessage]:
+        """The class to build: *target*, or this class when it is a subclass of it (an
+        :class:`AIMessageChunk` asked for an AI message); anything else raises."""
+        if cls is ChatMessage:
+            return target
+        if not issubclass(cls, target):
             msg = f"{what} becomes a {target.__name__}, not a {cls.__name__}."
             raise MessageError(msg, "role")
+        return cls
 
     # -- Msg conversions ---------------------------------------------------------------
 
@@ -339,7 +397,7 @@ class ChatMessage:
             target: type[ChatMessage] = FunctionMessage
         else:
             target = _BY_ROLE[msg.role]
-        cls._expect(target, f"a Msg with role {msg.role!r} and this content")
+        target = cls._expect(target, f"a Msg with role {msg.role!r} and this content")
         return target._from_msg(msg)
 
     @classmethod
@@ -470,6 +528,10 @@ class HumanMessage(ChatMessage):
         as a base64 media block; :meth:`~ChatMessage.to_msg` puts the blocks after the
         text. The media type is detected from the bytes, else from the file extension.
 
+        Async code may ``await`` the result, as ERNIE Bot Agent's ``create_with_files``
+        is a coroutine: awaiting a :class:`HumanMessage` gives the message itself, so
+        ``await HumanMessage.create_with_files(...)`` and the plain call both work.
+
         Args:
             text: The text of the message.
             files: Local file paths (``str`` or path objects) and raw ``bytes``.
@@ -486,6 +548,9 @@ class HumanMessage(ChatMessage):
             >>> message = HumanMessage.create_with_files("What is in this picture?", [gif])
             >>> print(message)
             <role: 'user', content: 'What is in this picture?', files: ['image/gif']>
+
+        .. versionchanged:: 0.2.0
+           The result can be awaited.
         """
         if type(files) not in (list, tuple):
             msg = f"`files` must be a list of file paths or bytes, not {show(files)}."
@@ -505,6 +570,14 @@ class HumanMessage(ChatMessage):
                 raise MediaError(f"`{here}`: {error}", here) from None
             blocks.append(block)
         return cls(text, name=name, files=blocks)
+
+    def __await__(self) -> Generator[Any, None, Self]:
+        """Awaiting a human message gives the message itself (see :meth:`create_with_files`).
+
+        .. versionadded:: 0.2.0
+        """
+        return self
+        yield  # unreachable: makes this a generator that returns at once
 
     def to_dict(self) -> dict[str, Any]:
         data = super().to_dict()
@@ -583,15 +656,23 @@ class AIMessage(ChatMessage):
         function_call: The function the model wants called, as a dict with ``name``,
             ``arguments`` (a JSON object as text) and optionally ``thoughts`` and
             ``id``; or None. See :class:`~agentmsg.FunctionCall`.
-        token_usage: The usage the chat API reported, a dict with ``prompt_tokens``,
-            ``completion_tokens`` and ``total_tokens`` (integers >= 0); or None. See
-            :class:`~agentmsg.TokenUsage`.
+        token_usage: The usage the chat API reported, a dict with ``prompt_tokens`` and
+            ``completion_tokens`` and optionally ``total_tokens`` (integers >= 0); or
+            None. See :class:`~agentmsg.TokenUsage`.
+        plugin_info: The plugins the chat API ran for this answer, as
+            ``{"names": [...]}``; or None. See :class:`~agentmsg.PluginInfo`.
+        search_info: The search results the answer draws on, as
+            ``{"results": [{...}, ...]}``; or None. See :class:`~agentmsg.SearchInfo`.
+        clarify: Whether the answer asks the user to clarify the question (ERNIE Bot's
+            ``plugin_clarify`` finish reason).
         name: The assistant's name, or None.
 
-    The token count is known from the start: ``completion_tokens`` of *token_usage*,
-    else :func:`~agentmsg.estimate_tokens` of the content and the function call. It
-    cannot be set. The function-call arguments are kept as text; they are parsed only
-    by :meth:`~ChatMessage.to_msg`.
+    The arguments are in ERNIE Bot Agent's order, so code written for its ``AIMessage``
+    runs unchanged. The token count is known from the start: ``completion_tokens`` of
+    *token_usage*, else :func:`~agentmsg.estimate_tokens` of the content and the
+    function call. It cannot be set. :attr:`query_tokens_count` is ``prompt_tokens``,
+    or 0 without a usage report. The function-call arguments are kept as text; they
+    are parsed only by :meth:`~ChatMessage.to_msg`.
 
     Raises:
         MessageError: A field has the wrong type or value, or a dict has an unknown key.
@@ -602,34 +683,55 @@ class AIMessage(ChatMessage):
         >>> reply = AIMessage("", function_call=call)
         >>> reply.to_dict()["function_call"]
         {'name': 'multiply', 'arguments': '{"a": 7, "b": 8}'}
-        >>> usage = {"prompt_tokens": 30, "completion_tokens": 3, "total_tokens": 33}
-        >>> AIMessage("56", token_usage=usage).token_count
-        3
+        >>> answer = AIMessage("56", token_usage={"prompt_tokens": 30, "completion_tokens": 3})
+        >>> answer.token_count, answer.query_tokens_count
+        (3, 30)
 
     .. versionadded:: 0.1.0
+    .. versionchanged:: 0.2.0
+       *plugin_info*, *search_info* and *clarify*; :attr:`query_tokens_count`; a
+       *token_usage* without ``total_tokens``; :meth:`to_dict` always has the
+       ``function_call``, ``plugin_info`` and ``search_info`` keys, as ERNIE Bot Agent's.
     """
 
-    __slots__ = ("_function_call", "_token_usage")
+    __slots__ = ("_clarify", "_function_call", "_plugin_info", "_search_info", "_token_usage")
     role: ClassVar[str] = "assistant"
-    _PAYLOAD_KEYS: ClassVar[tuple[str, ...]] = ("role", "name", "content", "function_call")
+    _PAYLOAD_KEYS: ClassVar[tuple[str, ...]] = (
+        "role",
+        "name",
+        "content",
+        "function_call",
+        "plugin_info",
+        "search_info",
+    )
     _FIELDS: ClassVar[tuple[str, ...]] = (
         "role",
         "name",
         "content",
         "function_call",
         "token_usage",
+        "plugin_info",
+        "search_info",
+        "clarify",
+        "query_tokens_count",
         "token_count",
     )
     _DEFAULT_NAME: ClassVar[str] = "assistant"
 
     _function_call: dict[str, Any] | None
     _token_usage: dict[str, int] | None
+    _plugin_info: dict[str, Any] | None
+    _search_info: dict[str, Any] | None
+    _clarify: bool
 
     def __init__(
         self,
         content: str,
         function_call: FunctionCall | None = None,
         token_usage: TokenUsage | None = None,
+        plugin_info: PluginInfo | None = None,
+        search_info: SearchInfo | None = None,
+        clarify: bool | None = False,
         *,
         name: str | None = None,
     ) -> None:
@@ -638,6 +740,9 @@ class AIMessage(ChatMessage):
         usage = check_token_usage(token_usage)
         _object_setattr(self, "_function_call", call)
         _object_setattr(self, "_token_usage", usage)
+        _object_setattr(self, "_plugin_info", check_plugin_info(plugin_info))
+        _object_setattr(self, "_search_info", check_search_info(search_info))
+        _object_setattr(self, "_clarify", check_clarify(clarify))
         if usage is not None:
             count = usage["completion_tokens"]
         else:
@@ -659,15 +764,61 @@ class AIMessage(ChatMessage):
         usage = self._token_usage
         return None if usage is None else TokenUsage(**usage)  # type: ignore[typeddict-item]
 
+    @property
+    def query_tokens_count(self) -> int:
+        """The tokens of the request this message answers: ``prompt_tokens`` of the
+        usage report, 0 without one (as in ERNIE Bot Agent).
+
+        .. versionadded:: 0.2.0
+        """
+        usage = self._token_usage
+        return 0 if usage is None else usage["prompt_tokens"]
+
+    @property
+    def plugin_info(self) -> PluginInfo | None:
+        """A copy of the plugins the chat API ran, or None.
+
+        .. versionadded:: 0.2.0
+        """
+        info = self._plugin_info
+        return None if info is None else PluginInfo(names=list(info["names"]))
+
+    @property
+    def search_info(self) -> SearchInfo | None:
+        """A copy of the search results the answer draws on, or None.
+
+        .. versionadded:: 0.2.0
+        """
+        info = self._search_info
+        return None if info is None else copy_json(info)
+
+    @property
+    def clarify(self) -> bool:
+        """Whether the answer asks the user to clarify the question.
+
+        .. versionadded:: 0.2.0
+        """
+        return self._clarify
+
     def to_dict(self) -> dict[str, Any]:
         data = super().to_dict()
-        if self._function_call is not None:
-            data["function_call"] = dict(self._function_call)
+        call = self._function_call
+        data["function_call"] = None if call is None else dict(call)
+        data["plugin_info"] = self.plugin_info
+        data["search_info"] = self.search_info
         return data
 
     @classmethod
     def _from_payload(cls, data: dict[str, Any]) -> ChatMessage:
-        return cls(data["content"], data.get("function_call"), name=data.get("name"))
+        get = data.get
+        return cls(
+            data["content"],
+            get("function_call"),
+            None,
+            get("plugin_info"),
+            get("search_info"),
+            name=get("name"),
+        )
 
     def _msg_content(self) -> str | list[Any]:
         call = self._function_call
@@ -681,61 +832,120 @@ class AIMessage(ChatMessage):
         name = call["name"]
         arguments = check_arguments(call["arguments"])
         call_id = call.get("id", _default_call_id(name))
-        blocks.append({"type": "tool_use", "id": call_id, "name": name, "input": arguments})
+        blocks.append(
+            {
+                "type": "tool_use",
+                "id": call_id,
+                "name": name,
+                "input": arguments,
+                "raw_input": call["arguments"],
+            }
+        )
         return blocks
 
     def _msg_metadata(self) -> dict[str, Any] | None:
-        usage = self._token_usage
-        return None if usage is None else {"token_usage": dict(usage)}
+        metadata: dict[str, Any] = {}
+        if self._token_usage is not None:
+            metadata["token_usage"] = dict(self._token_usage)
+        if self._plugin_info is not None:
+            metadata["plugin_info"] = self.plugin_info
+        if self._search_info is not None:
+            metadata["search_info"] = self.search_info
+        if self._clarify:
+            metadata["clarify"] = True
+        return metadata or None
 
     @classmethod
     def _from_msg(cls, msg: Msg) -> ChatMessage:
         blocks = check_blocks_for(msg.content, ("text", "thinking", "tool_use"), cls.__name__)
-        uses = [index for index, block in enumerate(blocks) if block["type"] == "tool_use"]
-        thoughts = [block["thinking"] for block in blocks if block["type"] == "thinking"]
-        if len(uses) > 1:
-            message = (
-                f"`content[{uses[1]}]` is a second tool_use block; an AIMessage carries "
-                f"one function call."
-            )
-            raise MessageError(message, f"content[{uses[1]}]")
+        use = check_one_call(blocks)
         call: dict[str, Any] | None = None
-        if uses:
-            use = blocks[uses[0]]
+        if use is not None:
             call = {"name": use["name"]}
+            thoughts = [block["thinking"] for block in blocks if block["type"] == "thinking"]
             if thoughts:
                 call["thoughts"] = "\n".join(thoughts)
-            import json  # here, not at the top: `import agentmsg` stays light
-
-            call["arguments"] = json.dumps(use["input"], ensure_ascii=False)
+            call["arguments"] = _arguments_text(use)
             if use["id"] != _default_call_id(use["name"]):
                 call["id"] = use["id"]
-        elif thoughts:
-            index = next(i for i, block in enumerate(blocks) if block["type"] == "thinking")
-            message = (
-                f"`content[{index}]` is a thinking block without a tool_use block; an "
-                f"AIMessage keeps thoughts only as part of a function call."
-            )
-            raise MessageError(message, f"content[{index}]")
-        usage = None
-        metadata = msg.metadata
-        if metadata is not None and "token_usage" in metadata:
-            usage = check_token_usage(metadata["token_usage"], "metadata.token_usage")
+        metadata = msg.metadata or {}
         return cls(
             _join_text(blocks),
             call,  # type: ignore[arg-type]
-            usage,  # type: ignore[arg-type]
+            check_token_usage(metadata.get("token_usage"), "metadata.token_usage"),  # type: ignore[arg-type]
+            check_plugin_info(metadata.get("plugin_info"), "metadata.plugin_info"),  # type: ignore[arg-type]
+            check_search_info(metadata.get("search_info"), "metadata.search_info"),  # type: ignore[arg-type]
+            check_clarify(metadata.get("clarify"), "metadata.clarify"),
             name=_kept_name(msg, "assistant"),
         )
 
     def _state(self) -> tuple[Any, ...]:
-        return (*super()._state(), self._function_call, self._token_usage)
+        return (
+            *super()._state(),
+            self._function_call,
+            self._token_usage,
+            self._plugin_info,
+            self._search_info,
+            self._clarify,
+        )
 
     def _parts(self) -> list[str]:
         parts = super()._parts()
         if self._function_call is not None:
             parts.append(f"function_call: {self._function_call!r}")
+        if self._plugin_info is not None:
+            parts.append(f"plugin_info: {self._plugin_info!r}")
+        if self._search_info is not None:
+            parts.append(f"search_info: {self._search_info!r}")
+        if self._clarify:
+            parts.append("clarify: True")
         return parts
+
+
+class AIMessageChunk(AIMessage):
+    """A piece of an answer that a chat API streams; pieces add up with ``+``.
+
+    It takes the arguments of :class:`AIMessage` and is one, so a piece can go wherever
+    an answer can. ``first + second`` is the :class:`AIMessageChunk` of both pieces, as
+    in ERNIE Bot Agent and langchain-core: the contents are joined, as are the
+    ``arguments`` and ``thoughts`` of a function call streamed in pieces (the pieces
+    must name the same function); the usage report, plugin and search information of
+    the later piece replace the earlier's when it has them (chat APIs such as ERNIE Bot
+    report running totals, or the total once at the end); ``clarify`` holds when either
+    piece has it. Adding anything but another chunk is a :exc:`TypeError`, as for
+    any two unrelated types.
+
+    Raises:
+        MessageError: A field has the wrong type or value; two pieces name different
+            senders or functions, or different call ids.
+
+    Example:
+        >>> from agentmsg import AIMessageChunk
+        >>> pieces = [AIMessageChunk("The capital "), AIMessageChunk("is Lima.")]
+        >>> answer = sum(pieces[1:], pieces[0])
+        >>> answer.content
+        'The capital is Lima.'
+
+    .. versionadded:: 0.2.0
+    """
+
+    __slots__ = ()
+
+    def __add__(self, other: object) -> AIMessageChunk:
+        if not isinstance(other, AIMessageChunk):
+            return NotImplemented
+        usage = other._token_usage if other._token_usage is not None else self._token_usage
+        plugins = other._plugin_info if other._plugin_info is not None else self._plugin_info
+        search = other._search_info if other._search_info is not None else self._search_info
+        return AIMessageChunk(
+            self._content + other._content,
+            merge_calls(self._function_call, other._function_call),
+            usage,  # type: ignore[arg-type]
+            plugins,  # type: ignore[arg-type]
+            search,  # type: ignore[arg-type]
+            self._clarify or other._clarify,
+            name=merge_names(self._name, other._name),
+        )
 
 
 class FunctionMessage(ChatMessage):
@@ -817,26 +1027,12 @@ class FunctionMessage(ChatMessage):
 
     @classmethod
     def _from_msg(cls, msg: Msg) -> ChatMessage:
-        content = msg.content
-        if len(content) != 1:
-            where = next(i for i, block in enumerate(content) if block["type"] == "tool_result")  # type: ignore[index]
-            message = (
-                f"`content[{where}]` is a tool_result block among {len(content)} blocks; "
-                f"a Msg becomes a FunctionMessage only when the tool result is its one block."
-            )
-            raise MessageError(message, f"content[{where}]")
-        block: Any = content[0]
+        block = check_tool_result_alone(msg.content)  # type: ignore[arg-type]
         output = block["output"]
         if type(output) is str:
             text = output
         elif isinstance(output, list) and output and all(isinstance(item, dict) for item in output):
-            for index, item in enumerate(output):
-                if item.get("type") != "text":
-                    message = (
-                        f"`content[0].output[{index}]` is a {item.get('type')} block; a "
-                        f"FunctionMessage carries text only."
-                    )
-                    raise MessageError(message, f"content[0].output[{index}]")
+            check_text_output(output)
             text = "\n".join(item["text"] for item in output)
         else:
             import json  # here, not at the top: `import agentmsg` stays light
@@ -852,6 +1048,9 @@ class FunctionMessage(ChatMessage):
         return (*super()._state(), self._call_id)
 
 
+Message = ChatMessage
+"""The base class under the name ERNIE Bot Agent gives it: ``Message`` is ``ChatMessage``."""
+
 _PRIVATE_SLOTS = frozenset(
     slot
     for cls in (ChatMessage, HumanMessage, AIMessage, FunctionMessage)
@@ -865,6 +1064,6 @@ _BY_ROLE: dict[str, type[ChatMessage]] = {
 }
 
 # Public classes say they live in ``agentmsg``, where users import them from.
-for _cls in (ChatMessage, HumanMessage, SystemMessage, AIMessage, FunctionMessage):
+for _cls in (ChatMessage, HumanMessage, SystemMessage, AIMessage, AIMessageChunk, FunctionMessage):
     _cls.__module__ = "agentmsg"
 del _cls

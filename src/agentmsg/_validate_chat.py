@@ -18,17 +18,26 @@ __all__ = [
     "MEDIA_KINDS",
     "check_arguments",
     "check_blocks_for",
+    "check_clarify",
     "check_count",
     "check_files",
     "check_function_call",
+    "check_one_call",
     "check_payload_keys",
     "check_payload_role",
+    "check_plugin_info",
+    "check_search_info",
+    "check_text_output",
     "check_token_usage",
+    "check_tool_result_alone",
+    "merge_calls",
+    "merge_names",
 ]
 
 MEDIA_KINDS = ("image", "audio", "video")
 _FUNCTION_CALL_KEYS = ("name", "thoughts", "arguments", "id")
 _USAGE_KEYS = ("prompt_tokens", "completion_tokens", "total_tokens")
+_USAGE_REQUIRED = ("prompt_tokens", "completion_tokens")
 
 
 def _check_dict_keys(
@@ -74,15 +83,67 @@ def check_count(value: Any, path: str = "token_count") -> int:
 
 
 def check_token_usage(value: Any, path: str = "token_usage") -> dict[str, int] | None:
-    """None, or a usage report with the three token counts."""
+    """None, or a usage report: ``prompt_tokens`` and ``completion_tokens`` (ERNIE Bot
+    Agent's ``TokenUsage`` has just these two), maybe ``total_tokens`` (which chat APIs
+    add); kept as given, no count made up."""
     if value is None:
         return None
     if type(value) not in DICT_TYPES:
-        names = ", ".join(f"`{key}`" for key in _USAGE_KEYS)
+        names = "`prompt_tokens`, `completion_tokens` and optionally `total_tokens`"
         msg = f"`{path}` must be a dict with {names}, or None, not {show(value)}."
         raise MessageError(msg, path)
-    _check_dict_keys(value, _USAGE_KEYS, _USAGE_KEYS, path)
-    return {key: check_count(value[key], f"{path}.{key}") for key in _USAGE_KEYS}
+    _check_dict_keys(value, _USAGE_KEYS, _USAGE_REQUIRED, path)
+    return {key: check_count(value[key], f"{path}.{key}") for key in _USAGE_KEYS if key in value}
+
+
+def check_search_info(value: Any, path: str = "search_info") -> dict[str, Any] | None:
+    """None, or the search results a chat API quoted: ``{"results": [{...}, ...]}``."""
+    if value is None:
+        return None
+    if type(value) not in DICT_TYPES:
+        msg = (
+            f"`{path}` must be a dict with `results` (a list of dicts), or None, not {show(value)}."
+        )
+        raise MessageError(msg, path)
+    _check_dict_keys(value, ("results",), ("results",), path)
+    results = value["results"]
+    if type(results) not in LIST_TYPES or any(type(item) not in DICT_TYPES for item in results):
+        msg = (
+            f"`{path}.results` must be a list of dicts, one per search result, not {show(results)}."
+        )
+        raise MessageError(msg, f"{path}.results")
+    checked: dict[str, Any] = check_json(value, path)
+    return checked
+
+
+def check_plugin_info(value: Any, path: str = "plugin_info") -> dict[str, Any] | None:
+    """None, or the plugins a chat API used: ``{"names": ["...", ...]}``."""
+    if value is None:
+        return None
+    if type(value) not in DICT_TYPES:
+        msg = (
+            f"`{path}` must be a dict with `names` (a list of plugin names), or None, "
+            f"not {show(value)}."
+        )
+        raise MessageError(msg, path)
+    _check_dict_keys(value, ("names",), ("names",), path)
+    names = value["names"]
+    if type(names) not in LIST_TYPES:
+        msg = f"`{path}.names` must be a list of plugin names, not {show(names)}."
+        raise MessageError(msg, f"{path}.names")
+    return {
+        "names": [check_name(name, f"{path}.names[{index}]") for index, name in enumerate(names)]
+    }
+
+
+def check_clarify(value: Any, path: str = "clarify") -> bool:
+    """Whether a reply asks the user to clarify: True or False (None counts as False)."""
+    if value is None or value is False:
+        return False
+    if value is True:
+        return True
+    msg = f"`{path}` must be True or False, not {show(value)}."
+    raise MessageError(msg, path)
 
 
 def check_files(value: Any, path: str = "files") -> list[dict[str, Any]]:
@@ -166,3 +227,85 @@ def check_blocks_for(content: Any, allowed: tuple[str, ...], target: str) -> lis
             )
             raise MessageError(message, f"content[{index}]")
     return list(content)
+
+
+def check_one_call(blocks: list[Any]) -> dict[str, Any] | None:
+    """The tool_use block of an AI message's Msg form, if any: at most one, and no
+    thinking block without it (an AIMessage keeps thoughts only with its call)."""
+    uses = [index for index, block in enumerate(blocks) if block["type"] == "tool_use"]
+    if len(uses) > 1:
+        message = (
+            f"`content[{uses[1]}]` is a second tool_use block; an AIMessage carries "
+            f"one function call."
+        )
+        raise MessageError(message, f"content[{uses[1]}]")
+    if uses:
+        use: dict[str, Any] = blocks[uses[0]]
+        return use
+    for index, block in enumerate(blocks):
+        if block["type"] == "thinking":
+            message = (
+                f"`content[{index}]` is a thinking block without a tool_use block; an "
+                f"AIMessage keeps thoughts only as part of a function call."
+            )
+            raise MessageError(message, f"content[{index}]")
+    return None
+
+
+def check_tool_result_alone(content: list[Any]) -> dict[str, Any]:
+    """The tool_result block of a FunctionMessage's Msg form, which must be its one block."""
+    if len(content) != 1:
+        where = next(i for i, block in enumerate(content) if block["type"] == "tool_result")
+        message = (
+            f"`content[{where}]` is a tool_result block among {len(content)} blocks; "
+            f"a Msg becomes a FunctionMessage only when the tool result is its one block."
+        )
+        raise MessageError(message, f"content[{where}]")
+    block: dict[str, Any] = content[0]
+    return block
+
+
+def check_text_output(output: list[Any], path: str = "content[0].output") -> None:
+    """A tool output list that a FunctionMessage carries: text blocks only."""
+    for index, item in enumerate(output):
+        if item.get("type") != "text":
+            message = (
+                f"`{path}[{index}]` is a {item.get('type')} block; a FunctionMessage carries "
+                f"text only."
+            )
+            raise MessageError(message, f"{path}[{index}]")
+
+
+def merge_names(first: str | None, second: str | None) -> str | None:
+    """The sender of two streamed pieces: the one they name (they may not differ)."""
+    if first is not None and second is not None and first != second:
+        msg = f"`name` of the second piece is {second!r}, but the first piece's is {first!r}."
+        raise MessageError(msg, "name")
+    return first if first is not None else second
+
+
+def merge_calls(first: dict[str, Any] | None, second: dict[str, Any] | None) -> Any:
+    """The function call of two streamed pieces: the one, or both joined (same function,
+    arguments and thoughts concatenated, at most one call id)."""
+    if first is None or second is None:
+        return first if second is None else second
+    if first["name"] != second["name"]:
+        msg = (
+            f"`function_call.name` of the second piece is {second['name']!r}, but the "
+            f"first piece calls {first['name']!r}."
+        )
+        raise MessageError(msg, "function_call.name")
+    call: dict[str, Any] = {"name": first["name"]}
+    if "thoughts" in first or "thoughts" in second:
+        call["thoughts"] = first.get("thoughts", "") + second.get("thoughts", "")
+    call["arguments"] = first["arguments"] + second["arguments"]
+    ids = {call_id for call_id in (first.get("id"), second.get("id")) if call_id is not None}
+    if len(ids) > 1:
+        msg = (
+            f"`function_call.id` of the second piece is {second['id']!r}, but the first "
+            f"piece's is {first['id']!r}."
+        )
+        raise MessageError(msg, "function_call.id")
+    if ids:
+        call["id"] = ids.pop()
+    return call

@@ -11,6 +11,7 @@ import agentmsg
 # here and to the API page.
 DOCUMENTED = [
     "AIMessage",
+    "AIMessageChunk",
     "AudioBlock",
     "BLOCK_TYPES",
     "Base64Source",
@@ -23,9 +24,12 @@ DOCUMENTED = [
     "ImageBlock",
     "MediaError",
     "MediaSource",
+    "Message",
     "MessageAttributeError",
     "MessageError",
     "Msg",
+    "PluginInfo",
+    "SearchInfo",
     "SystemMessage",
     "TextBlock",
     "ThinkingBlock",
