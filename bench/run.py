@@ -36,7 +36,7 @@ from bench._common import Options, Section, Table, format_table
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_JSON = ROOT / "_build" / "bench" / "results.json"
 SECTION_MODULES = ("bench.messages", "bench.imports", "bench.docs_build")
-DISTRIBUTIONS = ("agentmsg", "langchain-core", "agentscope", "pydantic", "mcp")
+DISTRIBUTIONS = ("agentmsg", "langchain-core", "agentscope", "pydantic", "mcp", "msgspec")
 QUICK = Options(repeats=3, min_time=0.05, import_repeats=3, memory_count=2_000)
 
 

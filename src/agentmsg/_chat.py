@@ -160,6 +160,21 @@ class ChatMessage:
     Use :meth:`from_dict` and :meth:`from_msg` on this class to get whichever role
     message the data describes, or on a subclass to insist on that role.
 
+    Code written for ERNIE Bot Agent's messages runs unchanged, with these differences
+    on purpose:
+
+    - the messages are immutable: ERNIE Bot Agent lets you reassign ``search_info`` and
+      other fields, agentmsg asks for a new message, so a conversation already sent
+      stays exactly as it was;
+    - a token count is set once: ERNIE Bot Agent logs a warning and overwrites a known
+      count, agentmsg raises :class:`~agentmsg.TokenCountError`, so a count reported
+      by a model is never replaced by mistake;
+    - this base class is not created directly (ERNIE Bot Agent's takes any role): a
+      message has one of the four roles;
+    - :meth:`HumanMessage.create_with_files` takes local paths and bytes and keeps the
+      files as media blocks (ERNIE Bot Agent's takes its own file objects and writes
+      their ids into the text).
+
     .. versionadded:: 0.1.0
     """
 

@@ -37,6 +37,7 @@ __all__ = [
     "ContentList",
     "checked_content",
     "checked_metadata",
+    "copy_blocks",
     "copy_json",
 ]
 
@@ -77,6 +78,35 @@ def copy_json(value: Any) -> Any:
                 new_list[index] = copy_json(item)
         return new_list
     return value
+
+
+def copy_blocks(blocks: Any) -> list[Any]:
+    """A deep copy of a message's validated content blocks: :func:`copy_json`, faster.
+
+    The blocks' shapes are known: text and thinking blocks hold only strings and a media
+    block one flat source, so one C-level dict copy (and one of the source) copies them
+    whole, without looking at each value; a tool block's input and output, which nest,
+    go through :func:`copy_json`.
+    """
+    copied: list[Any] = []
+    append = copied.append
+    for block in blocks:
+        kind = block["type"]
+        if kind == "text" or kind == "thinking":
+            append(_dict_copy(block))
+        elif kind == "tool_use":
+            new_block = _dict_copy(block)
+            new_block["input"] = copy_json(block["input"])
+            append(new_block)
+        elif kind == "tool_result":
+            new_block = _dict_copy(block)
+            output = block["output"]
+            if type(output) is not str:
+                new_block["output"] = copy_json(output)
+            append(new_block)
+        else:
+            append({"type": kind, "source": _dict_copy(block["source"])})
+    return copied
 
 
 def _checked(value: Any, parent: Any) -> Any:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from time import time_ns as _time_ns
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
-from ._containers import DICT_TYPES, checked_content, checked_metadata, copy_json
+from ._containers import DICT_TYPES, checked_content, checked_metadata, copy_blocks, copy_json
 from ._errors import MessageAttributeError, MessageError
 from ._ids import _state, format_time_ns, new_id, now_timestamp, random_ids
 from ._validate import (
@@ -98,6 +98,22 @@ class Msg:
     (:func:`copy.deepcopy`, :meth:`to_dict`, :meth:`get_content_blocks`) are plain.
     A value you put in is copied, as a constructor argument is.
 
+    Code written for AgentScope 1.x's ``Msg`` runs unchanged: the same arguments in the
+    same order, the same blocks (with the optional fields AgentScope writes), local
+    files in a :class:`~agentmsg.URLSource`, the same helpers, and in-place changes to
+    ``content``. Where agentmsg differs, it does so on purpose, to keep every message
+    loadable:
+
+    - the role is checked always (AgentScope checks it with ``assert``, which
+      ``python -O`` drops);
+    - ``metadata`` holds JSON values only, and is None until given (AgentScope's is
+      ``{}``): assign ``msg.metadata = {...}`` before setting keys in it;
+    - a block with a key it does not have is refused, so a misspelled field is caught
+      rather than lost;
+    - :meth:`get_content_blocks` returns copies (AgentScope's returns the message's own
+      blocks): change a block through ``msg.content``;
+    - :meth:`to_dict` writes ``invocation_id`` when it is set (AgentScope's drops it).
+
     Example:
         >>> from agentmsg import Msg
         >>> msg = Msg(name="Jarvis", role="assistant", content="Hi! How can I help you?")
@@ -157,7 +173,7 @@ class Msg:
             name = check_name(name)
         if type(role) is not str or role not in _ROLE_SET:
             role = check_role(role)  # type: ignore[assignment]
-        checked = check_content(content)
+        checked = content if type(content) is str else check_content(content)
         if metadata is not None:
             metadata = check_metadata(metadata)
         seeded = (id is None or timestamp is None) and _get_clock() is not None
@@ -314,7 +330,7 @@ class Msg:
             "id": id,
             "name": name,
             "role": role,
-            "content": content if type(content) is str else copy_json(content),
+            "content": content if type(content) is str else copy_blocks(content),
             "metadata": None if metadata is None else copy_json(metadata),
             "timestamp": when if type(when) is str else self.timestamp,
         }
@@ -361,9 +377,24 @@ class Msg:
 
     def to_json(self, *, indent: int | None = None) -> str:
         """Return :meth:`to_dict` as JSON text; non-ASCII text stays readable."""
+        id, name, role, content, metadata, when, invocation_id = self._values
+        # The same dict as to_dict, without its copies: the writer only reads it.
+        data: dict[str, Any] = {
+            "id": id,
+            "name": name,
+            "role": role,
+            "content": content,
+            "metadata": metadata,
+            "timestamp": when if type(when) is str else self.timestamp,
+        }
+        if invocation_id is not None:
+            data["invocation_id"] = invocation_id
+        if indent is None:
+            text: str = _json_writer().encode(data)
+            return text
         import json
 
-        return json.dumps(self.to_dict(), ensure_ascii=False, indent=indent)
+        return json.dumps(data, ensure_ascii=False, indent=indent)
 
     @classmethod
     def from_json(cls, text: str | bytes) -> Msg:
@@ -487,6 +518,20 @@ class Msg:
 
 
 _FIELD_SET = frozenset(Msg._FIELDS)
+_writer: Any = None
+
+
+def _json_writer() -> Any:
+    """The JSON encoder of :meth:`Msg.to_json`, made once: ``json.dumps`` builds one per
+    call. It skips the check for reference cycles, which a validated message cannot hold."""
+    global _writer
+    if _writer is None:
+        import json
+
+        _writer = json.JSONEncoder(ensure_ascii=False, check_circular=False)
+    return _writer
+
+
 # Msg.__init__ fills its one slot through the slot's descriptor: quicker than
 # object.__setattr__, and it skips Msg.__setattr__, whose checks __init__ has done.
 _set_values = Msg.__dict__["_values"].__set__

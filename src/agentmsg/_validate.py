@@ -422,10 +422,10 @@ def check_block(block: Any, path: str) -> dict[str, Any]:
 def check_content(value: Any, path: str = "content") -> str | list[dict[str, Any]]:
     """Message content: a string, or a list of content blocks (validated and copied).
 
-    Well-formed blocks of the common shapes are checked and copied by the fast checks
-    below, which only say yes or "look again"; any other block, and any block with a
-    problem, goes through :func:`check_block`, which builds the field paths and the
-    error text.
+    Well-formed blocks of the common shapes are checked and copied right here, inline,
+    which is most of what building or loading a message costs; any other block, and any
+    block with a problem, goes through :func:`check_block`, which builds the field paths
+    and the error text. The inline checks only ever say "valid" or "look again".
     """
     if type(value) is str:
         return value
@@ -437,23 +437,63 @@ def check_content(value: Any, path: str = "content") -> str | list[dict[str, Any
     append = copied.append
     try:
         for block in value:
-            try:  # a missing key (KeyError) or an unhashable type sends it to check_block
-                if type(block) is dict:
+            if type(block) is dict:
+                try:  # a missing key (KeyError) sends the block to check_block
                     kind = block["type"]
+                    size = len(block)
                     if kind == "text":
                         text = block["text"]
-                        if type(text) is str and len(block) == 2:
+                        if size == 2 and type(text) is str:
                             append({"type": "text", "text": text})
                             continue
-                    else:
-                        fast = _FAST_CHECKS.get(kind)
-                        if fast is not None:
-                            checked = fast(block)
-                            if checked is not None:
-                                append(checked)
+                    elif kind == "tool_use":
+                        call_id = block["id"]
+                        name = block["name"]
+                        tool_input = block["input"]
+                        if (
+                            size == 4
+                            and type(call_id) is str
+                            and call_id
+                            and type(name) is str
+                            and name
+                            and type(tool_input) is dict
+                        ):
+                            arguments = _fast_json(tool_input)
+                            if arguments is not _INVALID:
+                                append(
+                                    {"type": kind, "id": call_id, "name": name, "input": arguments}
+                                )
                                 continue
-            except (KeyError, TypeError):
-                pass
+                    elif kind == "tool_result":
+                        call_id = block["id"]
+                        name = block["name"]
+                        output = block["output"]
+                        if (
+                            size == 4
+                            and type(call_id) is str
+                            and call_id
+                            and type(name) is str
+                            and name
+                        ):
+                            if type(output) is not str:
+                                output = _fast_output(output)
+                            if output is not _INVALID:
+                                append(
+                                    {"type": kind, "id": call_id, "name": name, "output": output}
+                                )
+                                continue
+                    elif kind == "image" or kind == "audio" or kind == "video":
+                        source = _fast_source(block["source"], kind)
+                        if size == 2 and source is not None:
+                            append({"type": kind, "source": source})
+                            continue
+                    elif kind == "thinking":
+                        text = block["thinking"]
+                        if size == 2 and type(text) is str:
+                            append({"type": "thinking", "thinking": text})
+                            continue
+                except KeyError:
+                    pass
             append(check_block(block, f"{path}[{len(copied)}]"))
     except RecursionError:
         raise _too_deep(path, value) from None
@@ -461,12 +501,13 @@ def check_content(value: Any, path: str = "content") -> str | list[dict[str, Any
 
 
 # -- fast checks -------------------------------------------------------------------------
-# Each takes a block (a dict) and returns its copy when it is valid in the common shape,
-# else None; they never raise for bad input (a missing key raises KeyError, which the
-# caller treats as None). A None sends the block to check_block, which decides.
+# They return a copy of a value that is valid in the common shape, else _INVALID or None,
+# and never raise for bad input but KeyError for a missing key (which the caller takes
+# as "look again"); check_block then decides, and words the error.
 
 _INFINITY = math.inf
 _INVALID: Any = object()
+_MEDIA_PREFIXES = {"image": "image/", "audio": "audio/", "video": "video/"}
 
 
 def _fast_json(value: Any) -> Any:
@@ -512,110 +553,60 @@ def _fast_json(value: Any) -> Any:
 
 
 def _fast_source(source: Any, kind: str) -> dict[str, Any] | None:
+    """A copy of a well-formed media source of a *kind* block, or None."""
     if type(source) is not dict:
         return None
     source_type = source["type"]
     if source_type == "base64":
         media_type = source["media_type"]
         data = source["data"]
-        if type(media_type) is str and type(data) is str and len(source) == 3:
-            major, _, minor = media_type.partition("/")
-            if major == kind and minor:
-                return {"type": "base64", "media_type": media_type, "data": data}
+        prefix = _MEDIA_PREFIXES[kind]
+        if (
+            len(source) == 3
+            and type(media_type) is str
+            and type(data) is str
+            and media_type.startswith(prefix)
+            and len(media_type) > len(prefix)
+        ):
+            return {"type": "base64", "media_type": media_type, "data": data}
     elif source_type == "url":
         url = source["url"]
-        if type(url) is str and len(source) == 2 and _good_url(url, kind):
+        if (
+            len(source) == 2
+            and type(url) is str
+            and ((url.startswith("https://") and len(url) > 8) or _good_url(url, kind))
+        ):
             return {"type": "url", "url": url}
     return None
 
 
-def _fast_media(block: dict[str, Any]) -> dict[str, Any] | None:
-    kind = block["type"]
-    source = _fast_source(block["source"], kind)
-    if source is None or len(block) != 2:
-        return None
-    return {"type": kind, "source": source}
-
-
-def _fast_thinking(block: dict[str, Any]) -> dict[str, Any] | None:
-    thinking = block["thinking"]
-    if type(thinking) is str and len(block) == 2:
-        return {"type": "thinking", "thinking": thinking}
-    return None
-
-
-def _fast_tool_use(block: dict[str, Any]) -> dict[str, Any] | None:
-    call_id = block["id"]
-    name = block["name"]
-    tool_input = block["input"]
-    if (
-        len(block) == 4
-        and type(call_id) is str
-        and call_id
-        and type(name) is str
-        and name
-        and type(tool_input) is dict
-    ):
-        copied = _fast_json(tool_input)
-        if copied is not _INVALID:
-            return {"type": "tool_use", "id": call_id, "name": name, "input": copied}
-    return None
-
-
-_OUTPUT_BLOCK_CHECKS: dict[str, Callable[[dict[str, Any]], dict[str, Any] | None]] = {}
-
-
 def _fast_output(output: Any) -> Any:
-    """A copy of a tool output, or :data:`_INVALID` for check_block to judge."""
-    kind = type(output)
-    if kind is str:
-        return output
-    if kind is list and output:
+    """A copy of a tool output that is not a string, or :data:`_INVALID`."""
+    if type(output) is list and output:
         first = output[0]
         if type(first) is dict and _is_block_type(first.get("type")):
-            blocks = []  # likely a list of blocks: each must be a well-formed output block
+            # Maybe a list of blocks (check_block tells, when a check below fails): each
+            # item must be a well-formed text, image, audio or video block.
+            blocks: list[dict[str, Any]] = []
+            append = blocks.append
             for item in output:
                 if type(item) is not dict:
                     return _INVALID
-                check = _OUTPUT_BLOCK_CHECKS.get(item.get("type"))  # type: ignore[arg-type]
-                checked = None if check is None else check(item)
-                if checked is None:
+                kind = item.get("type")
+                if kind == "text":
+                    text = item.get("text")
+                    if len(item) != 2 or type(text) is not str:
+                        return _INVALID
+                    append({"type": "text", "text": text})
+                elif kind == "image" or kind == "audio" or kind == "video":
+                    source = _fast_source(item.get("source"), kind)
+                    if source is None or len(item) != 2:
+                        return _INVALID
+                    append({"type": kind, "source": source})
+                else:
                     return _INVALID
-                blocks.append(checked)
             return blocks
     return _fast_json(output)
-
-
-def _fast_tool_result(block: dict[str, Any]) -> dict[str, Any] | None:
-    call_id = block["id"]
-    name = block["name"]
-    output = block["output"]
-    if len(block) == 4 and type(call_id) is str and call_id and type(name) is str and name:
-        copied = _fast_output(output)
-        if copied is not _INVALID:
-            return {"type": "tool_result", "id": call_id, "name": name, "output": copied}
-    return None
-
-
-def _fast_text(block: dict[str, Any]) -> dict[str, Any] | None:
-    text = block["text"]
-    if type(text) is str and len(block) == 2:
-        return {"type": "text", "text": text}
-    return None
-
-
-_FAST_CHECKS: dict[str, Callable[[dict[str, Any]], dict[str, Any] | None]] = {
-    "text": _fast_text,
-    "thinking": _fast_thinking,
-    "image": _fast_media,
-    "audio": _fast_media,
-    "video": _fast_media,
-    "tool_use": _fast_tool_use,
-    "tool_result": _fast_tool_result,
-}
-_OUTPUT_BLOCK_CHECKS.update(
-    text=_fast_text, image=_fast_media, audio=_fast_media, video=_fast_media
-)
 
 
 def check_block_types(block_type: object, path: str = "block_type") -> frozenset[str] | None:

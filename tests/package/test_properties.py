@@ -12,6 +12,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from agentmsg import BLOCK_TYPES, MessageError, Msg, json_schema
+from agentmsg._validate import check_block, check_content
 
 PROPERTY_SETTINGS = settings(
     max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow]
@@ -452,3 +453,56 @@ def _collect(value: Any) -> list[Any]:
     found: list[Any] = []
     _reachable(value, found)
     return found
+
+
+# -- the inline checks --------------------------------------------------------------------
+
+
+@st.composite
+def damaged_blocks(draw: st.DrawFn) -> Any:
+    """A valid block, maybe with one random replacement, deletion or addition inside."""
+    block = draw(blocks)
+    if draw(st.booleans()):
+        places: list[tuple[Any, Any]] = []
+        _containers(block, places)
+        container, key = draw(st.sampled_from(places))
+        action = draw(st.sampled_from(["replace", "delete", "add"]))
+        if action == "replace":
+            container[key] = draw(junk)
+        elif action == "delete":
+            del container[key]
+        elif type(container) is dict:
+            container[draw(keys_or_new)] = draw(junk)
+        else:
+            container.append(draw(junk))
+    return block
+
+
+def _outcome(check: Any) -> Any:
+    try:
+        return check()
+    except MessageError as error:
+        return ("MessageError", error.path, str(error))
+
+
+# A tool result whose output holds blocks of any type: thinking and tool blocks make it
+# invalid, which the inline checks must not take for a plain JSON list.
+any_output_results = st.builds(
+    lambda output: {"type": "tool_result", "id": "1", "name": "f", "output": output},
+    st.lists(blocks | damaged_blocks(), min_size=1, max_size=3),
+)
+
+
+class TestInlineChecks:
+    """check_content's inline checks of the common shapes agree with check_block."""
+
+    @PROPERTY_SETTINGS
+    @given(st.lists(damaged_blocks() | any_output_results | junk, max_size=4))
+    def test_same_verdict_as_check_block(self, content):
+        """check_content accepts what check_block accepts block by block, copies it the
+        same way, and rejects the first bad block with the same error."""
+
+        def one_by_one() -> list[Any]:
+            return [check_block(block, f"content[{index}]") for index, block in enumerate(content)]
+
+        assert _outcome(one_by_one) == _outcome(lambda: check_content(content))
