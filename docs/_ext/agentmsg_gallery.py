@@ -64,6 +64,7 @@ TUTORIAL_ORDER = (
     "tools",
     "saving_loading",
     "use_cases",
+    "migration",
 )
 EXAMPLES_DIR = "examples"  # relative to docs/
 GALLERY_DIR = "tutorial"  # relative to docs/

@@ -781,8 +781,10 @@ class AIMessage(ChatMessage):
 
     @property
     def query_tokens_count(self) -> int:
-        """The tokens of the request this message answers: ``prompt_tokens`` of the
-        usage report, 0 without one (as in ERNIE Bot Agent).
+        """How many tokens the request this message answers cost.
+
+        It is ``prompt_tokens`` of the usage report, and 0 without one, as in ERNIE Bot
+        Agent.
 
         .. versionadded:: 0.2.0
         """
@@ -920,15 +922,17 @@ class AIMessage(ChatMessage):
 class AIMessageChunk(AIMessage):
     """A piece of an answer that a chat API streams; pieces add up with ``+``.
 
-    It takes the arguments of :class:`AIMessage` and is one, so a piece can go wherever
-    an answer can. ``first + second`` is the :class:`AIMessageChunk` of both pieces, as
-    in ERNIE Bot Agent and langchain-core: the contents are joined, as are the
+    ERNIE Bot Agent's chat models stream an answer as ``AIMessageChunk`` pieces; here, as
+    with langchain-core's chunks, ``first + second`` is the :class:`AIMessageChunk` of
+    both pieces. It takes the arguments of :class:`AIMessage` and is one, so a piece, or
+    their sum, can go wherever an answer can. The contents are joined, as are the
     ``arguments`` and ``thoughts`` of a function call streamed in pieces (the pieces
-    must name the same function); the usage report, plugin and search information of
-    the later piece replace the earlier's when it has them (chat APIs such as ERNIE Bot
-    report running totals, or the total once at the end); ``clarify`` holds when either
-    piece has it. Adding anything but another chunk is a :exc:`TypeError`, as for
-    any two unrelated types.
+    must name the same function). The usage report, plugin and search information of
+    the later piece replace the earlier's when it has them: a chat API reports usage as
+    a running total in each piece, or once in the last one, and either way the last
+    report covers the whole answer (langchain-core adds up the pieces' counts instead).
+    ``clarify`` holds when either piece has it. Adding anything but another chunk is a
+    :exc:`TypeError`, as for any two unrelated types.
 
     Raises:
         MessageError: A field has the wrong type or value; two pieces name different

@@ -46,7 +46,7 @@ class MessageAttributeError(MessageError, AttributeError):
     Raised for a name that is not a field of the message (read, set or deleted), for a
     field that cannot be changed or deleted, and for a value that is not known yet. It
     is an :exc:`AttributeError` as well, as ``attrs``' ``FrozenInstanceError`` is, so
-    :func:`getattr` with a default and :func:`hasattr` work as they do on any object:
+    ``getattr`` with a default and ``hasattr`` work as they do on any object:
 
     >>> from agentmsg import HumanMessage, Msg
     >>> getattr(HumanMessage("Hi"), "token_count", None) is None

@@ -94,8 +94,8 @@ class Msg:
     :meth:`to_dict` always returns a dict that :meth:`from_dict` accepts. For this,
     ``msg.content`` is a ``list`` subclass whose blocks, and every dict and list inside
     them, are ``dict`` and ``list`` subclasses (``msg.metadata`` likewise): they compare
-    equal to plain values, :func:`json.dumps` writes them, and their copies
-    (:func:`copy.deepcopy`, :meth:`to_dict`, :meth:`get_content_blocks`) are plain.
+    equal to plain values, ``json.dumps`` writes them, and their copies
+    (``copy.deepcopy``, :meth:`to_dict`, :meth:`get_content_blocks`) are plain.
     A value you put in is copied, as a constructor argument is.
 
     Code written for AgentScope 1.x's ``Msg`` runs unchanged: the same arguments in the

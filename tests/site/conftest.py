@@ -64,6 +64,7 @@ TUTORIALS = (
     "tools",
     "saving_loading",
     "use_cases",
+    "migration",
 )
 
 
