@@ -24,10 +24,10 @@ from typing import Any
 from ._blocks import BLOCK_TYPES
 from ._containers import DICT_TYPES, LIST_TYPES, copy_json
 from ._errors import MessageError
-from ._ids import _DIGITS_TO_ZERO, _SHAPE
 
 __all__ = [
     "ROLES",
+    "check_block",
     "check_block_types",
     "check_content",
     "check_id",
@@ -39,6 +39,9 @@ __all__ = [
     "check_str",
     "check_timestamp",
     "is_block_list",
+    "is_file_url",
+    "is_local_path",
+    "parse_timestamp",
     "show",
 ]
 
@@ -49,6 +52,8 @@ _ALLOWED_TYPES = ", ".join(repr(name) for name in BLOCK_TYPES)
 _SHOW_LIMIT = 80
 _MISSING = object()
 _fromisoformat = datetime.fromisoformat
+_DIGITS_TO_ZERO = bytes.maketrans(b"123456789", b"000000000")
+_SHAPE = b"0000-00-00 00:00:00.000"  # a timestamp with every digit made 0
 
 
 def show(value: object) -> str:
@@ -115,6 +120,20 @@ def check_role(value: object, path: str = "role", roles: Iterable[str] = ROLES) 
         return value
     names = ", ".join(repr(role) for role in (ROLES if roles is ROLES else roles))
     raise _fail(path, f"one of {names}", value)
+
+
+def parse_timestamp(value: str) -> datetime | None:
+    """Parse ``YYYY-MM-DD HH:MM:SS.mmm``; return None when the text is not of that form.
+
+    Only ASCII digits count, and the date and time must exist (no February 30th): the
+    rule of :func:`check_timestamp`, for :func:`~agentmsg.deterministic`'s *start*.
+    """
+    if not (value.isascii() and value.encode().translate(_DIGITS_TO_ZERO) == _SHAPE):
+        return None
+    try:
+        return _fromisoformat(value)  # the shape is checked; this checks the date
+    except ValueError:
+        return None
 
 
 def check_timestamp(value: object, path: str = "timestamp") -> str:
