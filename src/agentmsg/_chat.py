@@ -18,7 +18,7 @@ from ._errors import MediaError, MessageAttributeError, MessageError, TokenCount
 from ._media import block_from_bytes, block_from_file
 from ._message import Msg
 from ._tokens import estimate_tokens
-from ._validate import check_id, check_name, check_str, show
+from ._validate import check_id, check_name, check_str, show, with_article
 from ._validate_chat import (
     MEDIA_KINDS,
     check_arguments,
@@ -262,7 +262,9 @@ class ChatMessage:
             return
         kind = type(self).__name__
         if field in self._FIELDS:
-            msg = f"`{field}` of a {kind} cannot be changed; build a new message instead."
+            msg = (
+                f"`{field}` of {with_article(kind)} cannot be changed; build a new message instead."
+            )
         else:
             msg = f"`{field}` is not a field of {kind}; the fields are {', '.join(self._FIELDS)}."
         raise MessageAttributeError(msg, field)
@@ -270,7 +272,10 @@ class ChatMessage:
     def __delattr__(self, field: str) -> None:
         kind = type(self).__name__
         if field in self._FIELDS or field in _PRIVATE_SLOTS:
-            msg = f"`{field}` cannot be deleted from a {kind}; build a new message instead."
+            msg = (
+                f"`{field}` cannot be deleted from {with_article(kind)}; "
+                f"build a new message instead."
+            )
         else:
             msg = f"`{field}` is not a field of {kind}; the fields are {', '.join(self._FIELDS)}."
         raise MessageAttributeError(msg, field)
@@ -333,7 +338,9 @@ class ChatMessage:
         if cls is ChatMessage:
             return target
         if not issubclass(cls, target):
-            msg = f"{what} becomes a {target.__name__}, not a {cls.__name__}."
+            msg = (
+                f"{what} becomes {with_article(target.__name__)}, not {with_article(cls.__name__)}."
+            )
             raise MessageError(msg, "role")
         return cls
 

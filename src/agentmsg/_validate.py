@@ -43,6 +43,7 @@ __all__ = [
     "is_local_path",
     "parse_timestamp",
     "show",
+    "with_article",
 ]
 
 ROLES: tuple[str, ...] = ("user", "assistant", "system")
@@ -71,7 +72,7 @@ def _fail(path: str, requirement: str, value: object) -> MessageError:
     return MessageError(f"`{path}` must be {requirement}, not {show(value)}.", path)
 
 
-def _with_article(word: str) -> str:
+def with_article(word: str) -> str:
     """*word* with its indefinite article: ``a tuple``, ``an image``."""
     lower = word.lower()
     vowel_sound = lower[:1] in "aeio" or lower.startswith("un")  # "a url", "an unknown"
@@ -80,7 +81,7 @@ def _with_article(word: str) -> str:
 
 def _a_type(value: object) -> str:
     """The type of *value* with its article: ``a tuple``, ``an object``."""
-    return _with_article(type(value).__name__)
+    return with_article(type(value).__name__)
 
 
 def check_name(value: object, path: str = "name") -> str:
@@ -229,7 +230,7 @@ def _check_keys(
     for key in required:
         if key not in block:
             msg = (
-                f"`{path}` is {_with_article(str(block['type']))} {noun} "
+                f"`{path}` is {with_article(str(block['type']))} {noun} "
                 f"without its `{key}` field: {show(block)}."
             )
             raise MessageError(msg, f"{path}.{key}")
@@ -239,7 +240,7 @@ def _check_keys(
             if optional:
                 allowed += ", and optionally " + ", ".join(f"`{name}`" for name in optional)
             msg = (
-                f"`{path}.{key}` is not a field of {_with_article(str(block['type']))} {noun} "
+                f"`{path}.{key}` is not a field of {with_article(str(block['type']))} {noun} "
                 f"(its fields are {allowed}); "
                 f"the value was {show(block[key])}."
             )

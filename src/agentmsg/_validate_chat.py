@@ -12,7 +12,15 @@ from typing import Any
 
 from ._containers import DICT_TYPES, LIST_TYPES
 from ._errors import MessageError, TokenCountError
-from ._validate import check_block, check_id, check_json, check_name, check_str, show
+from ._validate import (
+    check_block,
+    check_id,
+    check_json,
+    check_name,
+    check_str,
+    show,
+    with_article,
+)
 
 __all__ = [
     "MEDIA_KINDS",
@@ -222,7 +230,7 @@ def check_blocks_for(content: Any, allowed: tuple[str, ...], target: str) -> lis
         if block["type"] not in allowed:
             kinds = ", ".join(allowed)
             message = (
-                f"`content[{index}]` is a {block['type']} block, which a {target} "
+                f"`content[{index}]` is {with_article(block['type'])} block, which {with_article(target)} "
                 f"cannot carry (it takes {kinds} blocks)."
             )
             raise MessageError(message, f"content[{index}]")

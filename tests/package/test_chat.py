@@ -80,7 +80,8 @@ class TestChatMessage:
             f"`mood` is not a field of {kind}; the fields are {fields}.",
             f"`mood` is not a field of {kind}; the fields are {fields}.",
             f"`mood` is not a field of {kind}; the fields are {fields}.",
-            f"`content` cannot be deleted from a {kind}; build a new message instead.",
+            f"`content` cannot be deleted from {'an' if kind[0] == 'A' else 'a'} {kind}; build a "
+            "new message instead.",
         ] == outcomes
         assert (None, False) == (getattr(message, "mood", None), hasattr(message, "mood"))
 
@@ -143,7 +144,7 @@ class TestChatMessage:
 
     def test_from_msg_on_a_subclass_insists_on_its_class(self):
         """AIMessage.from_msg rejects a user Msg."""
-        with pytest.raises(MessageError, match="becomes a HumanMessage, not a AIMessage"):
+        with pytest.raises(MessageError, match="becomes a HumanMessage, not an AIMessage"):
             AIMessage.from_msg(Msg("u", "q", "user"))
 
     def test_from_msg_keeps_a_sender_name_but_not_the_default(self):
