@@ -229,9 +229,10 @@ def check_blocks_for(content: Any, allowed: tuple[str, ...], target: str) -> lis
     for index, block in enumerate(content):
         if block["type"] not in allowed:
             kinds = ", ".join(allowed)
+            kind = with_article(block["type"])
             message = (
-                f"`content[{index}]` is {with_article(block['type'])} block, which {with_article(target)} "
-                f"cannot carry (it takes {kinds} blocks)."
+                f"`content[{index}]` is {kind} block, which {with_article(target)} cannot "
+                f"carry (it takes {kinds} blocks)."
             )
             raise MessageError(message, f"content[{index}]")
     return list(content)
