@@ -586,7 +586,9 @@ def time_floors(workload: Workload, options: Options) -> Table:
 def load_baseline() -> Any:
     """The ``Msg`` class of agentmsg at :data:`BASELINE_COMMIT`, imported from a copy of
     that commit's ``src/agentmsg`` as the package ``agentmsg_baseline``."""
+    import atexit
     import io
+    import shutil
     import subprocess
     import sys
     import tarfile
@@ -607,6 +609,7 @@ def load_baseline() -> Any:
         )
         raise SystemExit(msg)
     folder = Path(tempfile.mkdtemp(prefix="agentmsg-baseline-"))
+    atexit.register(shutil.rmtree, folder, ignore_errors=True)
     with tarfile.open(fileobj=io.BytesIO(archive.stdout)) as tar:
         tar.extractall(folder, filter="data")
     (folder / "src" / "agentmsg").rename(folder / "agentmsg_baseline")
