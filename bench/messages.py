@@ -1,11 +1,16 @@
-"""Section ``messages``: build, to_dict and from_dict of one 3-block message, and its memory.
+"""Section ``messages``: build, to_dict and from_dict of messages, side by side, and memory.
 
-Every library does the same work: an assistant message named ``Jarvis`` whose content
-is a text block, a thinking block and an image block with a URL source, built from
+Every library does the same work: an assistant message named ``Jarvis``, built from
 fresh block dicts each time, then turned into a dict and back with the library's own
-functions. Before anything is timed, each library's round trip is checked to give back
-the dict it started from, and each "equal guarantee" to_dict is checked to hand out a
-dict that shares nothing mutable with the message, so the timings compare working code.
+functions. The first table is a text + thinking + image-URL message; the realistic
+workloads of ``workloads.py`` follow (a tool round, a 7-block multimodal message, a
+text-only message), each with a second table that holds agentmsg to its floors: an
+equivalent msgspec schema for build and from_dict, and the standard library's
+``json.dumps``/``json.loads`` of the same plain dict for ``to_json``/``from_json``.
+Before anything is timed, each library's round trip is checked to give back the dict it
+started from (holding every part of the message), and each "equal guarantee" to_dict is
+checked to hand out a dict that shares nothing mutable with the message, so the timings
+compare working code.
 """
 
 from __future__ import annotations
@@ -17,7 +22,17 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from ._common import LIBRARIES, SUBJECT, Options, Row, Section, Table, time_side_by_side
+from ._common import (
+    LIBRARIES,
+    SUBJECT,
+    Check,
+    Options,
+    Row,
+    Section,
+    Table,
+    time_side_by_side,
+)
+from .workloads import WORKLOADS, Workload, msgspec_schema
 
 NAME = "Jarvis"
 TEXT = "Paris is the capital of France; the photo shows the Eiffel Tower at dusk."
@@ -25,7 +40,20 @@ THINKING = "The user asks about a landmark: name the city first, then describe t
 IMAGE_URL = "https://example.com/photos/eiffel-tower-at-dusk.jpg"
 
 SPEED_TARGET = 2.0
-"""agentmsg must be at least this many times faster than each peer, per operation."""
+"""On the 3-block message, agentmsg must be at least this many times faster than each
+peer, per operation."""
+WORKLOAD_TARGET = 3.0
+"""On the tool and multimodal workloads, build, to_dict and from_dict must be at least
+this many times faster than the faster peer."""
+BASELINE_COMMIT = "9900f8302d77bd42224d017f2b7136596d73c286"
+"""agentmsg as it was before the realistic workloads and in-place checks were added."""
+BASELINE_TARGET = 1.10
+"""A text-only message keeps its speed: build, to_dict and from_dict cost at most this
+many times what they cost at :data:`BASELINE_COMMIT`, measured side by side."""
+MSGSPEC_TARGET = 1.5
+"""build and from_dict may cost at most this many times msgspec's (the compiled floor)."""
+JSON_TARGET = 1.15
+"""to_json and from_json may cost at most this many times json.dumps and json.loads."""
 
 REFERENCES_EXCEPTION = {
     "agentscope": "agentscope's to_dict returns references to the message's own content "
@@ -147,10 +175,66 @@ def _agentscope() -> Contender:
     return Contender("agentscope", build, Msg.to_dict, Msg.from_dict, to_dict_copy, read_stamp)
 
 
-def load_contenders() -> dict[str, Contender]:
-    """Import every library, failing with a hint when a peer is missing."""
+def _agentmsg_for(workload: Workload) -> Contender:
+    from agentmsg import Msg
+
+    blocks = workload.blocks
+
+    def build() -> Msg:
+        return Msg(NAME, blocks(), "assistant")
+
+    def read_stamp(message: Msg) -> object:
+        return message.id, message.timestamp
+
+    return Contender(SUBJECT, build, Msg.to_dict, Msg.from_dict, Msg.to_dict, read_stamp)
+
+
+def _langchain_for(workload: Workload) -> Contender:
+    from langchain_core.messages import AIMessage, message_to_dict, messages_from_dict
+
+    content = workload.langchain
+
+    def build() -> AIMessage:
+        return AIMessage(name=NAME, content=content())
+
+    def from_dict(data: dict[str, Any]) -> Any:
+        return messages_from_dict([data])[0]
+
+    return Contender("langchain-core", build, message_to_dict, from_dict, message_to_dict)
+
+
+def _agentscope_for(workload: Workload) -> Contender:
+    from agentscope.message import Msg
+
+    blocks = workload.blocks
+
+    def build() -> Msg:
+        return Msg(NAME, blocks(), "assistant")
+
+    def to_dict_copy(message: Msg) -> dict[str, Any]:
+        data: dict[str, Any] = message.to_dict()
+        for key, value in data.items():
+            if type(value) is dict or type(value) is list:
+                data[key] = copy_json(value)
+        return data
+
+    def read_stamp(message: Msg) -> object:
+        return message.id, message.timestamp
+
+    return Contender("agentscope", build, Msg.to_dict, Msg.from_dict, to_dict_copy, read_stamp)
+
+
+def load_contenders(workload: Workload | None = None) -> dict[str, Contender]:
+    """Import every library, failing with a hint when a peer is missing; the contenders
+    of *workload*, or of the 3-block message."""
     contenders = {}
-    for load in (_agentmsg, _langchain, _agentscope):
+    loaders: tuple[Callable[[], Contender], ...] = (_agentmsg, _langchain, _agentscope)
+    if workload is not None:
+        loaders = tuple(
+            (lambda load=load: load(workload))
+            for load in (_agentmsg_for, _langchain_for, _agentscope_for)
+        )
+    for load in loaders:
         try:
             contender = load()
         except ImportError as error:
@@ -163,12 +247,15 @@ def load_contenders() -> dict[str, Contender]:
     return contenders
 
 
-def check_round_trip(contender: Contender) -> dict[str, Any]:
-    """Build, dump and load once; raise unless the reloaded message dumps the same dict."""
+def check_round_trip(
+    contender: Contender, parts: tuple[str, ...] = (NAME, TEXT, THINKING, IMAGE_URL)
+) -> dict[str, Any]:
+    """Build, dump and load once; raise unless the reloaded message dumps the same dict,
+    holding every one of *parts*."""
     data = contender.to_dict(contender.build())
     again = contender.to_dict(contender.from_dict(data))
-    text = json.dumps(data)
-    missing = [part for part in (NAME, TEXT, THINKING, IMAGE_URL) if part not in text]
+    text = json.dumps(data, ensure_ascii=False)
+    missing = [part for part in (NAME, *parts) if part not in text]
     if again != data or missing:
         msg = (
             f"{contender.label}: the round trip is broken or incomplete "
@@ -207,15 +294,21 @@ def check_copy_guarantee(contender: Contender) -> bool:
     return shares_nothing(contender, contender.to_dict)
 
 
-def time_operations(contenders: dict[str, Contender], options: Options) -> Table:
-    """The timing table: build, to_dict and from_dict, side by side."""
+def operations_of(
+    contenders: dict[str, Contender], build_label: str, parts: tuple[str, ...] | None = None
+) -> tuple[dict[str, dict[str, Callable[[], object]]], dict[str, bool]]:
+    """The timed operations of each contender (after checking their round trips and copy
+    guarantees), and whether each plain to_dict shares nothing with its message."""
     messages = {label: c.build() for label, c in contenders.items()}
-    dicts = {label: check_round_trip(c) for label, c in contenders.items()}
+    dicts = {
+        label: check_round_trip(c) if parts is None else check_round_trip(c, parts)
+        for label, c in contenders.items()
+    }
     plain_copies = {label: check_copy_guarantee(c) for label, c in contenders.items()}
     if not plain_copies[SUBJECT]:
         raise RuntimeError("agentmsg's to_dict shares state with the message")
     operations: dict[str, dict[str, Callable[[], object]]] = {
-        "build (3 blocks)": {label: c.build for label, c in contenders.items()},
+        build_label: {label: c.build for label, c in contenders.items()},
         "to_dict": {
             label: (lambda to_dict=c.to_dict, message=messages[label]: to_dict(message))
             for label, c in contenders.items()
@@ -233,6 +326,12 @@ def time_operations(contenders: dict[str, Contender], options: Options) -> Table
             for label, c in contenders.items()
         },
     }
+    return operations, plain_copies
+
+
+def time_operations(contenders: dict[str, Contender], options: Options) -> Table:
+    """The timing table: build, to_dict and from_dict, side by side."""
+    operations, plain_copies = operations_of(contenders, "build (3 blocks)")
     targets: dict[str, float | None] = {"build, then to_dict": None}
     exceptions = {"to_dict": {p: REFERENCES_EXCEPTION[p] for p in REFERENCES_EXCEPTION}}
     rows = []
@@ -294,6 +393,292 @@ def time_operations(contenders: dict[str, Contender], options: Options) -> Table
             f"Median of {options.repeats} repeats of at least {options.min_time:g} s each, "
             "the libraries interleaved within each repeat; garbage collection off while "
             "timing (timeit's default). ratio = fastest peer's time / agentmsg's time.",
+        ],
+    )
+
+
+WORKLOAD_NOTES = [
+    "The work: an assistant message named 'Jarvis' built from fresh block dicts (the "
+    "workload's blocks, see bench/workloads.py); to_dict of it; from_dict of that "
+    "library's own to_dict output. Each library gets the same information in its own "
+    "standard blocks (langchain-core: v1 standard content blocks, its server_tool_result "
+    "holding the tool result inside the AI message).",
+    "Not the same guarantees: agentmsg validates every field, block and JSON value "
+    "and copies the content on build, to_dict and from_dict; langchain-core validates "
+    "with pydantic; agentscope checks only the content's type and the role (with assert) "
+    "and copies nothing. None of them decodes base64 payloads here.",
+    "to_dict (equal guarantee): each library's to_dict with agentmsg's guarantee that "
+    "changing the dict leaves the message alone (see the first table).",
+]
+
+
+def time_workload(workload: Workload, options: Options) -> Table:
+    """The timing table of one workload: build, to_dict and from_dict, side by side."""
+    contenders = load_contenders(workload)
+    operations, plain_copies = operations_of(contenders, "build", workload.parts)
+    if workload.key == "text":
+        targets: dict[str, float | None] = {}  # held to the baseline instead, see below
+    else:
+        targets = {
+            "build": WORKLOAD_TARGET,
+            "to_dict": WORKLOAD_TARGET,
+            "to_dict (equal guarantee)": SPEED_TARGET,
+            "from_dict": WORKLOAD_TARGET,
+        }
+    rows = []
+    numbers: dict[str, dict[str, int]] = {}
+    for operation, candidates in operations.items():
+        medians, samples, numbers[operation] = time_side_by_side(candidates, options)
+        rows.append(
+            Row(
+                operation,
+                medians,
+                target=targets.get(operation),
+                samples=samples,
+                excluded=REFERENCES_EXCEPTION if operation == "to_dict" else {},
+            )
+        )
+    notes = list(WORKLOAD_NOTES)
+    if workload.key == "text":
+        notes.append(
+            "No peer target: a text-only message is held to its own speed before this "
+            "work instead (the messages.baseline table)."
+        )
+    else:
+        notes.append(
+            f"Targets: build, to_dict and from_dict >= {WORKLOAD_TARGET:g}x the faster peer; "
+            f"the equal-guarantee to_dict >= {SPEED_TARGET:g}x, as on the first table "
+            "(agentscope's to_dict plus a deep copy does the same work as agentmsg's)."
+        )
+    notes.append(
+        f"Median of {options.repeats} repeats of at least {options.min_time:g} s each, "
+        "the libraries interleaved within each repeat; garbage collection off while timing."
+    )
+    return Table(
+        key=f"messages.{workload.key}.time",
+        title=f"Message operations, {workload.title}: median time (lower is better)",
+        unit="s",
+        rows=rows,
+        parameters={
+            "repeats": options.repeats,
+            "min_time_per_repeat": options.min_time,
+            "loops_per_repeat": numbers,
+            "plain_to_dict_shares_nothing": plain_copies,
+        },
+        notes=notes,
+    )
+
+
+def time_floors(workload: Workload, options: Options) -> Table:
+    """agentmsg against its floors on one workload: msgspec for build and from_dict, the
+    standard library's json for to_json and from_json."""
+    try:
+        import msgspec
+    except ImportError as error:
+        msg = f"cannot import msgspec ({error}); it comes with the `bench` extra"
+        raise SystemExit(msg) from error
+    from agentmsg import Msg
+
+    schema = msgspec_schema()
+    blocks = workload.blocks
+
+    def agentmsg_build() -> Msg:
+        return Msg(NAME, blocks(), "assistant")
+
+    def msgspec_build() -> Any:
+        return msgspec.convert({"name": NAME, "role": "assistant", "content": blocks()}, schema)
+
+    message = agentmsg_build()
+    data = message.to_dict()
+    # The fastest way the standard library writes this text: one encoder made in advance
+    # (json.dumps makes one per call), with to_json's settings.
+    encode = json.JSONEncoder(ensure_ascii=False, check_circular=False).encode
+    floor_data = msgspec.to_builtins(msgspec_build())
+    floor_data.update(id=data["id"], timestamp=data["timestamp"])
+    text = message.to_json()
+    if (
+        msgspec.to_builtins(msgspec.convert(floor_data, schema)) != floor_data
+        or json.loads(text) != data
+        or json.dumps(data, ensure_ascii=False) != text
+        or encode(data) != text
+        or Msg.from_json(text) != message
+    ):
+        raise RuntimeError(f"{workload.key}: a floor does not give back what it was given")
+    floors: dict[str, tuple[Callable[[], object], Callable[[], object], float | None]] = {
+        "build (floor: msgspec.convert of the same dict)": (
+            agentmsg_build,
+            msgspec_build,
+            MSGSPEC_TARGET,
+        ),
+        "from_dict (floor: msgspec.convert)": (
+            lambda: Msg.from_dict(data),
+            lambda: msgspec.convert(floor_data, schema),
+            MSGSPEC_TARGET,
+        ),
+        "to_json (floor: a prebuilt json.JSONEncoder, to_dict's dict)": (
+            message.to_json,
+            lambda: encode(data),
+            JSON_TARGET,
+        ),
+        "to_json (json.dumps of to_dict's dict, reported)": (
+            message.to_json,
+            lambda: json.dumps(data, ensure_ascii=False),
+            None,
+        ),
+        "from_json (floor: json.loads of the same text)": (
+            lambda: Msg.from_json(text),
+            lambda: json.loads(text),
+            JSON_TARGET,
+        ),
+    }
+    rows = []
+    checks = []
+    numbers: dict[str, dict[str, int]] = {}
+    for operation, (subject, floor, target) in floors.items():
+        candidates = {SUBJECT: subject, "floor": floor}
+        medians, samples, numbers[operation] = time_side_by_side(candidates, options)
+        rows.append(Row(operation, medians, samples=samples))
+        ratio = medians[SUBJECT] / medians["floor"]
+        if target is None:
+            continue
+        checks.append(
+            Check(
+                f"{workload.key}: {operation.partition(' (')[0]} / floor",
+                f"{ratio:.2f}x",
+                f"<= {target:g}x",
+                ratio <= target,
+            )
+        )
+    return Table(
+        key=f"messages.{workload.key}.floors",
+        title=f"agentmsg against its floors, {workload.title}: median time (lower is better)",
+        unit="s",
+        rows=rows,
+        columns=(SUBJECT, "floor"),
+        compare=False,
+        checks=checks,
+        parameters={
+            "repeats": options.repeats,
+            "min_time_per_repeat": options.min_time,
+            "loops_per_repeat": numbers,
+        },
+        notes=[
+            "msgspec floor: msgspec.convert of the same plain dict into an equivalent "
+            "Struct schema (bench/workloads.py): a compiled validator of the same rules as "
+            "far as msgspec states them (tagged unions, forbid_unknown_fields, min_length, "
+            "patterns for media types, URLs and timestamps). build converts "
+            "{'name', 'role', 'content': fresh blocks}; from_dict converts msgspec's own "
+            "to_builtins dict with the id and timestamp agentmsg's dict has. Targets: "
+            f"agentmsg <= {MSGSPEC_TARGET:g}x msgspec. agentmsg also makes an id and a "
+            "timestamp in build, and checks and copies the JSON values inside tool inputs "
+            "and outputs, which msgspec's dict[str, Any] passes through.",
+            "json floor: the standard library writing the same text from to_dict's plain "
+            "dict with one json.JSONEncoder(ensure_ascii=False, check_circular=False) made "
+            "in advance, its fastest way (json.dumps, which builds an encoder at every call, "
+            "is reported beside it), and json.loads of that text. Targets: to_json and "
+            f"from_json <= {JSON_TARGET:g}x these floors.",
+            "The checks in run.py's verdict are the ratio agentmsg / floor (lower is "
+            "better), unlike the peer tables.",
+        ],
+    )
+
+
+def load_baseline() -> Any:
+    """The ``Msg`` class of agentmsg at :data:`BASELINE_COMMIT`, imported from a copy of
+    that commit's ``src/agentmsg`` as the package ``agentmsg_baseline``."""
+    import atexit
+    import io
+    import shutil
+    import subprocess
+    import sys
+    import tarfile
+    import tempfile
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    archive = subprocess.run(
+        ["git", "-C", str(root), "archive", BASELINE_COMMIT, "src/agentmsg"],
+        capture_output=True,
+        check=False,
+    )
+    if archive.returncode != 0:
+        msg = (
+            f"cannot read agentmsg at {BASELINE_COMMIT[:7]} from git "
+            f"({archive.stderr.decode(errors='replace').strip()}); the messages section "
+            "compares a text-only message with it"
+        )
+        raise SystemExit(msg)
+    folder = Path(tempfile.mkdtemp(prefix="agentmsg-baseline-"))
+    atexit.register(shutil.rmtree, folder, ignore_errors=True)
+    with tarfile.open(fileobj=io.BytesIO(archive.stdout)) as tar:
+        tar.extractall(folder, filter="data")
+    (folder / "src" / "agentmsg").rename(folder / "agentmsg_baseline")
+    sys.path.insert(0, str(folder))
+    import agentmsg_baseline  # type: ignore[import-not-found]
+
+    return agentmsg_baseline.Msg
+
+
+def time_baseline(options: Options) -> Table:
+    """agentmsg now and at :data:`BASELINE_COMMIT`, side by side, on the workloads."""
+    from agentmsg import Msg
+
+    baseline = load_baseline()
+    column = f"at {BASELINE_COMMIT[:7]}"
+    rows = []
+    checks = []
+    numbers: dict[str, dict[str, int]] = {}
+    for key in ("text", "tool", "multimodal"):
+        blocks = WORKLOADS[key].blocks
+        candidates: dict[str, dict[str, Callable[[], object]]] = {}
+        for label, cls in ((SUBJECT, Msg), (column, baseline)):
+            message = cls(NAME, blocks(), "assistant")
+            data = message.to_dict()
+            if cls.from_dict(data).to_dict() != data:
+                raise RuntimeError(f"{label}: the {key} round trip is broken")
+            candidates.setdefault("build", {})[label] = lambda cls=cls, blocks=blocks: cls(
+                NAME, blocks(), "assistant"
+            )
+            candidates.setdefault("to_dict", {})[label] = message.to_dict
+            candidates.setdefault("from_dict", {})[label] = lambda cls=cls, data=data: (
+                cls.from_dict(data)
+            )
+        for operation, pair in candidates.items():
+            label = f"{key}: {operation}"
+            medians, samples, numbers[label] = time_side_by_side(pair, options)
+            rows.append(Row(label, medians, samples=samples))
+            ratio = medians[SUBJECT] / medians[column]
+            if key == "text":
+                checks.append(
+                    Check(
+                        f"text only: {operation} / {column}",
+                        f"{ratio:.2f}x",
+                        f"<= {BASELINE_TARGET:g}x",
+                        ratio <= BASELINE_TARGET,
+                    )
+                )
+    return Table(
+        key="messages.baseline",
+        title=f"agentmsg now and at {BASELINE_COMMIT[:7]}: median time (lower is better)",
+        unit="s",
+        rows=rows,
+        columns=(SUBJECT, column),
+        compare=False,
+        checks=checks,
+        parameters={
+            "baseline_commit": BASELINE_COMMIT,
+            "repeats": options.repeats,
+            "min_time_per_repeat": options.min_time,
+            "loops_per_repeat": numbers,
+        },
+        notes=[
+            f"The baseline: src/agentmsg at {BASELINE_COMMIT[:7]} (before the realistic "
+            "workloads, the in-place checks and the AgentScope and ERNIE Bot Agent "
+            "patterns), read from git and imported beside the current package, both timed "
+            "in this run.",
+            f"Target: a text-only message keeps its speed, build, to_dict and from_dict "
+            f"<= {BASELINE_TARGET:g}x the baseline's time. The tool and multimodal rows are "
+            "reported: they show what this work changed.",
         ],
     )
 
@@ -360,11 +745,16 @@ def measure_memory(contenders: dict[str, Contender], options: Options) -> Table:
 
 def run(options: Options) -> list[Table]:
     contenders = load_contenders()
-    return [time_operations(contenders, options), measure_memory(contenders, options)]
+    tables = [time_operations(contenders, options), measure_memory(contenders, options)]
+    for key in ("tool", "multimodal"):
+        tables += [time_workload(WORKLOADS[key], options), time_floors(WORKLOADS[key], options)]
+    tables += [time_workload(WORKLOADS["text"], options), time_baseline(options)]
+    return tables
 
 
 SECTION = Section(
     name="messages",
-    description="build / to_dict / from_dict of a 3-block message, and memory per message",
+    description="build / to_dict / from_dict of a 3-block message, a tool round, a 7-block "
+    "multimodal message and a text-only one, their floors, and memory per message",
     run=run,
 )

@@ -43,7 +43,7 @@ SECTION_MODULES = (
     "bench.lite",
     "bench.lighthouse",
 )
-DISTRIBUTIONS = ("agentmsg", "langchain-core", "agentscope", "pydantic", "mcp")
+DISTRIBUTIONS = ("agentmsg", "langchain-core", "agentscope", "pydantic", "mcp", "msgspec")
 QUICK = Options(repeats=3, min_time=0.05, import_repeats=3, memory_count=2_000)
 
 

@@ -250,7 +250,8 @@ showcase
 # show. The message accepts any mix, though, and checks every block in it.
 #
 # Nothing is downloaded when a block points to a URL: the message only keeps the address.
-# Only ``http``, ``https`` and ``data:`` URLs are accepted.
+# A URL is an ``http``, ``https`` or ``data:`` URL, or names a file on the local disk by an
+# absolute path or a ``file://`` URL.
 #
 # Media as base64 text
 # --------------------

@@ -272,8 +272,10 @@ except MediaError as error:
 # -----------------------
 #
 # Some mistakes do not need the bytes to be decoded, and agentmsg refuses them as soon as
-# the message is built. The first is a URL that is not ``http``, ``https`` or ``data:``:
-# a ``javascript:`` or ``file:`` URL shown in a browser or opened by a tool could do harm.
+# the message is built. The first is a URL of a kind agentmsg does not know: a
+# ``javascript:`` URL shown in a browser could run code. Besides ``http``, ``https`` and
+# ``data:`` URLs, only local files are accepted, by an absolute path or a ``file://`` URL,
+# as :ref:`tutorial-migration` shows.
 
 from agentmsg import MessageError, URLSource
 

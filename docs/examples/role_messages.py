@@ -187,9 +187,10 @@ print(reported.token_usage)
 # -------------
 #
 # :meth:`~agentmsg.ChatMessage.to_dict` returns the dict that a chat API expects for one
-# turn: the role and the content, plus the name of a function message (and, as later
-# sections show, the function call of an AI message and the files of a human message).
-# Token counts are not part of it.
+# turn: the role and the content, plus the name of a function message and the files of a
+# human message, shown later. An AI message's dict always has the three keys of ERNIE Bot
+# Agent's, ``function_call``, ``plugin_info`` and ``search_info``, set to ``None`` when
+# the answer has none. Token counts are not part of it.
 
 for message in (question, instruction, answer, lookup):
     print(message.to_dict())
@@ -403,7 +404,8 @@ print(json.dumps([message.to_dict() for message in chat[:-1]], indent=2))
 #   blocks come with it;
 # - a human message's files follow the text as media blocks;
 # - a function call becomes a :class:`~agentmsg.ToolUseBlock` whose ``input`` is the
-#   parsed arguments, preceded by a thinking block for its ``thoughts``;
+#   parsed arguments and whose ``raw_input`` is their text as the model wrote it,
+#   preceded by a thinking block for its ``thoughts``;
 # - a function message becomes a message with role ``"system"``, sent by ``"system"``,
 #   holding one :class:`~agentmsg.ToolResultBlock`. A Msg has no ``"function"`` role;
 #   ``"system"`` is the role tool results travel with in agentmsg;

@@ -228,8 +228,9 @@ print(image["source"]["media_type"], len(image["source"]["data"]), "base64 chara
 
 # %%
 # An image does not have to be carried as base64. A :class:`agentmsg.URLSource`
-# accepts ``http``, ``https`` and ``data:`` URLs, and a ``data:`` URL puts the bytes
-# inside the URL itself. Nothing is downloaded or decoded when the block is built.
+# accepts ``http``, ``https`` and ``data:`` URLs and local files, and a ``data:`` URL puts
+# the bytes inside the URL itself. Nothing is downloaded, read or decoded when the block
+# is built.
 
 data_url = "data:image/png;base64," + image["source"]["data"]
 url_image = ImageBlock(type="image", source=URLSource(type="url", url=data_url))

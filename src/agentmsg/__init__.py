@@ -4,7 +4,10 @@ Everything public is importable from here. Where things live:
 
 - ``_message.py``: :class:`Msg`;
 - ``_blocks.py``: the content block ``TypedDict``s;
-- ``_validate.py``: every validation rule;
+- ``_validate.py``: every validation rule (with ``_validate_chat.py`` for the role
+  messages and ``_validate_media.py`` for media payloads);
+- ``_containers.py``: the one deep copy of JSON-shaped values;
+- ``_chat.py``: the role messages;
 - ``_errors.py``: :class:`MessageError` and its subclasses;
 - ``_ids.py``: ids, timestamps and :func:`deterministic`;
 - ``_html.py`` and ``card.css``: the chat cards; ``_l10n.py`` and ``locale/``: their
@@ -36,14 +39,18 @@ from ._blocks import (
 )
 from ._chat import (
     AIMessage,
+    AIMessageChunk,
     ChatMessage,
     FunctionCall,
     FunctionMessage,
     HumanMessage,
+    Message,
+    PluginInfo,
+    SearchInfo,
     SystemMessage,
     TokenUsage,
 )
-from ._errors import MediaError, MessageError, TokenCountError
+from ._errors import MediaError, MessageAttributeError, MessageError, TokenCountError
 from ._ids import deterministic
 from ._l10n import display_language, set_display_language
 from ._media import block_from_bytes, block_from_file, block_from_url, detect_media_type
@@ -71,6 +78,7 @@ __version__ = "0.1.0"
 __all__ = [
     "BLOCK_TYPES",
     "AIMessage",
+    "AIMessageChunk",
     "AudioBlock",
     "Base64Source",
     "BlockType",
@@ -84,9 +92,13 @@ __all__ = [
     "Loss",
     "MediaError",
     "MediaSource",
+    "Message",
+    "MessageAttributeError",
     "MessageError",
     "Msg",
     "Parsed",
+    "PluginInfo",
+    "SearchInfo",
     "SystemMessage",
     "TextBlock",
     "ThinkingBlock",
@@ -150,6 +162,6 @@ def __dir__() -> list[str]:
 
 # Public classes say they live in ``agentmsg`` (``<class 'agentmsg.Msg'>``), where users
 # import them from, rather than in the private module that defines them.
-for _cls in (Msg, MessageError, MediaError, TokenCountError):
+for _cls in (Msg, MessageError, MessageAttributeError, MediaError, TokenCountError):
     _cls.__module__ = __name__
 del _cls

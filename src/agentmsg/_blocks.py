@@ -7,7 +7,7 @@ given; these classes only describe them for type checkers and readers.
 
 from __future__ import annotations
 
-from typing import Any, Literal, TypeAlias, TypedDict
+from typing import Any, Literal, NotRequired, TypeAlias, TypedDict
 
 __all__ = [
     "BLOCK_TYPES",
@@ -44,7 +44,19 @@ class Base64Source(TypedDict):
 
 
 class URLSource(TypedDict):
-    """Media found at a URL. Only ``http``, ``https`` and ``data:`` URLs are accepted."""
+    """Media found at a URL or in a local file.
+
+    ``url`` is an ``http`` or ``https`` URL, a ``data:`` URL (whose media type, if it
+    names one, is of the block's kind), a ``file://`` URL, or an absolute local path
+    (``/home/ada/cat.png``, ``C:\\photos\\cat.png``), as AgentScope's formatters
+    accept them. Nothing is fetched or read when a message is built;
+    :meth:`Msg.check_media <agentmsg.Msg.check_media>` reads local files, and chat cards
+    show local files as paths, never as links. A relative path is refused: it would name
+    another file in another working directory.
+
+    .. versionchanged:: 0.2.0
+       ``file://`` URLs and absolute local paths are accepted.
+    """
 
     type: Literal["url"]
     url: str
@@ -55,17 +67,33 @@ MediaSource: TypeAlias = Base64Source | URLSource
 
 
 class TextBlock(TypedDict):
-    """Plain text."""
+    """Plain text.
+
+    ``thought_signature`` is optional: the opaque signature Gemini attaches to text that
+    follows its reasoning, as AgentScope 1.x's Gemini model stores it (base64 text).
+
+    .. versionchanged:: 0.2.0
+       The optional ``thought_signature``.
+    """
 
     type: Literal["text"]
     text: str
+    thought_signature: NotRequired[str]
 
 
 class ThinkingBlock(TypedDict):
-    """The reasoning a model produced before its answer."""
+    """The reasoning a model produced before its answer.
+
+    ``signature`` is optional: the signature Anthropic's API returns with a thinking
+    block and wants back with it, as AgentScope 1.x's Anthropic model stores it.
+
+    .. versionchanged:: 0.2.0
+       The optional ``signature``.
+    """
 
     type: Literal["thinking"]
     thinking: str
+    signature: NotRequired[str]
 
 
 class ImageBlock(TypedDict):
@@ -90,12 +118,23 @@ class VideoBlock(TypedDict):
 
 
 class ToolUseBlock(TypedDict):
-    """A model's request to call a tool: its call ``id``, tool ``name`` and ``input``."""
+    """A model's request to call a tool: its call ``id``, tool ``name`` and ``input``.
+
+    Two fields are optional, as in AgentScope 1.x: ``raw_input``, the arguments as the
+    model wrote them (JSON text, possibly broken, from which ``input`` was parsed), and
+    ``thought_signature``, the signature Gemini attaches to a call. Both are kept as
+    they are through every round trip; ``raw_input`` is not compared with ``input``.
+
+    .. versionchanged:: 0.2.0
+       The optional ``raw_input`` and ``thought_signature``.
+    """
 
     type: Literal["tool_use"]
     id: str
     name: str
     input: dict[str, JSONValue]
+    raw_input: NotRequired[str]
+    thought_signature: NotRequired[str]
 
 
 class ToolResultBlock(TypedDict):

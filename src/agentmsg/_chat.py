@@ -10,32 +10,55 @@ Each converts to and from a :class:`~agentmsg.Msg` (:meth:`ChatMessage.to_msg`,
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Generator, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Literal, NotRequired, TypedDict
 
-from ._errors import MediaError, MessageError, TokenCountError
+from ._containers import copy_json
+from ._errors import MediaError, MessageAttributeError, MessageError, TokenCountError
 from ._media import block_from_bytes, block_from_file
 from ._message import Msg
 from ._tokens import estimate_tokens
-from ._validate import check_block, check_id, check_json, check_name, check_str, show
+from ._validate import check_id, check_name, check_str, show, with_article
+from ._validate_chat import (
+    MEDIA_KINDS,
+    check_arguments,
+    check_blocks_for,
+    check_clarify,
+    check_count,
+    check_files,
+    check_function_call,
+    check_one_call,
+    check_payload_keys,
+    check_payload_role,
+    check_plugin_info,
+    check_search_info,
+    check_text_output,
+    check_token_usage,
+    check_tool_result_alone,
+    merge_calls,
+    merge_names,
+)
 
 if TYPE_CHECKING:
     from typing import Self
 
 __all__ = [
     "AIMessage",
+    "AIMessageChunk",
     "ChatMessage",
     "FunctionCall",
     "FunctionMessage",
     "HumanMessage",
+    "Message",
+    "PluginInfo",
+    "SearchInfo",
     "SystemMessage",
     "TokenUsage",
 ]
 
-_set = object.__setattr__
-_MEDIA_KINDS = ("image", "audio", "video")
-_FUNCTION_CALL_KEYS = ("name", "thoughts", "arguments", "id")
-_USAGE_KEYS = ("prompt_tokens", "completion_tokens", "total_tokens")
+# Writes an attribute past ChatMessage.__setattr__, which refuses every field but
+# token_count: how __init__ and the conversions fill the private slots.
+_object_setattr = object.__setattr__
 # The role a tool result travels with in a Msg, and the sender name it gets by default
 # (the core tutorials send tool results as ``Msg("system", [ToolResultBlock], "system")``).
 _TOOL_RESULT_ROLE: Literal["system"] = "system"
@@ -61,99 +84,59 @@ class FunctionCall(TypedDict):
 class TokenUsage(TypedDict):
     """The token usage a chat API reports for one reply.
 
-    All three counts are integers >= 0. :attr:`AIMessage.token_count` is
-    ``completion_tokens``.
+    The counts are integers >= 0. ``total_tokens`` is optional: ERNIE Bot Agent's own
+    ``TokenUsage`` has only the other two. :attr:`AIMessage.token_count` is
+    ``completion_tokens`` and :attr:`AIMessage.query_tokens_count` ``prompt_tokens``.
 
     .. versionadded:: 0.1.0
+    .. versionchanged:: 0.2.0
+       ``total_tokens`` is optional.
     """
 
     prompt_tokens: int
     completion_tokens: int
-    total_tokens: int
+    total_tokens: NotRequired[int]
 
 
-# -- validation ------------------------------------------------------------------------
+class SearchInfo(TypedDict):
+    """The search results an answer draws on, as ERNIE Bot reports them.
+
+    ``results`` holds one dict of JSON values per result (ERNIE Bot gives each an
+    ``index``, a ``url`` and a ``title``).
+
+    .. versionadded:: 0.2.0
+    """
+
+    results: list[dict[str, Any]]
 
 
-def _check_dict_keys(
-    value: dict[str, Any], allowed: tuple[str, ...], required: tuple[str, ...], path: str
-) -> None:
-    for key in value:
-        if key not in allowed:
-            names = ", ".join(f"`{name}`" for name in allowed)
-            msg = (
-                f"`{path}.{key}` is not a field of `{path}` (its fields are {names}); "
-                f"the value was {show(value[key])}."
-            )
-            raise MessageError(msg, f"{path}.{key}")
-    for key in required:
-        if key not in value:
-            msg = f"`{path}` has no `{key}` field: {show(value)}."
-            raise MessageError(msg, f"{path}.{key}")
+class PluginInfo(TypedDict):
+    """The plugins a chat API ran for an answer: their ``names``.
 
+    .. versionadded:: 0.2.0
+    """
 
-def _check_function_call(value: Any, path: str = "function_call") -> dict[str, Any] | None:
-    if value is None:
-        return None
-    if type(value) is not dict:
-        msg = f"`{path}` must be a dict with `name` and `arguments`, or None, not {show(value)}."
-        raise MessageError(msg, path)
-    _check_dict_keys(value, _FUNCTION_CALL_KEYS, ("name", "arguments"), path)
-    call: dict[str, Any] = {"name": check_name(value["name"], f"{path}.name")}
-    if "thoughts" in value:
-        call["thoughts"] = check_str(value["thoughts"], f"{path}.thoughts")
-    call["arguments"] = check_str(value["arguments"], f"{path}.arguments")
-    if "id" in value:
-        call["id"] = check_id(value["id"], f"{path}.id")
-    return call
-
-
-def _check_count(value: Any, path: str = "token_count") -> int:
-    if type(value) is int and value >= 0:
-        return value
-    msg = f"`{path}` must be an integer >= 0, not {show(value)}."
-    raise TokenCountError(msg, path)
-
-
-def _check_token_usage(value: Any, path: str = "token_usage") -> dict[str, int] | None:
-    if value is None:
-        return None
-    if type(value) is not dict:
-        names = ", ".join(f"`{key}`" for key in _USAGE_KEYS)
-        msg = f"`{path}` must be a dict with {names}, or None, not {show(value)}."
-        raise MessageError(msg, path)
-    _check_dict_keys(value, _USAGE_KEYS, _USAGE_KEYS, path)
-    return {key: _check_count(value[key], f"{path}.{key}") for key in _USAGE_KEYS}
-
-
-def _check_files(value: Any, path: str = "files") -> list[dict[str, Any]]:
-    if value is None:
-        return []
-    if type(value) not in (list, tuple):
-        msg = f"`{path}` must be a list of image, audio or video blocks, not {show(value)}."
-        raise MessageError(msg, path)
-    blocks = []
-    for index, block in enumerate(value):
-        here = f"{path}[{index}]"
-        checked = check_block(block, here)
-        if checked["type"] not in _MEDIA_KINDS:
-            msg = f"`{here}` must be an image, audio or video block, not a {checked['type']} block."
-            raise MessageError(msg, f"{here}.type")
-        blocks.append(checked)
-    return blocks
-
-
-def _copy(value: Any) -> Any:
-    if type(value) is dict:
-        return {key: _copy(item) for key, item in value.items()}
-    if type(value) is list:
-        return [_copy(item) for item in value]
-    return value
+    names: list[str]
 
 
 def _default_call_id(function_name: str) -> str:
     """The call id a function call and its result share when neither names one."""
     return f"call_{function_name}"
+
+
+def _arguments_text(use: dict[str, Any]) -> str:
+    """A tool use block's arguments as a function call's text: the model's own text
+    (``raw_input``) when it still says what ``input`` holds, else ``input`` as JSON."""
+    import json  # here, not at the top: `import agentmsg` stays light
+
+    raw = use.get("raw_input")
+    if raw is not None:
+        try:
+            if json.loads(raw) == use["input"]:
+                return str(raw)
+        except (ValueError, RecursionError):
+            pass
+    return json.dumps(use["input"], ensure_ascii=False)
 
 
 def _describe_file(block: dict[str, Any]) -> str:
@@ -165,15 +148,32 @@ def _describe_file(block: dict[str, Any]) -> str:
 
 
 class ChatMessage:
-    """The base of the four role messages; not created directly.
+    """The base of the four role messages; not created directly. Also called
+    :data:`~agentmsg.Message`, its name in ERNIE Bot Agent.
 
     Every role message has a :attr:`role`, a string :attr:`content` and a
     :attr:`token_count`. Messages are immutable except for :attr:`token_count`, which
-    can be set once when it is not known yet. Assigning any other attribute raises
-    :class:`~agentmsg.MessageError`.
+    can be set once when it is not known yet. Assigning, deleting or reading any other
+    attribute raises :class:`~agentmsg.MessageAttributeError`, a
+    :class:`~agentmsg.MessageError` and an :exc:`AttributeError`.
 
     Use :meth:`from_dict` and :meth:`from_msg` on this class to get whichever role
     message the data describes, or on a subclass to insist on that role.
+
+    Code written for ERNIE Bot Agent's messages runs unchanged, with these differences
+    on purpose:
+
+    - the messages are immutable: ERNIE Bot Agent lets you reassign ``search_info`` and
+      other fields, agentmsg asks for a new message, so a conversation already sent
+      stays exactly as it was;
+    - a token count is set once: ERNIE Bot Agent logs a warning and overwrites a known
+      count, agentmsg raises :class:`~agentmsg.TokenCountError`, so a count reported
+      by a model is never replaced by mistake;
+    - this base class is not created directly (ERNIE Bot Agent's takes any role): a
+      message has one of the four roles;
+    - :meth:`HumanMessage.create_with_files` takes local paths and bytes and keeps the
+      files as media blocks (ERNIE Bot Agent's takes its own file objects and writes
+      their ids into the text).
 
     .. versionadded:: 0.1.0
     """
@@ -199,9 +199,9 @@ class ChatMessage:
                 "or FunctionMessage."
             )
             raise TypeError(msg)
-        _set(self, "_content", check_str(content, "content"))
-        _set(self, "_name", None if name is None else check_name(name))
-        _set(self, "_token_count", None)
+        _object_setattr(self, "_content", check_str(content, "content"))
+        _object_setattr(self, "_name", None if name is None else check_name(name))
+        _object_setattr(self, "_token_count", None)
 
     # -- attributes --------------------------------------------------------------------
 
@@ -225,17 +225,16 @@ class ChatMessage:
         :class:`~agentmsg.TokenCountError`, so a count reported by a model is never
         overwritten by mistake.
 
+        :class:`~agentmsg.TokenCountError` is an :exc:`AttributeError` too, so
+        ``getattr(message, "token_count", None)`` gives None while the count is unknown.
+
         Raises:
             TokenCountError: Read before it is known; set when it is already known; set
                 to anything but an integer >= 0.
         """
         count = self._token_count
         if count is None:
-            msg = (
-                f"The token count of this {type(self).__name__} is not known yet; set "
-                f"`token_count` first, for example to estimate_tokens(message.content)."
-            )
-            raise TokenCountError(msg, "token_count")
+            raise self._count_not_known()
         return count
 
     @token_count.setter
@@ -246,20 +245,49 @@ class ChatMessage:
                 f"({self._token_count}); it can be set only once, not again to {show(value)}."
             )
             raise TokenCountError(msg, "token_count")
-        _set(self, "_token_count", _check_count(value))
+        _object_setattr(self, "_token_count", check_count(value))
+
+    def _count_not_known(self) -> TokenCountError:
+        msg = (
+            f"The token count of this {type(self).__name__} is not known yet; set "
+            f"`token_count` first, for example to estimate_tokens(message.content)."
+        )
+        return TokenCountError(msg, "token_count")
 
     def __setattr__(self, field: str, value: Any) -> None:
         if field == "token_count" or field in _PRIVATE_SLOTS:
             # token_count goes through its setter; the private slots are only set this
             # way by copy and pickle, which restore a message slot by slot.
-            _set(self, field, value)
+            _object_setattr(self, field, value)
             return
         kind = type(self).__name__
         if field in self._FIELDS:
-            msg = f"`{field}` of a {kind} cannot be changed; build a new message instead."
+            msg = (
+                f"`{field}` of {with_article(kind)} cannot be changed; build a new message instead."
+            )
         else:
             msg = f"`{field}` is not a field of {kind}; the fields are {', '.join(self._FIELDS)}."
-        raise MessageError(msg, field)
+        raise MessageAttributeError(msg, field)
+
+    def __delattr__(self, field: str) -> None:
+        kind = type(self).__name__
+        if field in self._FIELDS or field in _PRIVATE_SLOTS:
+            msg = (
+                f"`{field}` cannot be deleted from {with_article(kind)}; "
+                f"build a new message instead."
+            )
+        else:
+            msg = f"`{field}` is not a field of {kind}; the fields are {', '.join(self._FIELDS)}."
+        raise MessageAttributeError(msg, field)
+
+    def __getattr__(self, field: str) -> Any:
+        # Called when ordinary lookup fails: for a name that is no field, and after the
+        # token_count property raised its TokenCountError, an AttributeError too.
+        if field == "token_count":
+            raise self._count_not_known()
+        kind = type(self).__name__
+        msg = f"`{field}` is not a field of {kind}; the fields are {', '.join(self._FIELDS)}."
+        raise MessageAttributeError(msg, field)
 
     # -- chat payloads -----------------------------------------------------------------
 
@@ -293,27 +321,10 @@ class ChatMessage:
             >>> ChatMessage.from_dict({"role": "user", "content": "Hi"})
             <HumanMessage role: 'user', content: 'Hi'>
         """
-        if type(data) is not dict:
-            msg = f"A chat payload must be a dict, not {type(data).__name__}: {show(data)}."
-            raise MessageError(msg)
-        role = data.get("role")
-        target = _BY_ROLE.get(role) if isinstance(role, str) else None
-        if target is None:
-            roles = ", ".join(repr(name) for name in _BY_ROLE)
-            msg = f"`role` must be one of {roles}, not {show(role)}."
-            raise MessageError(msg, "role")
-        cls._expect(target, f"a payload with role {role!r}")
-        for key in data:
-            if key not in target._PAYLOAD_KEYS:
-                names = ", ".join(f"`{name}`" for name in target._PAYLOAD_KEYS)
-                msg = (
-                    f"`{key}` is not a field of a {role} payload (its fields are {names}); "
-                    f"the value was {show(data[key])}."
-                )
-                raise MessageError(msg, str(key))
-        if "content" not in data:
-            msg = f"The payload has no `content` field: {show(data)}."
-            raise MessageError(msg, "content")
+        role = check_payload_role(data, _BY_ROLE)
+        target = _BY_ROLE[role]
+        target = cls._expect(target, f"a payload with role {role!r}")
+        check_payload_keys(data, role, target._PAYLOAD_KEYS)
         return target._from_payload(data)
 
     @classmethod
@@ -321,10 +332,17 @@ class ChatMessage:
         return cls(data["content"], name=data.get("name"))
 
     @classmethod
-    def _expect(cls, target: type[ChatMessage], what: str) -> None:
-        if cls is not ChatMessage and target is not cls:
-            msg = f"{what} becomes a {target.__name__}, not a {cls.__name__}."
+    def _expect(cls, target: type[ChatMessage], what: str) -> type[ChatMessage]:
+        """The class to build: *target*, or this class when it is a subclass of it (an
+        :class:`AIMessageChunk` asked for an AI message); anything else raises."""
+        if cls is ChatMessage:
+            return target
+        if not issubclass(cls, target):
+            msg = (
+                f"{what} becomes {with_article(target.__name__)}, not {with_article(cls.__name__)}."
+            )
             raise MessageError(msg, "role")
+        return cls
 
     # -- Msg conversions ---------------------------------------------------------------
 
@@ -394,27 +412,27 @@ class ChatMessage:
             raise MessageError(message, "msg")
         content = msg.content
         if (
-            type(content) is list
+            isinstance(content, list)
             and content
             and any(block["type"] == "tool_result" for block in content)
         ):
             target: type[ChatMessage] = FunctionMessage
         else:
             target = _BY_ROLE[msg.role]
-        cls._expect(target, f"a Msg with role {msg.role!r} and this content")
+        target = cls._expect(target, f"a Msg with role {msg.role!r} and this content")
         return target._from_msg(msg)
 
     @classmethod
     def _from_msg(cls, msg: Msg) -> ChatMessage:
-        blocks = _blocks_of(msg, ("text",), cls)
+        blocks = check_blocks_for(msg.content, ("text",), cls.__name__)
         message = cls(_join_text(blocks), name=_kept_name(msg, cls._DEFAULT_NAME))
         message._restore_count(msg.metadata)
         return message
 
     def _restore_count(self, metadata: dict[str, Any] | None) -> None:
         if metadata is not None and "token_count" in metadata:
-            _set(
-                self, "_token_count", _check_count(metadata["token_count"], "metadata.token_count")
+            _object_setattr(
+                self, "_token_count", check_count(metadata["token_count"], "metadata.token_count")
             )
 
     # -- comparison and display --------------------------------------------------------
@@ -464,22 +482,6 @@ def _join_text(blocks: list[dict[str, Any]]) -> str:
     return "\n".join(block["text"] for block in blocks if block["type"] == "text")
 
 
-def _blocks_of(msg: Msg, allowed: tuple[str, ...], target: type[ChatMessage]) -> list[Any]:
-    """The Msg's content as blocks, refusing any block *target* cannot carry."""
-    content: Any = msg.content
-    if type(content) is str:
-        return [{"type": "text", "text": content}]
-    for index, block in enumerate(content):
-        if block["type"] not in allowed:
-            kinds = ", ".join(allowed)
-            message = (
-                f"`content[{index}]` is a {block['type']} block, which a {target.__name__} "
-                f"cannot carry (it takes {kinds} blocks)."
-            )
-            raise MessageError(message, f"content[{index}]")
-    return list(content)
-
-
 # -- the four roles --------------------------------------------------------------------
 
 
@@ -527,12 +529,12 @@ class HumanMessage(ChatMessage):
         files: Sequence[dict[str, Any]] | None = None,
     ) -> None:
         super().__init__(content, name=name)
-        _set(self, "_files", _check_files(files))
+        _object_setattr(self, "_files", check_files(files))
 
     @property
     def files(self) -> list[dict[str, Any]]:
         """Copies of the media blocks sent with the text (empty when there are none)."""
-        return _copy(self._files)  # type: ignore[no-any-return]
+        return copy_json(self._files)  # type: ignore[no-any-return]
 
     @classmethod
     def create_with_files(
@@ -547,6 +549,10 @@ class HumanMessage(ChatMessage):
         Each file is read now (synchronously; nothing goes over the network) and kept
         as a base64 media block; :meth:`~ChatMessage.to_msg` puts the blocks after the
         text. The media type is detected from the bytes, else from the file extension.
+
+        Async code may ``await`` the result, as ERNIE Bot Agent's ``create_with_files``
+        is a coroutine: awaiting a :class:`HumanMessage` gives the message itself, so
+        ``await HumanMessage.create_with_files(...)`` and the plain call both work.
 
         Args:
             text: The text of the message.
@@ -564,6 +570,9 @@ class HumanMessage(ChatMessage):
             >>> message = HumanMessage.create_with_files("What is in this picture?", [gif])
             >>> print(message)
             <role: 'user', content: 'What is in this picture?', files: ['image/gif']>
+
+        .. versionchanged:: 0.2.0
+           The result can be awaited.
         """
         if type(files) not in (list, tuple):
             msg = f"`files` must be a list of file paths or bytes, not {show(files)}."
@@ -584,10 +593,18 @@ class HumanMessage(ChatMessage):
             blocks.append(block)
         return cls(text, name=name, files=blocks)
 
+    def __await__(self) -> Generator[Any, None, Self]:
+        """Awaiting a human message gives the message itself (see :meth:`create_with_files`).
+
+        .. versionadded:: 0.2.0
+        """
+        return self
+        yield  # unreachable: makes this a generator that returns at once
+
     def to_dict(self) -> dict[str, Any]:
         data = super().to_dict()
         if self._files:
-            data["files"] = _copy(self._files)
+            data["files"] = copy_json(self._files)
         return data
 
     @classmethod
@@ -598,12 +615,12 @@ class HumanMessage(ChatMessage):
         if not self._files:
             return self._content
         blocks: list[Any] = [{"type": "text", "text": self._content}] if self._content else []
-        blocks.extend(_copy(block) for block in self._files)
+        blocks.extend(copy_json(block) for block in self._files)
         return blocks
 
     @classmethod
     def _from_msg(cls, msg: Msg) -> ChatMessage:
-        blocks = _blocks_of(msg, ("text", *_MEDIA_KINDS), cls)
+        blocks = check_blocks_for(msg.content, ("text", *MEDIA_KINDS), cls.__name__)
         files = [block for block in blocks if block["type"] != "text"]
         message = cls(_join_text(blocks), name=_kept_name(msg, "user"), files=files)
         message._restore_count(msg.metadata)
@@ -647,7 +664,7 @@ class SystemMessage(ChatMessage):
 
     def __init__(self, content: str, *, name: str | None = None) -> None:
         super().__init__(content, name=name)
-        _set(self, "_token_count", len(self._content))
+        _object_setattr(self, "_token_count", len(self._content))
 
     def _msg_metadata(self) -> dict[str, Any] | None:
         return None  # the count is the length of the content, worked out again
@@ -661,15 +678,23 @@ class AIMessage(ChatMessage):
         function_call: The function the model wants called, as a dict with ``name``,
             ``arguments`` (a JSON object as text) and optionally ``thoughts`` and
             ``id``; or None. See :class:`~agentmsg.FunctionCall`.
-        token_usage: The usage the chat API reported, a dict with ``prompt_tokens``,
-            ``completion_tokens`` and ``total_tokens`` (integers >= 0); or None. See
-            :class:`~agentmsg.TokenUsage`.
+        token_usage: The usage the chat API reported, a dict with ``prompt_tokens`` and
+            ``completion_tokens`` and optionally ``total_tokens`` (integers >= 0); or
+            None. See :class:`~agentmsg.TokenUsage`.
+        plugin_info: The plugins the chat API ran for this answer, as
+            ``{"names": [...]}``; or None. See :class:`~agentmsg.PluginInfo`.
+        search_info: The search results the answer draws on, as
+            ``{"results": [{...}, ...]}``; or None. See :class:`~agentmsg.SearchInfo`.
+        clarify: Whether the answer asks the user to clarify the question (ERNIE Bot's
+            ``plugin_clarify`` finish reason).
         name: The assistant's name, or None.
 
-    The token count is known from the start: ``completion_tokens`` of *token_usage*,
-    else :func:`~agentmsg.estimate_tokens` of the content and the function call. It
-    cannot be set. The function-call arguments are kept as text; they are parsed only
-    by :meth:`~ChatMessage.to_msg`.
+    The arguments are in ERNIE Bot Agent's order, so code written for its ``AIMessage``
+    runs unchanged. The token count is known from the start: ``completion_tokens`` of
+    *token_usage*, else :func:`~agentmsg.estimate_tokens` of the content and the
+    function call. It cannot be set. :attr:`query_tokens_count` is ``prompt_tokens``,
+    or 0 without a usage report. The function-call arguments are kept as text; they
+    are parsed only by :meth:`~ChatMessage.to_msg`.
 
     Raises:
         MessageError: A field has the wrong type or value, or a dict has an unknown key.
@@ -680,42 +705,66 @@ class AIMessage(ChatMessage):
         >>> reply = AIMessage("", function_call=call)
         >>> reply.to_dict()["function_call"]
         {'name': 'multiply', 'arguments': '{"a": 7, "b": 8}'}
-        >>> usage = {"prompt_tokens": 30, "completion_tokens": 3, "total_tokens": 33}
-        >>> AIMessage("56", token_usage=usage).token_count
-        3
+        >>> answer = AIMessage("56", token_usage={"prompt_tokens": 30, "completion_tokens": 3})
+        >>> answer.token_count, answer.query_tokens_count
+        (3, 30)
 
     .. versionadded:: 0.1.0
+    .. versionchanged:: 0.2.0
+       *plugin_info*, *search_info* and *clarify*; :attr:`query_tokens_count`; a
+       *token_usage* without ``total_tokens``; :meth:`to_dict` always has the
+       ``function_call``, ``plugin_info`` and ``search_info`` keys, as ERNIE Bot Agent's.
     """
 
-    __slots__ = ("_function_call", "_token_usage")
+    __slots__ = ("_clarify", "_function_call", "_plugin_info", "_search_info", "_token_usage")
     role: ClassVar[str] = "assistant"
-    _PAYLOAD_KEYS: ClassVar[tuple[str, ...]] = ("role", "name", "content", "function_call")
+    _PAYLOAD_KEYS: ClassVar[tuple[str, ...]] = (
+        "role",
+        "name",
+        "content",
+        "function_call",
+        "plugin_info",
+        "search_info",
+    )
     _FIELDS: ClassVar[tuple[str, ...]] = (
         "role",
         "name",
         "content",
         "function_call",
         "token_usage",
+        "plugin_info",
+        "search_info",
+        "clarify",
+        "query_tokens_count",
         "token_count",
     )
     _DEFAULT_NAME: ClassVar[str] = "assistant"
 
     _function_call: dict[str, Any] | None
     _token_usage: dict[str, int] | None
+    _plugin_info: dict[str, Any] | None
+    _search_info: dict[str, Any] | None
+    _clarify: bool
 
     def __init__(
         self,
         content: str,
         function_call: FunctionCall | None = None,
         token_usage: TokenUsage | None = None,
+        plugin_info: PluginInfo | None = None,
+        search_info: SearchInfo | None = None,
+        clarify: bool | None = False,
         *,
         name: str | None = None,
     ) -> None:
         super().__init__(content, name=name)
-        call = _check_function_call(function_call)
-        usage = _check_token_usage(token_usage)
-        _set(self, "_function_call", call)
-        _set(self, "_token_usage", usage)
+        call = check_function_call(function_call)
+        usage = check_token_usage(token_usage)
+        _object_setattr(self, "_function_call", call)
+        _object_setattr(self, "_token_usage", usage)
+        _object_setattr(self, "_plugin_info", check_plugin_info(plugin_info))
+        _object_setattr(self, "_search_info", check_search_info(search_info))
+        _object_setattr(self, "_clarify", check_clarify(clarify))
         if usage is not None:
             count = usage["completion_tokens"]
         else:
@@ -723,7 +772,7 @@ class AIMessage(ChatMessage):
             if call is not None:
                 spoken = (call["name"], call.get("thoughts", ""), call["arguments"])
                 count += sum(estimate_tokens(text) for text in spoken)
-        _set(self, "_token_count", count)
+        _object_setattr(self, "_token_count", count)
 
     @property
     def function_call(self) -> FunctionCall | None:
@@ -737,15 +786,63 @@ class AIMessage(ChatMessage):
         usage = self._token_usage
         return None if usage is None else TokenUsage(**usage)  # type: ignore[typeddict-item]
 
+    @property
+    def query_tokens_count(self) -> int:
+        """How many tokens the request this message answers cost.
+
+        It is ``prompt_tokens`` of the usage report, and 0 without one, as in ERNIE Bot
+        Agent.
+
+        .. versionadded:: 0.2.0
+        """
+        usage = self._token_usage
+        return 0 if usage is None else usage["prompt_tokens"]
+
+    @property
+    def plugin_info(self) -> PluginInfo | None:
+        """A copy of the plugins the chat API ran, or None.
+
+        .. versionadded:: 0.2.0
+        """
+        info = self._plugin_info
+        return None if info is None else PluginInfo(names=list(info["names"]))
+
+    @property
+    def search_info(self) -> SearchInfo | None:
+        """A copy of the search results the answer draws on, or None.
+
+        .. versionadded:: 0.2.0
+        """
+        info = self._search_info
+        return None if info is None else copy_json(info)
+
+    @property
+    def clarify(self) -> bool:
+        """Whether the answer asks the user to clarify the question.
+
+        .. versionadded:: 0.2.0
+        """
+        return self._clarify
+
     def to_dict(self) -> dict[str, Any]:
         data = super().to_dict()
-        if self._function_call is not None:
-            data["function_call"] = dict(self._function_call)
+        call = self._function_call
+        data["function_call"] = None if call is None else dict(call)
+        data["plugin_info"] = self.plugin_info
+        data["search_info"] = self.search_info
         return data
 
     @classmethod
     def _from_payload(cls, data: dict[str, Any]) -> ChatMessage:
-        return cls(data["content"], data.get("function_call"), name=data.get("name"))
+        get = data.get
+        return cls(
+            data["content"],
+            get("function_call"),
+            None,
+            get("plugin_info"),
+            get("search_info"),
+            name=get("name"),
+        )
 
     def _msg_content(self) -> str | list[Any]:
         call = self._function_call
@@ -757,83 +854,124 @@ class AIMessage(ChatMessage):
         if self._content:
             blocks.append({"type": "text", "text": self._content})
         name = call["name"]
-        arguments = _parse_arguments(call["arguments"])
+        arguments = check_arguments(call["arguments"])
         call_id = call.get("id", _default_call_id(name))
-        blocks.append({"type": "tool_use", "id": call_id, "name": name, "input": arguments})
+        blocks.append(
+            {
+                "type": "tool_use",
+                "id": call_id,
+                "name": name,
+                "input": arguments,
+                "raw_input": call["arguments"],
+            }
+        )
         return blocks
 
     def _msg_metadata(self) -> dict[str, Any] | None:
-        usage = self._token_usage
-        return None if usage is None else {"token_usage": dict(usage)}
+        metadata: dict[str, Any] = {}
+        if self._token_usage is not None:
+            metadata["token_usage"] = dict(self._token_usage)
+        if self._plugin_info is not None:
+            metadata["plugin_info"] = self.plugin_info
+        if self._search_info is not None:
+            metadata["search_info"] = self.search_info
+        if self._clarify:
+            metadata["clarify"] = True
+        return metadata or None
 
     @classmethod
     def _from_msg(cls, msg: Msg) -> ChatMessage:
-        blocks = _blocks_of(msg, ("text", "thinking", "tool_use"), cls)
-        uses = [index for index, block in enumerate(blocks) if block["type"] == "tool_use"]
-        thoughts = [block["thinking"] for block in blocks if block["type"] == "thinking"]
-        if len(uses) > 1:
-            message = (
-                f"`content[{uses[1]}]` is a second tool_use block; an AIMessage carries "
-                f"one function call."
-            )
-            raise MessageError(message, f"content[{uses[1]}]")
+        blocks = check_blocks_for(msg.content, ("text", "thinking", "tool_use"), cls.__name__)
+        use = check_one_call(blocks)
         call: dict[str, Any] | None = None
-        if uses:
-            use = blocks[uses[0]]
+        if use is not None:
             call = {"name": use["name"]}
+            thoughts = [block["thinking"] for block in blocks if block["type"] == "thinking"]
             if thoughts:
                 call["thoughts"] = "\n".join(thoughts)
-            import json  # here, not at the top: `import agentmsg` stays light
-
-            call["arguments"] = json.dumps(use["input"], ensure_ascii=False)
+            call["arguments"] = _arguments_text(use)
             if use["id"] != _default_call_id(use["name"]):
                 call["id"] = use["id"]
-        elif thoughts:
-            index = next(i for i, block in enumerate(blocks) if block["type"] == "thinking")
-            message = (
-                f"`content[{index}]` is a thinking block without a tool_use block; an "
-                f"AIMessage keeps thoughts only as part of a function call."
-            )
-            raise MessageError(message, f"content[{index}]")
-        usage = None
-        metadata = msg.metadata
-        if metadata is not None and "token_usage" in metadata:
-            usage = _check_token_usage(metadata["token_usage"], "metadata.token_usage")
+        metadata = msg.metadata or {}
         return cls(
             _join_text(blocks),
             call,  # type: ignore[arg-type]
-            usage,  # type: ignore[arg-type]
+            check_token_usage(metadata.get("token_usage"), "metadata.token_usage"),  # type: ignore[arg-type]
+            check_plugin_info(metadata.get("plugin_info"), "metadata.plugin_info"),  # type: ignore[arg-type]
+            check_search_info(metadata.get("search_info"), "metadata.search_info"),  # type: ignore[arg-type]
+            check_clarify(metadata.get("clarify"), "metadata.clarify"),
             name=_kept_name(msg, "assistant"),
         )
 
     def _state(self) -> tuple[Any, ...]:
-        return (*super()._state(), self._function_call, self._token_usage)
+        return (
+            *super()._state(),
+            self._function_call,
+            self._token_usage,
+            self._plugin_info,
+            self._search_info,
+            self._clarify,
+        )
 
     def _parts(self) -> list[str]:
         parts = super()._parts()
         if self._function_call is not None:
             parts.append(f"function_call: {self._function_call!r}")
+        if self._plugin_info is not None:
+            parts.append(f"plugin_info: {self._plugin_info!r}")
+        if self._search_info is not None:
+            parts.append(f"search_info: {self._search_info!r}")
+        if self._clarify:
+            parts.append("clarify: True")
         return parts
 
 
-def _parse_arguments(text: str) -> dict[str, Any]:
-    import json  # here, not at the top: `import agentmsg` stays light
+class AIMessageChunk(AIMessage):
+    """A piece of an answer that a chat API streams; pieces add up with ``+``.
 
-    path = "function_call.arguments"
-    try:
-        value = json.loads(text)
-    except (ValueError, RecursionError) as error:
-        msg = f"`{path}` is not valid JSON ({error}): {show(text)}."
-        raise MessageError(msg, path) from None
-    if type(value) is not dict:
-        msg = f"`{path}` must hold a JSON object of the arguments, not {show(value)}."
-        raise MessageError(msg, path)
-    try:
-        checked: dict[str, Any] = check_json(value, path)
-    except RecursionError:
-        msg = f"`{path}` is nested too deeply: {show(text)}."
-        raise MessageError(msg, path) from None
-    return checked
+    ERNIE Bot Agent's chat models stream an answer as ``AIMessageChunk`` pieces; here, as
+    with langchain-core's chunks, ``first + second`` is the :class:`AIMessageChunk` of
+    both pieces. It takes the arguments of :class:`AIMessage` and is one, so a piece, or
+    their sum, can go wherever an answer can. The contents are joined, as are the
+    ``arguments`` and ``thoughts`` of a function call streamed in pieces (the pieces
+    must name the same function). The usage report, plugin and search information of
+    the later piece replace the earlier's when it has them: a chat API reports usage as
+    a running total in each piece, or once in the last one, and either way the last
+    report covers the whole answer (langchain-core adds up the pieces' counts instead).
+    ``clarify`` holds when either piece has it. Adding anything but another chunk is a
+    :exc:`TypeError`, as for any two unrelated types.
+
+    Raises:
+        MessageError: A field has the wrong type or value; two pieces name different
+            senders or functions, or different call ids.
+
+    Example:
+        >>> from agentmsg import AIMessageChunk
+        >>> pieces = [AIMessageChunk("The capital "), AIMessageChunk("is Lima.")]
+        >>> answer = sum(pieces[1:], pieces[0])
+        >>> answer.content
+        'The capital is Lima.'
+
+    .. versionadded:: 0.2.0
+    """
+
+    __slots__ = ()
+
+    def __add__(self, other: object) -> AIMessageChunk:
+        if not isinstance(other, AIMessageChunk):
+            return NotImplemented
+        usage = other._token_usage if other._token_usage is not None else self._token_usage
+        plugins = other._plugin_info if other._plugin_info is not None else self._plugin_info
+        search = other._search_info if other._search_info is not None else self._search_info
+        return AIMessageChunk(
+            self._content + other._content,
+            merge_calls(self._function_call, other._function_call),
+            usage,  # type: ignore[arg-type]
+            plugins,  # type: ignore[arg-type]
+            search,  # type: ignore[arg-type]
+            self._clarify or other._clarify,
+            name=merge_names(self._name, other._name),
+        )
 
 
 class FunctionMessage(ChatMessage):
@@ -877,7 +1015,7 @@ class FunctionMessage(ChatMessage):
 
     def __init__(self, name: str, content: str, *, call_id: str | None = None) -> None:
         super().__init__(content, name=check_name(name))
-        _set(self, "_call_id", None if call_id is None else check_id(call_id, "call_id"))
+        _object_setattr(self, "_call_id", None if call_id is None else check_id(call_id, "call_id"))
 
     @property
     def name(self) -> str:
@@ -915,26 +1053,12 @@ class FunctionMessage(ChatMessage):
 
     @classmethod
     def _from_msg(cls, msg: Msg) -> ChatMessage:
-        content = msg.content
-        if len(content) != 1:
-            where = next(i for i, block in enumerate(content) if block["type"] == "tool_result")  # type: ignore[index]
-            message = (
-                f"`content[{where}]` is a tool_result block among {len(content)} blocks; "
-                f"a Msg becomes a FunctionMessage only when the tool result is its one block."
-            )
-            raise MessageError(message, f"content[{where}]")
-        block: Any = content[0]
+        block = check_tool_result_alone(msg.content)  # type: ignore[arg-type]
         output = block["output"]
         if type(output) is str:
             text = output
-        elif type(output) is list and output and all(type(item) is dict for item in output):
-            for index, item in enumerate(output):
-                if item.get("type") != "text":
-                    message = (
-                        f"`content[0].output[{index}]` is a {item.get('type')} block; a "
-                        f"FunctionMessage carries text only."
-                    )
-                    raise MessageError(message, f"content[0].output[{index}]")
+        elif isinstance(output, list) and output and all(isinstance(item, dict) for item in output):
+            check_text_output(output)
             text = "\n".join(item["text"] for item in output)
         else:
             import json  # here, not at the top: `import agentmsg` stays light
@@ -950,6 +1074,9 @@ class FunctionMessage(ChatMessage):
         return (*super()._state(), self._call_id)
 
 
+Message = ChatMessage
+"""The base class under the name ERNIE Bot Agent gives it: ``Message`` is ``ChatMessage``."""
+
 _PRIVATE_SLOTS = frozenset(
     slot
     for cls in (ChatMessage, HumanMessage, AIMessage, FunctionMessage)
@@ -963,6 +1090,6 @@ _BY_ROLE: dict[str, type[ChatMessage]] = {
 }
 
 # Public classes say they live in ``agentmsg``, where users import them from.
-for _cls in (ChatMessage, HumanMessage, SystemMessage, AIMessage, FunctionMessage):
+for _cls in (ChatMessage, HumanMessage, SystemMessage, AIMessage, AIMessageChunk, FunctionMessage):
     _cls.__module__ = "agentmsg"
 del _cls

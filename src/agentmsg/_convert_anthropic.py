@@ -296,13 +296,13 @@ def from_anthropic(data: Any, *, strict: bool = False) -> Parsed:
     data = plain(data)
     turns = Turns()
     names: dict[str, str] = {}
-    if type(data) is dict and "messages" not in data and ("content" in data or "type" in data):
+    if isinstance(data, dict) and "messages" not in data and ("content" in data or "type" in data):
         _envelope(report, turns, data)
         _message(report, turns, data, "", names, response=True)
         return Parsed(turns.messages, tuple(report.losses))
-    if type(data) is list:
+    if isinstance(data, list):
         messages = data
-    elif type(data) is dict and "messages" in data:
+    elif isinstance(data, dict) and "messages" in data:
         system = data.get("system")
         if system is not None:
             if type(system) is str:

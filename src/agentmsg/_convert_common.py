@@ -207,7 +207,7 @@ def as_msg(item: object, index: int) -> Msg:
 
 def check_conversation(messages: object) -> None:
     """Raise unless *messages* is a list (or tuple) of messages."""
-    if type(messages) is not list and (
+    if not isinstance(messages, list) and (
         isinstance(messages, str | bytes | dict) or not isinstance(messages, list | tuple)
     ):
         msg = f"`messages` must be a list of Msg or role messages, not {show(messages)}."
@@ -378,7 +378,7 @@ def report_local(report: Report, path: str, kind: str, url: str) -> None:
 def plain(data: Any) -> Any:
     """Provider data as JSON values: an SDK model (pydantic), or a list of them, is
     dumped first."""
-    if type(data) is list:
+    if isinstance(data, list):
         return [plain(item) if hasattr(item, "model_dump") else item for item in data]
     dump = getattr(data, "model_dump", None)
     if callable(dump) and not isinstance(data, dict):
@@ -387,14 +387,14 @@ def plain(data: Any) -> Any:
 
 
 def need_dict(value: Any, path: str) -> dict[str, Any]:
-    if type(value) is not dict:
+    if not isinstance(value, dict):
         msg = f"`{path}` must be a JSON object (a dict), not {show(value)}."
         raise MessageError(msg, path)
     return value
 
 
 def need_list(value: Any, path: str) -> list[Any]:
-    if type(value) is not list:
+    if not isinstance(value, list):
         msg = f"`{path}` must be a JSON array (a list), not {show(value)}."
         raise MessageError(msg, path)
     return value
@@ -432,7 +432,7 @@ def arguments_input(report: Report, text: Any, path: str) -> tuple[dict[str, Any
     """
     text = need_str(text, path)
     value = parse_arguments(text) if text else {}
-    if type(value) is dict:
+    if isinstance(value, dict):
         return value, {}
     if RAW_INPUT:
         return {}, {"raw_input": text}
@@ -526,16 +526,16 @@ def state_of(msg: Msg, format_key: str) -> dict[str, Any]:
     if metadata is None:
         return {}
     state = metadata.get(STATE_KEY)
-    if type(state) is not dict:
+    if not isinstance(state, dict):
         return {}
     entries = state.get(format_key)
-    return entries if type(entries) is dict else {}
+    return entries if isinstance(entries, dict) else {}
 
 
 def state_field(state: dict[str, Any], position: int, key: str) -> Any:
     """One kept field of the block at *position*, or None."""
     entry = state.get(str(position))
-    if type(entry) is not dict:
+    if not isinstance(entry, dict):
         return None
     value = entry.get(key)
     return value if type(value) is str and value else None

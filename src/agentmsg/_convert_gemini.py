@@ -277,11 +277,11 @@ def from_gemini(data: Any, *, strict: bool = False) -> Parsed:
     data = plain(data)
     turns = Turns()
     calls = _Calls()
-    if type(data) is dict:
+    if isinstance(data, dict):
         data = _snake(data)
-    if type(data) is list:
+    if isinstance(data, list):
         contents, base = data, "contents"
-    elif type(data) is dict and "candidates" in data:
+    elif isinstance(data, dict) and "candidates" in data:
         candidates = need_list(data["candidates"], "candidates")
         if not candidates:
             raise MessageError("`candidates` is empty: the response holds no reply.", "candidates")
@@ -293,7 +293,7 @@ def from_gemini(data: Any, *, strict: bool = False) -> Parsed:
         _content(report, turns, _snake(content), "candidates[0].content", calls)
         turns.flush("candidates[0].content")
         return Parsed(turns.messages, tuple(report.losses))
-    elif type(data) is dict and "contents" in data:
+    elif isinstance(data, dict) and "contents" in data:
         system = data.get("system_instruction")
         if system is not None:
             system = _snake(need_dict(system, "system_instruction"))

@@ -461,12 +461,12 @@ def from_openai_chat(data: Any, *, strict: bool = False) -> Parsed:
     data = plain(data)
     turns = Turns()
     names: dict[str, str] = {}
-    if type(data) is list:
+    if isinstance(data, list):
         messages, base = data, "messages"
-    elif type(data) is dict and "choices" in data:
+    elif isinstance(data, dict) and "choices" in data:
         _response(report, turns, data, names)
         return Parsed(turns.messages, tuple(report.losses))
-    elif type(data) is dict and "messages" in data:
+    elif isinstance(data, dict) and "messages" in data:
         messages, base = need_list(data["messages"], "messages"), "messages"
     else:
         msg_text = (
@@ -498,7 +498,7 @@ def _response(report: Report, turns: Turns, data: dict[str, Any], names: dict[st
             for key in ("prompt_tokens", "completion_tokens", "total_tokens")
         }
     logprobs = choice.get("logprobs")
-    if type(logprobs) is dict and any(value is not None for value in logprobs.values()):
+    if isinstance(logprobs, dict) and any(value is not None for value in logprobs.values()):
         report.drop(
             "choices[0].logprobs",
             "log probabilities",

@@ -325,12 +325,12 @@ def from_openai_responses(data: Any, *, strict: bool = False) -> Parsed:
     report = Report(FORMAT, strict)
     data = plain(data)
     turns = Turns()
-    if type(data) is list:
+    if isinstance(data, list):
         items, base = data, "input"
-    elif type(data) is dict and "output" in data:
+    elif isinstance(data, dict) and "output" in data:
         _response_envelope(turns, data)
         items, base = need_list(data["output"], "output"), "output"
-    elif type(data) is dict and "input" in data:
+    elif isinstance(data, dict) and "input" in data:
         instructions = data.get("instructions")
         if instructions is not None:
             turns.add("system", need_str(instructions, "instructions"), "system", "instructions")
@@ -441,7 +441,7 @@ def _response_envelope(turns: Turns, data: dict[str, Any]) -> None:
     if data.get("model") is not None:
         metadata["model"] = need_str(data["model"], "model")
     details = data.get("incomplete_details")
-    if type(details) is dict and details.get("reason") is not None:
+    if isinstance(details, dict) and details.get("reason") is not None:
         metadata["stop_reason"] = need_str(details["reason"], "incomplete_details.reason")
     elif data.get("status") is not None:
         metadata["stop_reason"] = need_str(data["status"], "status")

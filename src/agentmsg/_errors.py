@@ -6,7 +6,7 @@ names the field path (``content[2].source.url``) and ends with the offending val
 
 from __future__ import annotations
 
-__all__ = ["MediaError", "MessageError", "TokenCountError"]
+__all__ = ["MediaError", "MessageAttributeError", "MessageError", "TokenCountError"]
 
 
 class MessageError(ValueError):
@@ -40,8 +40,31 @@ class MediaError(MessageError):
     """
 
 
-class TokenCountError(MessageError):
+class MessageAttributeError(MessageError, AttributeError):
+    """An attribute was read, set or deleted that a message does not allow.
+
+    Raised for a name that is not a field of the message (read, set or deleted), for a
+    field that cannot be changed or deleted, and for a value that is not known yet. It
+    is an :exc:`AttributeError` as well, as ``attrs``' ``FrozenInstanceError`` is, so
+    ``getattr`` with a default and ``hasattr`` work as they do on any object:
+
+    >>> from agentmsg import HumanMessage, Msg
+    >>> getattr(HumanMessage("Hi"), "token_count", None) is None
+    True
+    >>> hasattr(Msg("Ada", "Hi", "user"), "colour")
+    False
+
+    .. versionadded:: 0.2.0
+    """
+
+
+class TokenCountError(MessageAttributeError):
     """A token count was read before it was known, or set to an invalid value.
 
+    It is a :class:`MessageAttributeError`, and so an :exc:`AttributeError` too:
+    ``getattr(message, "token_count", None)`` gives None for a count not known yet.
+
     .. versionadded:: 0.1.0
+    .. versionchanged:: 0.2.0
+       A subclass of :class:`MessageAttributeError` (and :exc:`AttributeError`).
     """

@@ -24,6 +24,7 @@ from ._l10n import Size, translated
 from ._l10n import gettext as _
 from ._l10n import label as N_
 from ._l10n import ngettext as _n
+from ._validate import is_file_url, is_local_path
 
 __all__ = [
     "INLINE_MEDIA_LIMIT",
@@ -209,7 +210,10 @@ def _media(kind: str, source: Mapping[str, Any]) -> str:
 
     Base64 payloads and ``data:`` URLs up to :data:`INLINE_MEDIA_LIMIT` characters are
     embedded. Remote URLs become a link: an ``<img>`` or player would make the browser
-    fetch them, and the docs site is built and tested without network.
+    fetch them, and the docs site is built and tested without network. Local files
+    (``file://`` URLs and absolute paths) are shown as their path, never as a link or an
+    ``<img>``: the page's reader has no such file, and a page should not point into the
+    reader's own disk.
     """
     if source.get("type") == "base64":
         media_type = str(source.get("media_type", ""))
@@ -223,9 +227,12 @@ def _media(kind: str, source: Mapping[str, Any]) -> str:
         return _data_url(kind, url)
     if url.startswith(("http://", "https://")):
         link = f'<a href="{_esc(url)}" rel="nofollow noopener noreferrer">{_esc(url)}</a>'
+        return _summary(kind, _with_note(link, _("(remote, not loaded)")))
+    if is_local_path(url) or is_file_url(url):
+        note = _("(local file, not loaded)")
     else:
-        link = f"<code>{_esc(url)}</code>"
-    return _summary(kind, _with_note(link, _("(remote, not loaded)")))
+        note = _("(not loaded)")
+    return _summary(kind, _with_note(f"<code>{_esc(url)}</code>", note))
 
 
 # -- blocks ------------------------------------------------------------------------
@@ -290,7 +297,12 @@ def _output(output: Any) -> str:
     if (
         isinstance(output, list)
         and output
-        and all(isinstance(item, dict) and item.get("type") in _OUTPUT_BLOCKS for item in output)
+        and all(
+            isinstance(item, dict)
+            and isinstance(item.get("type"), str)
+            and item["type"] in _OUTPUT_BLOCKS
+            for item in output
+        )
     ):
         return f'<div class="agentmsg-body">{render_blocks(output)}</div>'
     return _value(output)

@@ -15,15 +15,11 @@ __all__ = [
     "format_time_ns",
     "new_id",
     "now_timestamp",
-    "parse_timestamp",
     "random_ids",
-    "timestamp_shape_ok",
 ]
 
 _ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
 _URLSAFE = bytes.maketrans(b"+/", b"-_")
-_DIGITS_TO_ZERO = bytes.maketrans(b"123456789", b"000000000")
-_SHAPE = b"0000-00-00 00:00:00.000"
 _ID_LENGTH = 22
 _IDS_PER_REFILL = 256
 # Three random bytes make four base64 characters, each carrying 6 random bits; the
@@ -104,24 +100,6 @@ def now_timestamp() -> str:
     return value.isoformat(" ", "milliseconds")
 
 
-def timestamp_shape_ok(value: str) -> bool:
-    """Whether *value* is ``DDDD-DD-DD DD:DD:DD.DDD`` with ASCII digits (a date or not)."""
-    return value.isascii() and value.encode().translate(_DIGITS_TO_ZERO) == _SHAPE
-
-
-def parse_timestamp(value: str) -> datetime | None:
-    """Parse ``YYYY-MM-DD HH:MM:SS.mmm``; return None when the text is not of that form.
-
-    Only ASCII digits count, and the date and time must exist (no February 30th).
-    """
-    if not timestamp_shape_ok(value):
-        return None
-    try:
-        return datetime.fromisoformat(value)  # the shape is checked; this checks the date
-    except ValueError:
-        return None
-
-
 @contextmanager
 def deterministic(
     seed: int | str = 0,
@@ -161,6 +139,7 @@ def deterministic(
     import random
 
     from ._errors import MessageError
+    from ._validate import parse_timestamp  # here: _validate imports this module
 
     begin = parse_timestamp(start) if isinstance(start, str) else None
     if begin is None:

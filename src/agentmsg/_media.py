@@ -1,4 +1,8 @@
-"""Media blocks from files, bytes and URLs, and the check of base64 payloads."""
+"""Media blocks from files, bytes and URLs, and the media type of bytes.
+
+The checks of the payloads themselves (:meth:`Msg.check_media <agentmsg.Msg.check_media>`)
+are in ``_validate_media.py``.
+"""
 
 from __future__ import annotations
 
@@ -6,14 +10,15 @@ import os
 from typing import Any
 
 from ._errors import MediaError
-from ._validate import check_block, is_block_list, show
+from ._validate import check_block, show
 
 __all__ = [
     "block_from_bytes",
     "block_from_file",
     "block_from_url",
-    "check_content_media",
     "detect_media_type",
+    "is_of_kind",
+    "same_format",
 ]
 
 # (offset, signature, media type), checked in order; the first match wins.
@@ -90,7 +95,12 @@ def _normal(media_type: str) -> str:
     return _ALIASES.get(media_type, media_type)
 
 
-def _same_format(declared: str, detected: str) -> bool:
+def is_of_kind(detected: str, kind: str) -> bool:
+    """Whether bytes detected as *detected* can be *kind* (WebM can be sound or video)."""
+    return detected.startswith(f"{kind}/") or _OTHER_KIND.get(detected, "").startswith(f"{kind}/")
+
+
+def same_format(declared: str, detected: str) -> bool:
     """Whether a declared media type fits the bytes (an audio/webm file is WebM too)."""
     declared = _normal(declared)
     return declared == detected or _OTHER_KIND.get(detected) == declared
@@ -200,7 +210,9 @@ def block_from_bytes(
         if type(media_type) is not str:
             msg = f"`media_type` must be a string or None, not {show(media_type)}."
             raise MediaError(msg, "media_type")
-        _check_payload(data, media_type, "media_type")
+        from ._validate_media import check_payload
+
+        check_payload(data, media_type, "media_type")
         if kind is not None and media_type.partition("/")[0] != kind:
             msg = f"`kind` is {kind!r}, but `media_type` is {media_type!r}."
             raise MediaError(msg, "kind")
@@ -286,66 +298,3 @@ def block_from_url(url: str, *, kind: str | None = None) -> dict[str, Any]:
             msg = f"Cannot tell whether {show(url)} is an image, audio or video; pass `kind`."
             raise MediaError(msg, "kind")
     return check_block({"type": kind, "source": {"type": "url", "url": url}}, "block")
-
-
-def _check_payload(data: bytes, declared: str, path: str) -> None:
-    detected = detect_media_type(data)
-    if detected is None:
-        msg = f"`{path}` says {declared!r}, but the bytes match no supported format: {data[:8]!r}."
-        raise MediaError(msg, path)
-    if not _same_format(declared, detected):
-        msg = f"`{path}` says {declared!r}, but the bytes are {detected}."
-        raise MediaError(msg, path)
-
-
-def _decode_base64(text: str, path: str) -> bytes:
-    import base64
-    import binascii
-
-    try:
-        return base64.b64decode(text, validate=True)
-    except (binascii.Error, ValueError):
-        msg = f"`{path}` is not valid base64: {show(text)}."
-        raise MediaError(msg, path) from None
-
-
-def _check_source(source: dict[str, Any], kind: str, path: str) -> None:
-    if source["type"] == "base64":
-        data = _decode_base64(source["data"], f"{path}.data")
-        _check_payload(data, source["media_type"], f"{path}.media_type")
-        return
-    url: str = source["url"]
-    if not url.startswith("data:"):
-        return  # nothing is fetched
-    header, _, payload = url.partition(",")
-    media_type, *params = header[5:].split(";")
-    here = f"{path}.url"
-    if any(param.lower() == "base64" for param in params):
-        data = _decode_base64(payload, here)
-    else:
-        from urllib.parse import unquote_to_bytes
-
-        data = unquote_to_bytes(payload)
-    if media_type:
-        _check_payload(data, media_type, here)
-        return
-    detected = detect_media_type(data)
-    if detected is None or not detected.startswith(f"{kind}/"):
-        found = detected or f"of no supported format: {data[:8]!r}"
-        msg = f"`{here}` must hold {kind} data, but its bytes are {found}."
-        raise MediaError(msg, here)
-
-
-def check_content_media(content: Any, path: str = "content") -> None:
-    """Check every base64 payload and data: URL in *content* (tool outputs included)."""
-    if type(content) is not list:
-        return
-    for index, block in enumerate(content):
-        here = f"{path}[{index}]"
-        kind = block["type"]
-        if kind in _KINDS:
-            _check_source(block["source"], kind, f"{here}.source")
-        elif kind == "tool_result" and is_block_list(block["output"]):
-            for inner, item in enumerate(block["output"]):
-                if item["type"] in _KINDS:
-                    _check_source(item["source"], item["type"], f"{here}.output[{inner}].source")

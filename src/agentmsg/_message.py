@@ -5,7 +5,8 @@ from __future__ import annotations
 from time import time_ns as _time_ns
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
-from ._errors import MessageError
+from ._containers import DICT_TYPES, checked_content, checked_metadata, copy_blocks, copy_json
+from ._errors import MessageAttributeError, MessageError
 from ._ids import _state, format_time_ns, new_id, now_timestamp, random_ids
 from ._validate import (
     _ROLE_SET,
@@ -29,54 +30,13 @@ if TYPE_CHECKING:
 __all__ = ["Msg"]
 
 Role = Literal["user", "assistant", "system"]
-_set = object.__setattr__
+# Where each field sits in a message's one private list, ``Msg._values``.
+_ID, _NAME, _ROLE, _CONTENT, _METADATA, _TIMESTAMP, _INVOCATION_ID = range(7)
+# Writes an attribute past Msg.__setattr__ (which only lets the fields through).
+_object_setattr = object.__setattr__
 _pop_id = random_ids.pop
 _get_clock = _state.get
 _REPR_DATA_LIMIT = 48
-
-
-def _copy(value: Any) -> Any:
-    """A deep copy of a JSON-shaped value (dicts, lists and immutable leaves).
-
-    Containers are copied whole and only their dict and list items copied again, so the
-    leaves (strings, numbers) cost no call each.
-    """
-    kind = type(value)
-    if kind is dict:
-        copied = value.copy()
-        for key, item in value.items():
-            inner = type(item)
-            if inner is dict or inner is list:
-                copied[key] = _copy(item)
-        return copied
-    if kind is list:
-        copied = value.copy()
-        for index, item in enumerate(value):
-            inner = type(item)
-            if inner is dict or inner is list:
-                copied[index] = _copy(item)
-        return copied
-    return value
-
-
-def _copy_blocks(blocks: list[Any]) -> list[Any]:
-    """A deep copy of validated content blocks, made by their known shapes.
-
-    Text and thinking blocks hold only strings and media blocks one flat source dict,
-    so a shallow copy (and one of the source) is a deep copy; tool blocks, whose input
-    and output may nest, are copied by :func:`_copy`.
-    """
-    copied: list[Any] = []
-    append = copied.append
-    for block in blocks:
-        kind = block["type"]
-        if kind == "text" or kind == "thinking":
-            append(block.copy())
-        elif kind == "image" or kind == "audio" or kind == "video":
-            append({"type": kind, "source": block["source"].copy()})
-        else:
-            append(_copy(block))
-    return copied
 
 
 def _shorten(text: str) -> str:
@@ -126,7 +86,33 @@ class Msg:
             path, such as ``content[1].source.url``, and the offending value.
 
     The message keeps its own copy of *content* and *metadata*: changing the list you
-    passed in later does not change the message. Assigning a field validates it again.
+    passed in later does not change the message. Assigning a field validates it again,
+    and so does every change made in place: ``msg.content.append(block)``,
+    ``msg.content[0]["text"] = "..."``, ``msg.metadata["tags"].append("x")`` are
+    checked at once by the same rules, and a change that would make the message invalid
+    raises :class:`~agentmsg.MessageError` and is undone. So
+    :meth:`to_dict` always returns a dict that :meth:`from_dict` accepts. For this,
+    ``msg.content`` is a ``list`` subclass whose blocks, and every dict and list inside
+    them, are ``dict`` and ``list`` subclasses (``msg.metadata`` likewise): they compare
+    equal to plain values, ``json.dumps`` writes them, and their copies
+    (``copy.deepcopy``, :meth:`to_dict`, :meth:`get_content_blocks`) are plain.
+    A value you put in is copied, as a constructor argument is.
+
+    Code written for AgentScope 1.x's ``Msg`` runs unchanged: the same arguments in the
+    same order, the same blocks (with the optional fields AgentScope writes), local
+    files in a :class:`~agentmsg.URLSource`, the same helpers, and in-place changes to
+    ``content``. Where agentmsg differs, it does so on purpose, to keep every message
+    loadable:
+
+    - the role is checked always (AgentScope checks it with ``assert``, which
+      ``python -O`` drops);
+    - ``metadata`` holds JSON values only, and is None until given (AgentScope's is
+      ``{}``): assign ``msg.metadata = {...}`` before setting keys in it;
+    - a block with a key it does not have is refused, so a misspelled field is caught
+      rather than lost;
+    - :meth:`get_content_blocks` returns copies (AgentScope's returns the message's own
+      blocks): change a block through ``msg.content``;
+    - :meth:`to_dict` writes ``invocation_id`` when it is set (AgentScope's drops it).
 
     Example:
         >>> from agentmsg import Msg
@@ -137,6 +123,8 @@ class Msg:
         True
 
     .. versionadded:: 0.1.0
+    .. versionchanged:: 0.2.0
+       Changes made in place through ``content`` and ``metadata`` are checked.
     """
 
     # The fields live in one private list, ``_values``, in the order of ``_FIELDS``
@@ -149,7 +137,9 @@ class Msg:
     # The timestamp entry holds the text, or, for a message that made its own
     # timestamp, the ``time.time_ns()`` of its creation until the text is first read:
     # writing the text costs more than the rest of a small message, and many messages
-    # are never asked for it.
+    # are never asked for it. The content and metadata entries hold plain lists and
+    # dicts until ``content`` or ``metadata`` is first read, which swaps in the checked
+    # containers of _containers.py (building and loading a message need not pay for them).
     __slots__ = ("_values",)
     __hash__ = None  # type: ignore[assignment]  # mutable and compared by value
 
@@ -183,7 +173,7 @@ class Msg:
             name = check_name(name)
         if type(role) is not str or role not in _ROLE_SET:
             role = check_role(role)  # type: ignore[assignment]
-        checked = check_content(content)
+        checked = content if type(content) is str else check_content(content)
         if metadata is not None:
             metadata = check_metadata(metadata)
         seeded = (id is None or timestamp is None) and _get_clock() is not None
@@ -210,81 +200,96 @@ class Msg:
 
     @property
     def id(self) -> str:
-        value: str = self._values[0]
+        value: str = self._values[_ID]
         return value
 
     @id.setter
     def id(self, value: str) -> None:
-        self._values[0] = check_id(value)
+        self._values[_ID] = check_id(value)
 
     @property
     def name(self) -> str:
-        value: str = self._values[1]
+        value: str = self._values[_NAME]
         return value
 
     @name.setter
     def name(self, value: str) -> None:
-        self._values[1] = check_name(value)
+        self._values[_NAME] = check_name(value)
 
     @property
     def role(self) -> Role:
-        value: Role = self._values[2]
+        value: Role = self._values[_ROLE]
         return value
 
     @role.setter
     def role(self, value: Role) -> None:
-        self._values[2] = check_role(value)
+        self._values[_ROLE] = check_role(value)
 
     @property
     def content(self) -> str | list[ContentBlock]:
-        value: str | list[ContentBlock] = self._values[3]
+        values = self._values
+        content = values[_CONTENT]
+        if type(content) is list:  # first read: hand out the list that checks edits
+            checked = checked_content(content)
+            if values[_CONTENT] is content:
+                values[_CONTENT] = checked
+            content = values[_CONTENT]
+        value: str | list[ContentBlock] = content
         return value
 
     @content.setter
     def content(self, value: str | list[ContentBlock]) -> None:
-        self._values[3] = check_content(value)
+        self._values[_CONTENT] = check_content(value)
 
     @property
     def metadata(self) -> dict[str, Any] | None:
-        value: dict[str, Any] | None = self._values[4]
+        values = self._values
+        metadata = values[_METADATA]
+        if type(metadata) is dict:  # first read: hand out the dict that checks edits
+            checked = checked_metadata(metadata)
+            if values[_METADATA] is metadata:
+                values[_METADATA] = checked
+            metadata = values[_METADATA]
+        value: dict[str, Any] | None = metadata
         return value
 
     @metadata.setter
     def metadata(self, value: dict[str, Any] | None) -> None:
-        self._values[4] = check_metadata(value)
+        self._values[_METADATA] = check_metadata(value)
 
     @property
     def timestamp(self) -> str:
         values = self._values
-        when = values[5]
+        when = values[_TIMESTAMP]
         if type(when) is str:
             return when
         text = format_time_ns(when)
-        values[5] = text
+        values[_TIMESTAMP] = text
         return text
 
     @timestamp.setter
     def timestamp(self, value: str) -> None:
-        self._values[5] = check_timestamp(value)
+        self._values[_TIMESTAMP] = check_timestamp(value)
 
     @property
     def invocation_id(self) -> str | None:
-        value: str | None = self._values[6]
+        value: str | None = self._values[_INVOCATION_ID]
         return value
 
     @invocation_id.setter
     def invocation_id(self, value: str | None) -> None:
-        self._values[6] = check_optional_str(value, "invocation_id")
+        self._values[_INVOCATION_ID] = check_optional_str(value, "invocation_id")
 
     def __setattr__(self, field: str, value: Any) -> None:
         if field not in _FIELD_SET:
             msg = f"`{field}` is not a field of Msg; the fields are {', '.join(self._FIELDS)}."
-            raise MessageError(msg, field)
-        _set(self, field, value)  # the field's property setter checks the value
+            raise MessageAttributeError(msg, field)
+        _object_setattr(self, field, value)  # the field's property setter checks the value
 
     def __getstate__(self) -> tuple[None, dict[str, Any]]:
         # copy and pickle hand these fields to __setstate__, which checks them again.
-        return None, {field: getattr(self, field) for field in self._FIELDS}
+        self.timestamp  # noqa: B018  # writes a lazy timestamp's text
+        return None, dict(zip(self._FIELDS, self._values, strict=True))
 
     def __setstate__(self, state: tuple[None, dict[str, Any]]) -> None:
         fields = state[1]
@@ -300,8 +305,16 @@ class Msg:
         )
 
     def __delattr__(self, field: str) -> None:
-        msg = f"`{field}` cannot be deleted from a message; assign a new value instead."
-        raise MessageError(msg, field)
+        if field in _FIELD_SET:
+            msg = f"`{field}` cannot be deleted from a message; assign a new value instead."
+        else:
+            msg = f"`{field}` is not a field of Msg; the fields are {', '.join(self._FIELDS)}."
+        raise MessageAttributeError(msg, field)
+
+    def __getattr__(self, field: str) -> Any:
+        # Called only when ordinary lookup fails: for a name that is not a field.
+        msg = f"`{field}` is not a field of Msg; the fields are {', '.join(self._FIELDS)}."
+        raise MessageAttributeError(msg, field)
 
     # -- serialization -------------------------------------------------------------
 
@@ -317,8 +330,8 @@ class Msg:
             "id": id,
             "name": name,
             "role": role,
-            "content": content if isinstance(content, str) else _copy_blocks(content),
-            "metadata": None if metadata is None else _copy(metadata),
+            "content": content if type(content) is str else copy_blocks(content),
+            "metadata": None if metadata is None else copy_json(metadata),
             "timestamp": when if type(when) is str else self.timestamp,
         }
         if invocation_id is not None:
@@ -337,7 +350,7 @@ class Msg:
             MessageError: *data* is not a dict, lacks a required key, has a key that is
                 not a message field, or holds an invalid value.
         """
-        if type(data) is not dict:
+        if type(data) is not dict and type(data) not in DICT_TYPES:
             msg = f"A message dict must be a dict, not {type(data).__name__}: {show(data)}."
             raise MessageError(msg)
         if not _FIELD_SET.issuperset(data):
@@ -364,9 +377,24 @@ class Msg:
 
     def to_json(self, *, indent: int | None = None) -> str:
         """Return :meth:`to_dict` as JSON text; non-ASCII text stays readable."""
+        id, name, role, content, metadata, when, invocation_id = self._values
+        # The same dict as to_dict, without its copies: the writer only reads it.
+        data: dict[str, Any] = {
+            "id": id,
+            "name": name,
+            "role": role,
+            "content": content,
+            "metadata": metadata,
+            "timestamp": when if type(when) is str else self.timestamp,
+        }
+        if invocation_id is not None:
+            data["invocation_id"] = invocation_id
+        if indent is None:
+            text: str = _json_writer().encode(data)
+            return text
         import json
 
-        return json.dumps(self.to_dict(), ensure_ascii=False, indent=indent)
+        return json.dumps(data, ensure_ascii=False, indent=indent)
 
     @classmethod
     def from_json(cls, text: str | bytes) -> Msg:
@@ -395,7 +423,7 @@ class Msg:
         if type(separator) is not str:
             msg = f"`separator` must be a string, not {show(separator)}."
             raise MessageError(msg, "separator")
-        content = self._values[3]
+        content = self._values[_CONTENT]
         if isinstance(content, str):
             return content
         texts = [block["text"] for block in content if block["type"] == "text"]
@@ -416,12 +444,12 @@ class Msg:
             MessageError: *block_type* names an unknown block type.
         """
         wanted = check_block_types(block_type)
-        content = self._values[3]
+        content = self._values[_CONTENT]
         if type(content) is str:
             blocks: list[Any] = [{"type": "text", "text": content}]
         else:
             blocks = content
-        return [_copy(block) for block in blocks if wanted is None or block["type"] in wanted]
+        return [copy_json(block) for block in blocks if wanted is None or block["type"] in wanted]
 
     def has_content_blocks(self, block_type: BlockType | Sequence[BlockType] | None = None) -> bool:
         """Whether the message has at least one block of the given type(s).
@@ -429,7 +457,7 @@ class Msg:
         A ``str`` content counts as a text block.
         """
         wanted = check_block_types(block_type)
-        content = self._values[3]
+        content = self._values[_CONTENT]
         if isinstance(content, str):
             return wanted is None or "text" in wanted
         return any(wanted is None or block["type"] in wanted for block in content)
@@ -444,9 +472,9 @@ class Msg:
             MediaError: A payload is not valid base64, its bytes are of no known format,
                 or they do not match the block's ``media_type``.
         """
-        from ._media import check_content_media
+        from ._validate_media import check_content_media
 
-        check_content_media(self._values[3])
+        check_content_media(self._values[_CONTENT])
 
     # -- comparison and display ----------------------------------------------------
 
@@ -457,7 +485,7 @@ class Msg:
         other_values = other._values
         if values is other_values:
             return True
-        if type(values[5]) is not str or type(other_values[5]) is not str:
+        if type(values[_TIMESTAMP]) is not str or type(other_values[_TIMESTAMP]) is not str:
             # Reading a lazy timestamp writes its text, which the lists then compare.
             return self.timestamp == other.timestamp and values == other_values
         return values == other_values
@@ -490,6 +518,20 @@ class Msg:
 
 
 _FIELD_SET = frozenset(Msg._FIELDS)
+_writer: Any = None
+
+
+def _json_writer() -> Any:
+    """The JSON encoder of :meth:`Msg.to_json`, made once: ``json.dumps`` builds one per
+    call. It skips the check for reference cycles, which a validated message cannot hold."""
+    global _writer
+    if _writer is None:
+        import json
+
+        _writer = json.JSONEncoder(ensure_ascii=False, check_circular=False)
+    return _writer
+
+
 # Msg.__init__ fills its one slot through the slot's descriptor: quicker than
 # object.__setattr__, and it skips Msg.__setattr__, whose checks __init__ has done.
 _set_values = Msg.__dict__["_values"].__set__

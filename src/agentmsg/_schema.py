@@ -14,10 +14,11 @@ _TIMESTAMP = {
 }
 
 
-def _object(properties: dict[str, Any]) -> dict[str, Any]:
+def _object(properties: dict[str, Any], optional: tuple[str, ...] = ()) -> dict[str, Any]:
+    """An object with these *properties*, all required but the *optional* ones (strings)."""
     return {
         "type": "object",
-        "properties": properties,
+        "properties": {**properties, **{name: _STRING for name in optional}},
         "required": list(properties),
         "additionalProperties": False,
     }
@@ -31,9 +32,12 @@ def _media_block(kind: str) -> dict[str, Any]:
             "data": _STRING,
         }
     )
-    # http(s) with something after the scheme, or a data: URL whose media type, if any,
-    # is of this kind.
-    url = f"^(https?://[\\s\\S]|data:({kind}/[^;,]*)?(;[^,]*)?,)"
+    # http(s) with something after the scheme, a data: URL whose media type, if any, is
+    # of this kind, a file:// URL (a host, then a path), or an absolute local path.
+    url = (
+        f"^(https?://[\\s\\S]|data:({kind}/[^;,]*)?(;[^,]*)?,"
+        "|file://[^/?#\\\\]*/[\\s\\S]|/[^/]|[A-Za-z]:[\\\\/][\\s\\S])"
+    )
     url_source = _object({"type": {"const": "url"}, "url": {"type": "string", "pattern": url}})
     return _object({"type": {"const": kind}, "source": {"oneOf": [base64_source, url_source]}})
 
@@ -57,13 +61,19 @@ def json_schema() -> dict[str, Any]:
     .. versionadded:: 0.1.0
     """
     defs: dict[str, Any] = {
-        "text": _object({"type": {"const": "text"}, "text": _STRING}),
-        "thinking": _object({"type": {"const": "thinking"}, "thinking": _STRING}),
+        "text": _object({"type": {"const": "text"}, "text": _STRING}, ("thought_signature",)),
+        "thinking": _object({"type": {"const": "thinking"}, "thinking": _STRING}, ("signature",)),
         "image": _media_block("image"),
         "audio": _media_block("audio"),
         "video": _media_block("video"),
         "tool_use": _object(
-            {"type": {"const": "tool_use"}, "id": _NAME, "name": _NAME, "input": {"type": "object"}}
+            {
+                "type": {"const": "tool_use"},
+                "id": _NAME,
+                "name": _NAME,
+                "input": {"type": "object"},
+            },
+            ("raw_input", "thought_signature"),
         ),
         "tool_result": _object(
             {"type": {"const": "tool_result"}, "id": _NAME, "name": _NAME, "output": {}}

@@ -4,6 +4,14 @@ Each ``check_*`` function takes a value and the field path it came from, raises
 :class:`~agentmsg.MessageError` naming that path and the value when it is wrong, and
 otherwise returns a private copy that the message owns. :class:`~agentmsg.Msg` calls
 them when it is built, when a field is assigned and when a dict is loaded.
+
+This module holds the rules of :class:`~agentmsg.Msg`: its fields, content blocks and
+JSON values. Two modules beside it hold the rest, named for what they check:
+``_validate_chat.py`` the role messages (function calls, token usage, payloads, their
+Msg forms) and ``_validate_media.py`` the media payloads that
+:meth:`Msg.check_media <agentmsg.Msg.check_media>` decodes or reads. The message
+classes keep inline shortcuts that accept the commonest good values at once; anything
+else goes to these functions.
 """
 
 from __future__ import annotations
@@ -14,11 +22,12 @@ from datetime import datetime
 from typing import Any
 
 from ._blocks import BLOCK_TYPES
+from ._containers import DICT_TYPES, LIST_TYPES, copy_json
 from ._errors import MessageError
-from ._ids import _DIGITS_TO_ZERO, _SHAPE
 
 __all__ = [
     "ROLES",
+    "check_block",
     "check_block_types",
     "check_content",
     "check_id",
@@ -30,7 +39,11 @@ __all__ = [
     "check_str",
     "check_timestamp",
     "is_block_list",
+    "is_file_url",
+    "is_local_path",
+    "parse_timestamp",
     "show",
+    "with_article",
 ]
 
 ROLES: tuple[str, ...] = ("user", "assistant", "system")
@@ -40,6 +53,8 @@ _ALLOWED_TYPES = ", ".join(repr(name) for name in BLOCK_TYPES)
 _SHOW_LIMIT = 80
 _MISSING = object()
 _fromisoformat = datetime.fromisoformat
+_DIGITS_TO_ZERO = bytes.maketrans(b"123456789", b"000000000")
+_SHAPE = b"0000-00-00 00:00:00.000"  # a timestamp with every digit made 0
 
 
 def show(value: object) -> str:
@@ -57,7 +72,7 @@ def _fail(path: str, requirement: str, value: object) -> MessageError:
     return MessageError(f"`{path}` must be {requirement}, not {show(value)}.", path)
 
 
-def _with_article(word: str) -> str:
+def with_article(word: str) -> str:
     """*word* with its indefinite article: ``a tuple``, ``an image``."""
     lower = word.lower()
     vowel_sound = lower[:1] in "aeio" or lower.startswith("un")  # "a url", "an unknown"
@@ -66,7 +81,7 @@ def _with_article(word: str) -> str:
 
 def _a_type(value: object) -> str:
     """The type of *value* with its article: ``a tuple``, ``an object``."""
-    return _with_article(type(value).__name__)
+    return with_article(type(value).__name__)
 
 
 def check_name(value: object, path: str = "name") -> str:
@@ -108,6 +123,20 @@ def check_role(value: object, path: str = "role", roles: Iterable[str] = ROLES) 
     raise _fail(path, f"one of {names}", value)
 
 
+def parse_timestamp(value: str) -> datetime | None:
+    """Parse ``YYYY-MM-DD HH:MM:SS.mmm``; return None when the text is not of that form.
+
+    Only ASCII digits count, and the date and time must exist (no February 30th): the
+    rule of :func:`check_timestamp`, for :func:`~agentmsg.deterministic`'s *start*.
+    """
+    if not (value.isascii() and value.encode().translate(_DIGITS_TO_ZERO) == _SHAPE):
+        return None
+    try:
+        return _fromisoformat(value)  # the shape is checked; this checks the date
+    except ValueError:
+        return None
+
+
 def check_timestamp(value: object, path: str = "timestamp") -> str:
     """A local time written as ``YYYY-MM-DD HH:MM:SS.mmm``."""
     # ASCII digits and separators in the right places: the shape; then the calendar.
@@ -130,34 +159,40 @@ def check_json(value: Any, path: str) -> Any:
     """A JSON value (str, int, finite float, bool, None, list, dict with str keys), copied.
 
     Tuples, sets, bytes, NaN and other values that would not come back unchanged from a
-    JSON round trip are rejected rather than converted.
+    JSON round trip are rejected rather than converted. The copy is
+    :func:`~agentmsg._containers.copy_json`'s.
     """
     kind = type(value)
     if kind is str or kind is int or kind is bool or value is None:
         return value
-    if kind is dict:
-        copy = {}
+    _check_json_tree(value, path)
+    return copy_json(value)
+
+
+def _check_json_tree(value: Any, path: str) -> None:
+    """Raise unless *value* is a JSON value; the paths of nested items are built only
+    for the items that are not plain leaves."""
+    kind = type(value)
+    if kind in DICT_TYPES:
         for key, item in value.items():
             if type(key) is not str:
                 msg = f"`{path}` keys must be strings, not {show(key)}."
                 raise MessageError(msg, path)
-            # Plain leaves are kept without building their path (the common case).
             leaf = type(item)
-            if leaf is str or leaf is int or leaf is bool or item is None:
-                copy[key] = item
-            else:
-                copy[key] = check_json(item, f"{path}.{key}")
-        return copy
-    if kind is list:
-        copied = value.copy()
+            if not (leaf is str or leaf is int or leaf is bool or item is None):
+                _check_json_tree(item, f"{path}.{key}")
+        return
+    if kind in LIST_TYPES:
         for index, item in enumerate(value):
             leaf = type(item)
             if not (leaf is str or leaf is int or leaf is bool or item is None):
-                copied[index] = check_json(item, f"{path}[{index}]")
-        return copied
+                _check_json_tree(item, f"{path}[{index}]")
+        return
+    if kind is str or kind is int or kind is bool or value is None:
+        return
     if kind is float:
         if math.isfinite(value):
-            return value
+            return
         raise _fail(path, "a finite number (JSON has no NaN or infinity)", value)
     msg = (
         f"`{path}` must be a JSON value (str, number, bool, None, list or dict), "
@@ -170,7 +205,7 @@ def check_metadata(value: Any, path: str = "metadata") -> dict[str, Any] | None:
     """None, or a dict with string keys and JSON values."""
     if value is None:
         return None
-    if type(value) is not dict:
+    if type(value) not in DICT_TYPES:
         raise _fail(path, "a dict of JSON values or None", value)
     try:
         copied: dict[str, Any] = check_json(value, path)
@@ -185,21 +220,27 @@ def _too_deep(path: str, value: object) -> MessageError:
 
 
 def _check_keys(
-    block: dict[str, Any], required: tuple[str, ...], path: str, noun: str = "block"
+    block: dict[str, Any],
+    required: tuple[str, ...],
+    optional: tuple[str, ...],
+    path: str,
+    noun: str = "block",
 ) -> None:
     """Raise for the first missing or unknown key of *block* (a block or a source)."""
     for key in required:
         if key not in block:
             msg = (
-                f"`{path}` is {_with_article(str(block['type']))} {noun} "
+                f"`{path}` is {with_article(str(block['type']))} {noun} "
                 f"without its `{key}` field: {show(block)}."
             )
             raise MessageError(msg, f"{path}.{key}")
     for key in block:
-        if key not in required:
+        if key not in required and key not in optional:
             allowed = ", ".join(f"`{name}`" for name in required)
+            if optional:
+                allowed += ", and optionally " + ", ".join(f"`{name}`" for name in optional)
             msg = (
-                f"`{path}.{key}` is not a field of {_with_article(str(block['type']))} {noun} "
+                f"`{path}.{key}` is not a field of {with_article(str(block['type']))} {noun} "
                 f"(its fields are {allowed}); "
                 f"the value was {show(block[key])}."
             )
@@ -213,32 +254,67 @@ def _string_field(block: dict[str, Any], key: str, path: str) -> str:
     raise _fail(f"{path}.{key}", "a string", value)
 
 
+def _optional_strings(
+    block: dict[str, Any], copy: dict[str, Any], keys: tuple[str, ...], path: str
+) -> dict[str, Any]:
+    """Copy the optional string fields *keys* that *block* has into *copy*."""
+    for key in keys:
+        if key in block:
+            copy[key] = _string_field(block, key, path)
+    return copy
+
+
+# The optional fields each block may have, beside its required ones: the keys that
+# AgentScope 1.x writes (``raw_input``, a declared field of its tool use block; the
+# ``signature`` of Anthropic's thinking and the ``thought_signature`` of Gemini's text and
+# tool calls, which its model classes add), kept so that its messages load unchanged.
+TEXT_OPTIONAL = ("thought_signature",)
+THINKING_OPTIONAL = ("signature",)
+TOOL_USE_OPTIONAL = ("raw_input", "thought_signature")
+
+
 def _text(block: dict[str, Any], path: str) -> dict[str, Any]:
-    text = block.get("text", _MISSING)
-    if len(block) != 2 or text is _MISSING:
-        _check_keys(block, ("type", "text"), path)
-    if type(text) is not str:
-        raise _fail(f"{path}.text", "a string", text)
-    return {"type": "text", "text": text}
+    _check_keys(block, ("type", "text"), TEXT_OPTIONAL, path)
+    copy = {"type": "text", "text": _string_field(block, "text", path)}
+    return _optional_strings(block, copy, TEXT_OPTIONAL, path)
 
 
 def _thinking(block: dict[str, Any], path: str) -> dict[str, Any]:
-    _check_keys(block, ("type", "thinking"), path)
-    return {"type": "thinking", "thinking": _string_field(block, "thinking", path)}
+    _check_keys(block, ("type", "thinking"), THINKING_OPTIONAL, path)
+    copy = {"type": "thinking", "thinking": _string_field(block, "thinking", path)}
+    return _optional_strings(block, copy, THINKING_OPTIONAL, path)
+
+
+def is_file_url(url: str) -> bool:
+    """Whether *url* is a ``file://`` URL: a host (often empty) then an absolute path."""
+    if not url.startswith("file://"):
+        return False
+    host, slash, path = url[7:].partition("/")
+    return bool(slash and path) and not any(char in host for char in "?#\\")
+
+
+def is_local_path(url: str) -> bool:
+    """Whether *url* is an absolute local path: ``/...`` (not ``//``) or ``C:\\...``."""
+    if url.startswith("/"):
+        return len(url) > 1 and url[1] != "/"
+    return (
+        len(url) > 3 and url[1] == ":" and url[2] in "\\/" and url[0].isascii() and url[0].isalpha()
+    )
 
 
 def _good_url(url: str, kind: str) -> bool:
-    """An http(s) URL with something after the scheme, or a data: URL of the right kind.
+    """An http(s) URL with something after the scheme, a data: URL of the right kind, a
+    ``file://`` URL or an absolute local path.
 
     A data: URL needs its comma; when it names a media type (``data:image/png;base64,``)
-    the major type must be the block's kind.
+    the major type must be the block's kind. Nothing is read or fetched here.
     """
     if url.startswith("https://"):
         return len(url) > 8
     if url.startswith("http://"):
         return len(url) > 7
     if not url.startswith("data:"):
-        return False
+        return is_local_path(url) or is_file_url(url)
     header, comma, _ = url.partition(",")
     if not comma:
         return False
@@ -250,18 +326,21 @@ def _good_url(url: str, kind: str) -> bool:
 
 
 def _source(source: Any, kind: str, path: str) -> dict[str, Any]:
-    if type(source) is not dict:
+    if type(source) not in DICT_TYPES:
         raise _fail(path, "a dict with `type` 'base64' or 'url'", source)
     source_type = source.get("type")
     if source_type == "url":
-        _check_keys(source, ("type", "url"), path, "source")
+        _check_keys(source, ("type", "url"), (), path, "source")
         url = _string_field(source, "url", path)
         if not _good_url(url, kind):
-            requirement = f"an http or https URL, or a data: URL holding {kind} data"
+            requirement = (
+                f"an http or https URL, a data: URL holding {kind} data, "
+                f"a file:// URL or an absolute file path"
+            )
             raise _fail(f"{path}.url", requirement, url)
         return {"type": "url", "url": url}
     if source_type == "base64":
-        _check_keys(source, ("type", "media_type", "data"), path, "source")
+        _check_keys(source, ("type", "media_type", "data"), (), path, "source")
         media_type = _string_field(source, "media_type", path)
         major, slash, minor = media_type.partition("/")
         if major != kind or not slash or not minor:
@@ -272,24 +351,25 @@ def _source(source: Any, kind: str, path: str) -> dict[str, Any]:
 
 
 def _media(block: dict[str, Any], path: str) -> dict[str, Any]:
-    _check_keys(block, ("type", "source"), path)
+    _check_keys(block, ("type", "source"), (), path)
     kind = block["type"]
     return {"type": kind, "source": _source(block["source"], kind, f"{path}.source")}
 
 
 def _tool_use(block: dict[str, Any], path: str) -> dict[str, Any]:
-    _check_keys(block, ("type", "id", "name", "input"), path)
+    _check_keys(block, ("type", "id", "name", "input"), TOOL_USE_OPTIONAL, path)
     call_id = check_id(block["id"], f"{path}.id")
     name = check_name(block["name"], f"{path}.name")
     tool_input = block["input"]
-    if type(tool_input) is not dict:
+    if type(tool_input) not in DICT_TYPES:
         raise _fail(f"{path}.input", "a dict of the tool's arguments", tool_input)
-    return {
+    copy = {
         "type": "tool_use",
         "id": call_id,
         "name": name,
         "input": check_json(tool_input, f"{path}.input"),
     }
+    return _optional_strings(block, copy, TOOL_USE_OPTIONAL, path)
 
 
 def is_block_list(value: Any) -> bool:
@@ -299,9 +379,9 @@ def is_block_list(value: Any) -> bool:
     output is validated as a plain JSON value.
     """
     return (
-        type(value) is list
+        type(value) in LIST_TYPES
         and bool(value)
-        and all(type(item) is dict and _is_block_type(item.get("type")) for item in value)
+        and all(type(item) in DICT_TYPES and _is_block_type(item.get("type")) for item in value)
     )
 
 
@@ -310,7 +390,7 @@ def _is_block_type(value: object) -> bool:
 
 
 def _tool_result(block: dict[str, Any], path: str) -> dict[str, Any]:
-    _check_keys(block, ("type", "id", "name", "output"), path)
+    _check_keys(block, ("type", "id", "name", "output"), (), path)
     call_id = check_id(block["id"], f"{path}.id")
     name = check_name(block["name"], f"{path}.name")
     output = block["output"]
@@ -343,7 +423,7 @@ _VALIDATORS: dict[str, Callable[[dict[str, Any], str], dict[str, Any]]] = {
 
 def check_block(block: Any, path: str) -> dict[str, Any]:
     """One content block, validated and copied."""
-    if type(block) is not dict:
+    if type(block) not in DICT_TYPES:
         raise _fail(path, "a content block (a dict with a `type` field)", block)
     try:
         validator = _VALIDATORS[block["type"]]
@@ -353,19 +433,23 @@ def check_block(block: Any, path: str) -> dict[str, Any]:
         else:
             msg = f"`{path}.type` must be one of {_ALLOWED_TYPES}, not {show(block['type'])}."
         raise MessageError(msg, f"{path}.type") from None
-    return validator(block, path)
+    try:
+        return validator(block, path)
+    except RecursionError:
+        raise _too_deep(path, block) from None
 
 
 def check_content(value: Any, path: str = "content") -> str | list[dict[str, Any]]:
     """Message content: a string, or a list of content blocks (validated and copied).
 
-    Well-formed text, thinking and media blocks are checked and copied right here, the
-    common case; any other block, and any block with a problem, goes through
-    :func:`check_block`, which builds the field paths and the error text.
+    Well-formed blocks of the common shapes are checked and copied right here, inline,
+    which is most of what building or loading a message costs; any other block, and any
+    block with a problem, goes through :func:`check_block`, which builds the field paths
+    and the error text. The inline checks only ever say "valid" or "look again".
     """
     if type(value) is str:
         return value
-    if type(value) is not list:
+    if type(value) not in LIST_TYPES:
         if isinstance(value, str):
             return str(value)
         raise _fail(path, "a string or a list of content blocks", value)
@@ -373,55 +457,176 @@ def check_content(value: Any, path: str = "content") -> str | list[dict[str, Any
     append = copied.append
     try:
         for block in value:
-            try:  # a missing key (KeyError) sends the block to check_block
-                if type(block) is dict and len(block) == 2:
+            if type(block) is dict:
+                try:  # a missing key (KeyError) sends the block to check_block
                     kind = block["type"]
-                    if type(kind) is str:
-                        if kind == "text":
-                            text = block["text"]
-                            if type(text) is str:
-                                append({"type": "text", "text": text})
+                    size = len(block)
+                    if kind == "text":
+                        text = block["text"]
+                        if size == 2 and type(text) is str:
+                            append({"type": "text", "text": text})
+                            continue
+                    elif kind == "tool_use":
+                        call_id = block["id"]
+                        name = block["name"]
+                        tool_input = block["input"]
+                        if (
+                            size == 4
+                            and type(call_id) is str
+                            and call_id
+                            and type(name) is str
+                            and name
+                            and type(tool_input) is dict
+                        ):
+                            arguments = _fast_json(tool_input)
+                            if arguments is not _INVALID:
+                                append(
+                                    {"type": kind, "id": call_id, "name": name, "input": arguments}
+                                )
                                 continue
-                        elif kind == "thinking":
-                            text = block["thinking"]
-                            if type(text) is str:
-                                append({"type": "thinking", "thinking": text})
+                    elif kind == "tool_result":
+                        call_id = block["id"]
+                        name = block["name"]
+                        output = block["output"]
+                        if (
+                            size == 4
+                            and type(call_id) is str
+                            and call_id
+                            and type(name) is str
+                            and name
+                        ):
+                            if type(output) is not str:
+                                output = _fast_output(output)
+                            if output is not _INVALID:
+                                append(
+                                    {"type": kind, "id": call_id, "name": name, "output": output}
+                                )
                                 continue
-                        elif kind in _MEDIA_TYPES:
-                            source = _fast_source(block["source"], kind)
-                            if source is not None:
-                                append({"type": kind, "source": source})
-                                continue
-            except KeyError:
-                pass
+                    elif kind == "image" or kind == "audio" or kind == "video":
+                        source = _fast_source(block["source"], kind)
+                        if size == 2 and source is not None:
+                            append({"type": kind, "source": source})
+                            continue
+                    elif kind == "thinking":
+                        text = block["thinking"]
+                        if size == 2 and type(text) is str:
+                            append({"type": "thinking", "thinking": text})
+                            continue
+                except KeyError:
+                    pass
             append(check_block(block, f"{path}[{len(copied)}]"))
     except RecursionError:
         raise _too_deep(path, value) from None
     return copied
 
 
-def _fast_source(source: Any, kind: str) -> dict[str, Any] | None:
-    """A copy of a well-formed media *source*, or None to let :func:`_source` judge it.
+# -- fast checks -------------------------------------------------------------------------
+# They return a copy of a value that is valid in the common shape, else _INVALID or None,
+# and never raise for bad input but KeyError for a missing key (which the caller takes
+# as "look again"); check_block then decides, and words the error.
 
-    Raises KeyError for a missing key.
-    """
+_INFINITY = math.inf
+_INVALID: Any = object()
+_MEDIA_PREFIXES = {"image": "image/", "audio": "audio/", "video": "video/"}
+
+
+def _fast_json(value: Any) -> Any:
+    """A copy of JSON *value*, or :data:`_INVALID` when it is not one (or is unusual)."""
+    kind = type(value)
+    if kind is dict:
+        copied = value.copy()
+        for key, item in value.items():
+            if type(key) is not str:
+                return _INVALID
+            leaf = type(item)
+            if leaf is str or leaf is int or leaf is bool or item is None:
+                continue
+            if leaf is float:
+                if -_INFINITY < item < _INFINITY:
+                    continue
+                return _INVALID
+            inner = _fast_json(item)
+            if inner is _INVALID:
+                return _INVALID
+            copied[key] = inner
+        return copied
+    if kind is list:
+        copied_list = value.copy()
+        for index, item in enumerate(value):
+            leaf = type(item)
+            if leaf is str or leaf is int or leaf is bool or item is None:
+                continue
+            if leaf is float:
+                if -_INFINITY < item < _INFINITY:
+                    continue
+                return _INVALID
+            inner = _fast_json(item)
+            if inner is _INVALID:
+                return _INVALID
+            copied_list[index] = inner
+        return copied_list
+    if kind is str or kind is int or kind is bool or value is None:
+        return value
+    if kind is float and -_INFINITY < value < _INFINITY:
+        return value
+    return _INVALID
+
+
+def _fast_source(source: Any, kind: str) -> dict[str, Any] | None:
+    """A copy of a well-formed media source of a *kind* block, or None."""
     if type(source) is not dict:
         return None
     source_type = source["type"]
-    if source_type == "url" and len(source) == 2:
-        url = source["url"]
-        if type(url) is str and (
-            (url.startswith("https://") and len(url) > 8) or _good_url(url, kind)
-        ):
-            return {"type": "url", "url": url}
-    elif source_type == "base64" and len(source) == 3:
+    if source_type == "base64":
         media_type = source["media_type"]
         data = source["data"]
-        if type(media_type) is str and type(data) is str:
-            major, slash, minor = media_type.partition("/")
-            if major == kind and slash and minor:
-                return {"type": "base64", "media_type": media_type, "data": data}
+        prefix = _MEDIA_PREFIXES[kind]
+        if (
+            len(source) == 3
+            and type(media_type) is str
+            and type(data) is str
+            and media_type.startswith(prefix)
+            and len(media_type) > len(prefix)
+        ):
+            return {"type": "base64", "media_type": media_type, "data": data}
+    elif source_type == "url":
+        url = source["url"]
+        if (
+            len(source) == 2
+            and type(url) is str
+            and ((url.startswith("https://") and len(url) > 8) or _good_url(url, kind))
+        ):
+            return {"type": "url", "url": url}
     return None
+
+
+def _fast_output(output: Any) -> Any:
+    """A copy of a tool output that is not a string, or :data:`_INVALID`."""
+    if type(output) is list and output:
+        first = output[0]
+        if type(first) is dict and _is_block_type(first.get("type")):
+            # Maybe a list of blocks (check_block tells, when a check below fails): each
+            # item must be a well-formed text, image, audio or video block.
+            blocks: list[dict[str, Any]] = []
+            append = blocks.append
+            for item in output:
+                if type(item) is not dict:
+                    return _INVALID
+                kind = item.get("type")
+                if kind == "text":
+                    text = item.get("text")
+                    if len(item) != 2 or type(text) is not str:
+                        return _INVALID
+                    append({"type": "text", "text": text})
+                elif kind == "image" or kind == "audio" or kind == "video":
+                    source = _fast_source(item.get("source"), kind)
+                    if source is None or len(item) != 2:
+                        return _INVALID
+                    append({"type": kind, "source": source})
+                else:
+                    return _INVALID
+            return blocks
+    return _fast_json(output)
 
 
 def check_block_types(block_type: object, path: str = "block_type") -> frozenset[str] | None:

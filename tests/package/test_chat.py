@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import copy
 import json
@@ -13,10 +14,13 @@ from hypothesis import strategies as st
 
 from agentmsg import (
     AIMessage,
+    AIMessageChunk,
     ChatMessage,
     FunctionMessage,
     HumanMessage,
     MediaError,
+    Message,
+    MessageAttributeError,
     MessageError,
     Msg,
     SystemMessage,
@@ -51,6 +55,35 @@ class TestChatMessage:
         ]
         assert [True] * 4 == [isinstance(message, ChatMessage) for message in messages]
         assert ["user", "system", "assistant", "function"] == [m.role for m in messages]
+
+    @pytest.mark.parametrize(
+        "message",
+        [HumanMessage("a"), SystemMessage("b"), AIMessage("c"), FunctionMessage("f", "d")],
+    )
+    def test_unknown_attributes_raise_attribute_errors(self, message):
+        """Setting, reading or deleting a name that is no field, or deleting a field,
+        raises MessageAttributeError, a MessageError and an AttributeError."""
+        kind = type(message).__name__
+        fields = ", ".join(message._FIELDS)
+        outcomes = []
+        for action in (
+            lambda: setattr(message, "mood", 1),
+            lambda: message.mood,
+            lambda: delattr(message, "mood"),
+            lambda: delattr(message, "content"),
+        ):
+            with pytest.raises(MessageAttributeError) as info:
+                action()
+            outcomes.append(str(info.value))
+
+        assert [
+            f"`mood` is not a field of {kind}; the fields are {fields}.",
+            f"`mood` is not a field of {kind}; the fields are {fields}.",
+            f"`mood` is not a field of {kind}; the fields are {fields}.",
+            f"`content` cannot be deleted from {'an' if kind[0] == 'A' else 'a'} {kind}; build a "
+            "new message instead.",
+        ] == outcomes
+        assert (None, False) == (getattr(message, "mood", None), hasattr(message, "mood"))
 
     def test_classes_live_in_agentmsg(self):
         """The classes report the public module, where users import them from."""
@@ -111,7 +144,7 @@ class TestChatMessage:
 
     def test_from_msg_on_a_subclass_insists_on_its_class(self):
         """AIMessage.from_msg rejects a user Msg."""
-        with pytest.raises(MessageError, match="becomes a HumanMessage, not a AIMessage"):
+        with pytest.raises(MessageError, match="becomes a HumanMessage, not an AIMessage"):
             AIMessage.from_msg(Msg("u", "q", "user"))
 
     def test_from_msg_keeps_a_sender_name_but_not_the_default(self):
@@ -208,6 +241,18 @@ class TestTokenCount:
         for message in (SystemMessage("abc"), AIMessage("abc")):
             with pytest.raises(TokenCountError, match="already known"):
                 message.token_count = 1
+
+    def test_getattr_default_applies_while_the_count_is_unknown(self):
+        """The error is an AttributeError too, so ``getattr(m, "token_count", None)`` and
+        ``hasattr`` work as for an attribute that is not there yet."""
+        message = HumanMessage("q")
+        before = (getattr(message, "token_count", None), hasattr(message, "token_count"))
+        message.token_count = 3
+
+        assert ((None, False), (3, True)) == (
+            before,
+            (getattr(message, "token_count", None), hasattr(message, "token_count")),
+        )
 
     @pytest.mark.parametrize("value", [-1, True, 1.5, "3", None])
     def test_invalid_counts_are_rejected(self, value):
@@ -385,7 +430,13 @@ class TestAIMessage:
     def test_payload_has_the_function_call(self):
         """The payload carries the function call as given."""
         call = {"name": "add", "thoughts": "adding", "arguments": '{"a": 2, "b": 2}'}
-        expected = {"role": "assistant", "content": "", "function_call": call}
+        expected = {
+            "role": "assistant",
+            "content": "",
+            "function_call": call,
+            "plugin_info": None,
+            "search_info": None,
+        }
         assert expected == AIMessage("", function_call=call).to_dict()
 
     def test_function_call_is_a_copy(self):
@@ -417,7 +468,8 @@ class TestAIMessage:
         ("usage", "path"),
         [
             ([1, 2, 3], "token_usage"),
-            ({"prompt_tokens": 1, "completion_tokens": 2}, "token_usage.total_tokens"),
+            ({"prompt_tokens": 1, "total_tokens": 2}, "token_usage.completion_tokens"),
+            ({"completion_tokens": 1}, "token_usage.prompt_tokens"),
             ({**USAGE, "cached_tokens": 0}, "token_usage.cached_tokens"),
             ({**USAGE, "completion_tokens": -1}, "token_usage.completion_tokens"),
             ({**USAGE, "prompt_tokens": True}, "token_usage.prompt_tokens"),
@@ -425,19 +477,27 @@ class TestAIMessage:
         ],
     )
     def test_bad_token_usage_is_rejected(self, usage, path):
-        """token_usage needs the three counts as integers >= 0 and nothing else."""
+        """token_usage needs prompt_tokens and completion_tokens, maybe total_tokens, as
+        integers >= 0, and nothing else."""
         with pytest.raises(MessageError) as info:
             AIMessage("a", token_usage=usage)
         assert path == info.value.path
 
     def test_to_msg_turns_the_call_into_blocks(self):
-        """Thoughts, text and call become thinking, text and tool_use blocks, in that order."""
+        """Thoughts, text and call become thinking, text and tool_use blocks, in that
+        order; the arguments text is the tool_use block's raw_input."""
         call = {"name": "add", "thoughts": "Use the tool.", "arguments": '{"a": 2, "b": 2}'}
         msg = AIMessage("Let me add.", call, USAGE).to_msg()
         expected = [
             {"type": "thinking", "thinking": "Use the tool."},
             {"type": "text", "text": "Let me add."},
-            {"type": "tool_use", "id": "call_add", "name": "add", "input": {"a": 2, "b": 2}},
+            {
+                "type": "tool_use",
+                "id": "call_add",
+                "name": "add",
+                "input": {"a": 2, "b": 2},
+                "raw_input": '{"a": 2, "b": 2}',
+            },
         ]
         assert ("assistant", "assistant", expected) == (msg.name, msg.role, msg.content)
         assert {"token_usage": USAGE} == msg.metadata
@@ -556,6 +616,227 @@ class TestFunctionMessage:
         assert "content[1]" == info.value.path
 
 
+SEARCH = {"results": [{"index": 1, "url": "https://example.com/lima", "title": "Lima"}]}
+PLUGINS = {"names": ["eChart"]}
+
+
+class TestERNIEFields:
+    """The AIMessage fields of ERNIE Bot Agent: plugin_info, search_info, clarify and
+    query_tokens_count, in its positional order."""
+
+    def test_positional_order(self):
+        """content, function_call, token_usage, plugin_info, search_info, clarify."""
+        usage = {"prompt_tokens": 9, "completion_tokens": 4}
+        reply = AIMessage("Lima is sunny.", None, usage, PLUGINS, SEARCH, True)
+
+        assert (None, usage, PLUGINS, SEARCH, True) == (
+            reply.function_call,
+            reply.token_usage,
+            reply.plugin_info,
+            reply.search_info,
+            reply.clarify,
+        )
+
+    def test_counts_from_two_key_usage(self):
+        """A usage with only prompt_tokens and completion_tokens (ERNIE's TokenUsage) gives
+        token_count and query_tokens_count, and is kept as given."""
+        reply = AIMessage("Sunny.", token_usage={"prompt_tokens": 31, "completion_tokens": 2})
+
+        assert (2, 31, {"prompt_tokens": 31, "completion_tokens": 2}) == (
+            reply.token_count,
+            reply.query_tokens_count,
+            reply.token_usage,
+        )
+
+    def test_query_tokens_count_without_usage(self):
+        """Without a usage report, query_tokens_count is 0, as in ERNIE Bot Agent."""
+        assert (0, False, None, None) == (
+            AIMessage("Sunny.").query_tokens_count,
+            AIMessage("Sunny.").clarify,
+            AIMessage("Sunny.").plugin_info,
+            AIMessage("Sunny.").search_info,
+        )
+
+    def test_payload_has_ernie_keys(self):
+        """to_dict has the keys of ERNIE's: role, content, function_call, plugin_info,
+        search_info (the name too when there is one); from_dict reads it back."""
+        reply = AIMessage("Sunny.", plugin_info=PLUGINS, search_info=SEARCH)
+        payload = reply.to_dict()
+
+        assert ["role", "content", "function_call", "plugin_info", "search_info"] == list(payload)
+        assert reply.to_dict() == AIMessage.from_dict(payload).to_dict()
+        assert ["role", "name", "content"] == list(AIMessage("x", name="Jarvis").to_dict())[:3]
+
+    def test_copies(self):
+        """The properties hand out copies."""
+        reply = AIMessage("Sunny.", plugin_info=PLUGINS, search_info=SEARCH)
+
+        reply.search_info["results"].clear()
+        reply.plugin_info["names"].append("other")
+
+        assert (SEARCH, PLUGINS) == (reply.search_info, reply.plugin_info)
+
+    def test_kept_through_a_msg(self):
+        """to_msg keeps them in the Msg's metadata; from_msg restores them."""
+        reply = AIMessage("Sunny.", None, USAGE, PLUGINS, SEARCH, True)
+        msg = reply.to_msg()
+
+        assert {
+            "token_usage": USAGE,
+            "plugin_info": PLUGINS,
+            "search_info": SEARCH,
+            "clarify": True,
+        } == msg.metadata
+        assert reply == ChatMessage.from_msg(msg)
+
+    @pytest.mark.parametrize(
+        ("fields", "path"),
+        [
+            ({"search_info": []}, "search_info"),
+            ({"search_info": {"results": [1]}}, "search_info.results"),
+            ({"search_info": {"results": [], "total": 0}}, "search_info.total"),
+            (
+                {"search_info": {"results": [{"score": float("nan")}]}},
+                "search_info.results[0].score",
+            ),
+            ({"plugin_info": {"names": "eChart"}}, "plugin_info.names"),
+            ({"plugin_info": {"names": [""]}}, "plugin_info.names[0]"),
+            ({"plugin_info": {}}, "plugin_info.names"),
+            ({"clarify": "yes"}, "clarify"),
+        ],
+    )
+    def test_bad_values(self, fields, path):
+        """Each new field is checked and a bad value names its path."""
+        with pytest.raises(MessageError) as info:
+            AIMessage("x", **fields)
+        assert path == info.value.path
+
+    def test_raw_arguments_survive_a_msg(self):
+        """The arguments text, spaced as the model wrote it, is the tool_use block's
+        raw_input; converting back uses it while it still matches the input."""
+        reply = AIMessage("", {"name": "add", "arguments": '{"a":2,"b":2}'})
+        msg = reply.to_msg()
+
+        assert '{"a":2,"b":2}' == ChatMessage.from_msg(msg).function_call["arguments"]
+        msg.content[0]["input"]["b"] = 3  # the input changed: raw_input no longer says it
+        assert '{"a": 2, "b": 3}' == ChatMessage.from_msg(msg).function_call["arguments"]
+
+
+class TestMessageAlias:
+    """``Message``, ERNIE Bot Agent's name of the base class."""
+
+    def test_is_the_base_class(self):
+        """Message is ChatMessage, so isinstance checks against it work."""
+        assert Message is ChatMessage
+        assert all(
+            isinstance(message, Message)
+            for message in (HumanMessage("a"), SystemMessage("b"), AIMessage("c"))
+        )
+
+
+class TestAIMessageChunk:
+    """Streamed pieces of an answer."""
+
+    def test_pieces_add_up(self):
+        """Contents are joined; the sum is a chunk and an AIMessage."""
+        whole = AIMessageChunk("Lima ") + AIMessageChunk("is ") + AIMessageChunk("sunny.")
+
+        assert ("Lima is sunny.", AIMessageChunk, True) == (
+            whole.content,
+            type(whole),
+            isinstance(whole, AIMessage),
+        )
+
+    def test_sum_with_a_start(self):
+        """``sum(pieces, AIMessageChunk(""))`` adds a stream up."""
+        pieces = [AIMessageChunk(text) for text in ("a", "b", "c")]
+
+        assert "abc" == sum(pieces, AIMessageChunk("")).content
+
+    def test_function_call_in_pieces(self):
+        """Arguments and thoughts streamed in pieces are joined; the id is kept."""
+        first = AIMessageChunk("", {"name": "add", "thoughts": "I ", "arguments": '{"a": '})
+        second = AIMessageChunk(
+            "", {"name": "add", "thoughts": "add.", "arguments": "2}", "id": "c1"}
+        )
+
+        assert {"name": "add", "thoughts": "I add.", "arguments": '{"a": 2}', "id": "c1"} == (
+            first + second
+        ).function_call
+
+    def test_later_usage_and_information_win(self):
+        """The later piece's usage (a running total, or the total at the end) and its
+        plugin and search information replace the earlier's; clarify holds if either has it."""
+        first = AIMessageChunk("a", None, {"prompt_tokens": 5, "completion_tokens": 1}, PLUGINS)
+        second = AIMessageChunk(
+            "b", None, {"prompt_tokens": 5, "completion_tokens": 2}, None, SEARCH, True
+        )
+
+        whole = first + second
+
+        assert (2, 5, PLUGINS, SEARCH, True) == (
+            whole.token_count,
+            whole.query_tokens_count,
+            whole.plugin_info,
+            whole.search_info,
+            whole.clarify,
+        )
+        assert 1 == (second + AIMessageChunk("c", None, first.token_usage)).token_count
+
+    @pytest.mark.parametrize(
+        ("first", "second", "path"),
+        [
+            (AIMessageChunk("a", name="x"), AIMessageChunk("b", name="y"), "name"),
+            (
+                AIMessageChunk("", {"name": "f", "arguments": ""}),
+                AIMessageChunk("", {"name": "g", "arguments": ""}),
+                "function_call.name",
+            ),
+            (
+                AIMessageChunk("", {"name": "f", "arguments": "", "id": "1"}),
+                AIMessageChunk("", {"name": "f", "arguments": "", "id": "2"}),
+                "function_call.id",
+            ),
+        ],
+    )
+    def test_pieces_that_do_not_fit(self, first, second, path):
+        """Pieces from different senders or calls raise MessageError."""
+        with pytest.raises(MessageError) as info:
+            first + second
+        assert path == info.value.path
+
+    def test_only_chunks_add(self):
+        """Adding anything but a chunk is a TypeError, as for unrelated types."""
+        with pytest.raises(TypeError):
+            AIMessageChunk("a") + AIMessage("b")  # type: ignore[operator]
+        with pytest.raises(TypeError):
+            AIMessageChunk("a") + "b"  # type: ignore[operator]
+
+    def test_from_dict_on_the_chunk_class(self):
+        """AIMessageChunk.from_dict and from_msg give chunks."""
+        payload = {"role": "assistant", "content": "a"}
+
+        assert (AIMessageChunk, AIMessageChunk) == (
+            type(AIMessageChunk.from_dict(payload)),
+            type(AIMessageChunk.from_msg(Msg("assistant", "a", "assistant"))),
+        )
+
+
+class TestAwaitingHumanMessages:
+    """``await HumanMessage.create_with_files(...)``, as ERNIE Bot Agent's coroutine."""
+
+    def test_await_and_plain_call(self):
+        """Async code awaits the result and gets the message; sync code calls it."""
+
+        async def build():
+            return await HumanMessage.create_with_files("What is this?", [GIF])
+
+        awaited = asyncio.run(build())
+
+        assert HumanMessage.create_with_files("What is this?", [GIF]) == awaited
+        assert ["image/gif"] == [block["source"]["media_type"] for block in awaited.files]
+
+
 # -- property tests --------------------------------------------------------------------
 
 texts = st.text(max_size=30)
@@ -603,22 +884,39 @@ def function_calls(draw):
     if draw(st.booleans()):
         call["thoughts"] = draw(texts)
     arguments = draw(st.dictionaries(texts, json_values, max_size=3))
-    call["arguments"] = json.dumps(arguments, ensure_ascii=False)
+    # as a model writes them: spaced or not, so that the text is kept, not rewritten
+    separators = draw(st.sampled_from([(", ", ": "), (",", ":")]))
+    call["arguments"] = json.dumps(arguments, ensure_ascii=False, separators=separators)
     if draw(st.booleans()):
         call["id"] = draw(st.text(min_size=1, max_size=8).filter(lambda i: i != f"call_{function}"))
     return call
+
+
+search_infos = st.builds(
+    lambda results: {"results": results},
+    st.lists(st.dictionaries(texts, json_values, max_size=3), max_size=2),
+)
+plugin_infos = st.builds(lambda names: {"names": names}, st.lists(names, max_size=2))
 
 
 @st.composite
 def ais(draw):
     usage = draw(
         st.none()
+        | st.fixed_dictionaries({"prompt_tokens": counts, "completion_tokens": counts})
         | st.fixed_dictionaries(
             {"prompt_tokens": counts, "completion_tokens": counts, "total_tokens": counts}
         )
     )
-    return AIMessage(
-        draw(texts), draw(st.none() | function_calls()), usage, name=draw(st.none() | names)
+    kind = draw(st.sampled_from([AIMessage, AIMessageChunk]))
+    return kind(
+        draw(texts),
+        draw(st.none() | function_calls()),
+        usage,
+        draw(st.none() | plugin_infos),
+        draw(st.none() | search_infos),
+        draw(st.booleans()),
+        name=draw(st.none() | names),
     )
 
 
@@ -642,14 +940,16 @@ class TestRoundTrips:
     @settings(max_examples=150)
     @given(role_messages)
     def test_role_message_survives_msg(self, message):
-        """from_msg(to_msg(m)) gives back an equal role message, token counts included."""
-        assert message == ChatMessage.from_msg(message.to_msg())
+        """from_msg(to_msg(m)) gives back an equal role message, token counts included
+        (called on the message's class, so that a chunk comes back a chunk)."""
+        assert message == type(message).from_msg(message.to_msg())
 
     @settings(max_examples=150)
     @given(role_messages)
     def test_role_message_survives_its_payload(self, message):
-        """from_dict(to_dict(m)) gives back the same message, apart from token counts."""
-        again = ChatMessage.from_dict(message.to_dict())
+        """from_dict(to_dict(m)) gives back the same message, apart from token counts
+        (called on the message's class, so that a chunk comes back a chunk)."""
+        again = type(message).from_dict(message.to_dict())
         assert message.to_dict() == again.to_dict()
         assert type(message) is type(again)
 

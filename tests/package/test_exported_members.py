@@ -11,6 +11,7 @@ import agentmsg
 # here and to the API page.
 DOCUMENTED = [
     "AIMessage",
+    "AIMessageChunk",
     "AudioBlock",
     "BLOCK_TYPES",
     "Base64Source",
@@ -25,9 +26,13 @@ DOCUMENTED = [
     "Loss",
     "MediaError",
     "MediaSource",
+    "Message",
+    "MessageAttributeError",
     "MessageError",
     "Msg",
     "Parsed",
+    "PluginInfo",
+    "SearchInfo",
     "SystemMessage",
     "TextBlock",
     "ThinkingBlock",

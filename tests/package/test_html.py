@@ -482,6 +482,38 @@ class TestMedia:
         assert {"nofollow", "noopener", "noreferrer"} == set((link.attrs["rel"] or "").split())
         assert f"image {url} (remote, not loaded)" == article.find("p", "agentmsg-media").text()
 
+    def test_json_output_with_an_odd_type_field(self) -> None:
+        """A JSON tool output whose items have a ``type`` that is no string (so not
+        blocks) is shown as JSON; it once made the card raise TypeError."""
+        output = [{"type": {"kind": "chart"}, "points": [1, 2]}]
+        block = {"type": "tool_result", "id": "1", "name": "plot", "output": output}
+
+        article = card([block])
+
+        assert '"kind": "chart"' in article.find("pre", "agentmsg-json").text()
+
+    @pytest.mark.parametrize(
+        ("kind", "url"),
+        [
+            ("image", "/home/ada/photos/cat.png"),
+            ("audio", "file:///srv/sounds/bell.mp3"),
+            ("video", "C:\\clips\\intro.mp4"),
+        ],
+    )
+    def test_local_files_are_paths_not_links(self, kind: str, url: str) -> None:
+        """A local path or file:// URL is shown as its path: no link, no ``<img>`` or
+        player, so the page never points into its reader's disk."""
+        article = card([media(kind, {"type": "url", "url": url})])
+        assert ([], [], [], [], [url]) == (
+            article.find_all("a"),
+            article.find_all("img"),
+            article.find_all("audio"),
+            article.find_all("video"),
+            [node.text() for node in article.find_all("code")],
+        )
+        line = article.find("p", "agentmsg-media").text()
+        assert f"{kind} {url} (local file, not loaded)" == line
+
     @pytest.mark.parametrize("kind", ["audio", "video"])
     def test_remote_audio_and_video_are_links(self, kind: str) -> None:
         """Remote audio and video give a summary line, no player."""

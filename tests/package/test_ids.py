@@ -10,7 +10,8 @@ from datetime import datetime, timedelta
 import pytest
 
 from agentmsg import MessageError, Msg, deterministic
-from agentmsg._ids import new_id, now_timestamp, parse_timestamp
+from agentmsg._ids import new_id, now_timestamp
+from agentmsg._validate import parse_timestamp
 
 ID = re.compile(r"[A-Za-z0-9_-]{22}")
 

@@ -284,12 +284,21 @@ class TestBlockFromUrl:
         ) == str(info.value)
 
     @pytest.mark.parametrize(
-        "url", ["file:///tmp/cat.png", "javascript:alert(1)//.png", "ftp://x/cat.png"]
+        "url", ["javascript:alert(1)//.png", "ftp://x/cat.png", "photos/cat.png"]
     )
     def test_bad_scheme(self, url):
-        """Only http, https and data: URLs are accepted."""
+        """Only http, https, data: and file:// URLs and absolute paths are accepted."""
         with pytest.raises(MessageError, match="must be an http or https URL"):
             block_from_url(url, kind="image")
+
+    @pytest.mark.parametrize(
+        ("url", "kind"),
+        [("file:///tmp/cat.png", "image"), ("/srv/clips/intro.mp4", "video")],
+    )
+    def test_local_files(self, url, kind):
+        """A file:// URL or an absolute path makes a URL block; the kind comes from the
+        extension, and nothing is read."""
+        assert {"type": kind, "source": {"type": "url", "url": url}} == block_from_url(url)
 
     def test_not_a_string(self):
         """A non-string URL raises MediaError."""
@@ -364,6 +373,59 @@ class TestCheckMedia:
             Msg("A", [block], "user").check_media()
 
         assert "content[0].output[1].source.media_type" == info.value.path
+
+    def test_local_files_are_read(self, tmp_path):
+        """A local path or file:// URL names a file whose bytes must be of the block's
+        kind; check_media reads it, also inside a tool output."""
+        photo = tmp_path / "cat photo.png"
+        photo.write_bytes(PNG)
+        clip = tmp_path / "clip.webm"
+        clip.write_bytes(b"\x1aE\xdf\xa3" + bytes(8))  # WebM: sound or video
+        output = [{"type": "image", "source": {"type": "url", "url": photo.as_uri()}}]
+        content = [
+            {"type": "image", "source": {"type": "url", "url": str(photo)}},
+            {"type": "audio", "source": {"type": "url", "url": str(clip)}},
+            {"type": "video", "source": {"type": "url", "url": str(clip)}},
+            {"type": "tool_result", "id": "1", "name": "snap", "output": output},
+        ]
+
+        assert None is Msg("A", content, "user").check_media()
+
+    def test_local_file_of_another_kind(self, tmp_path):
+        """A local file whose bytes are not of the block's kind raises MediaError."""
+        sound = tmp_path / "bell.mp3"
+        sound.write_bytes(MP3)
+        msg = Msg("A", [{"type": "image", "source": {"type": "url", "url": str(sound)}}], "user")
+
+        with pytest.raises(MediaError) as info:
+            msg.check_media()
+
+        assert (
+            "content[0].source.url",
+            f"`content[0].source.url` must name a file of image data, but its bytes are "
+            f"audio/mpeg: {str(sound)!r}.",
+        ) == (info.value.path, str(info.value))
+
+    @pytest.mark.parametrize(
+        ("url", "text"),
+        [
+            ("/no/such/photo.png", "names no file: '/no/such/photo.png'."),
+            ("file:///no/such/photo.png", "names no file: 'file:///no/such/photo.png'."),
+            (
+                "file://example.com/photo.png",
+                "names a file on another host ('example.com'), which is not read: "
+                "'file://example.com/photo.png'.",
+            ),
+        ],
+    )
+    def test_missing_or_remote_local_files(self, url, text):
+        """A missing file, or a file URL of another host, raises MediaError."""
+        msg = Msg("A", [{"type": "image", "source": {"type": "url", "url": url}}], "user")
+
+        with pytest.raises(MediaError) as info:
+            msg.check_media()
+
+        assert f"`content[0].source.url` {text}" == str(info.value)
 
     def test_tool_output_json_is_not_media(self):
         """A JSON tool output that merely contains 'image' is not checked as media."""

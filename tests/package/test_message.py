@@ -16,6 +16,7 @@ from agentmsg import (
     Base64Source,
     ImageBlock,
     MediaError,
+    MessageAttributeError,
     MessageError,
     Msg,
     TextBlock,
@@ -633,10 +634,42 @@ class TestMsgAssignment:
         """Fields cannot be deleted; the message stays whole."""
         msg = Msg("A", "Hi", "user")
 
-        with pytest.raises(MessageError):
+        with pytest.raises(MessageAttributeError) as info:
             del msg.name
 
         assert "A" == msg.name
+        assert ("`name` cannot be deleted from a message; assign a new value instead.") == str(
+            info.value
+        )
+
+    def test_unknown_attribute_errors_are_attribute_errors(self):
+        """Setting, reading or deleting a name that is no field raises an error that is
+        both a MessageError and an AttributeError, naming the fields."""
+        msg = Msg("A", "Hi", "user")
+        expected = (
+            "`colour` is not a field of Msg; the fields are id, name, role, content, "
+            "metadata, timestamp, invocation_id."
+        )
+
+        for action in (
+            lambda: setattr(msg, "colour", "red"),
+            lambda: msg.colour,  # type: ignore[attr-defined]
+            lambda: delattr(msg, "colour"),
+        ):
+            with pytest.raises(MessageAttributeError) as info:
+                action()
+            assert (expected, "colour") == (str(info.value), info.value.path)
+            assert isinstance(info.value, AttributeError)
+
+    def test_getattr_default_and_hasattr(self):
+        """``getattr`` with a default and ``hasattr`` work as on any Python object."""
+        msg = Msg("A", "Hi", "user")
+
+        assert ("red", False, True) == (
+            getattr(msg, "colour", "red"),
+            hasattr(msg, "colour"),
+            hasattr(msg, "content"),
+        )
 
 
 class TestMsgCopying:

@@ -12,6 +12,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from agentmsg import BLOCK_TYPES, MessageError, Msg, json_schema
+from agentmsg._validate import check_block, check_content
 
 PROPERTY_SETTINGS = settings(
     max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow]
@@ -52,7 +53,10 @@ header_text = st.text(alphabet=st.characters(blacklist_characters=";,"), max_siz
 @st.composite
 def sources(draw: st.DrawFn, kind: str) -> dict[str, Any]:
     """A valid base64 or URL source for a block of *kind*."""
-    choice = draw(st.sampled_from(["base64", "http", "data"]))
+    choice = draw(st.sampled_from(["base64", "http", "data", "file"]))
+    if choice == "file":  # an absolute path or a file:// URL (nothing reads it)
+        prefix = draw(st.sampled_from(["/", "file:///", "file://localhost/", "C:\\", "d:/"]))
+        return {"type": "url", "url": prefix + draw(st.text(min_size=1, max_size=12)).lstrip("/")}
     if choice == "base64":
         subtype = draw(st.text(min_size=1, max_size=10))
         return {"type": "base64", "media_type": f"{kind}/{subtype}", "data": draw(texts)}
@@ -73,18 +77,35 @@ def media_blocks(draw: st.DrawFn) -> dict[str, Any]:
     return {"type": kind, "source": draw(sources(kind))}
 
 
-text_blocks = st.builds(lambda text: {"type": "text", "text": text}, texts)
-thinking_blocks = st.builds(lambda text: {"type": "thinking", "thinking": text}, texts)
+def optional(key: str) -> st.SearchStrategy[dict[str, str]]:
+    """Nothing, or the optional string field *key* (AgentScope's extra block fields)."""
+    return st.just({}) | st.builds(lambda text: {key: text}, texts)
+
+
+text_blocks = st.builds(
+    lambda text, extra: {"type": "text", "text": text, **extra},
+    texts,
+    optional("thought_signature"),
+)
+thinking_blocks = st.builds(
+    lambda text, extra: {"type": "thinking", "thinking": text, **extra},
+    texts,
+    optional("signature"),
+)
 tool_use_blocks = st.builds(
-    lambda call_id, name, arguments: {
+    lambda call_id, name, arguments, raw, signature: {
         "type": "tool_use",
         "id": call_id,
         "name": name,
         "input": arguments,
+        **raw,
+        **signature,
     },
     names,
     names,
     json_objects,
+    optional("raw_input"),
+    optional("thought_signature"),
 )
 tool_outputs = texts | json_values | st.lists(text_blocks | media_blocks(), min_size=1, max_size=3)
 tool_result_blocks = st.builds(
@@ -285,3 +306,203 @@ class TestBrokenInput:
         except MessageError:
             return
         assert msg == Msg.from_json(msg.to_json())
+
+
+# -- in-place edits ----------------------------------------------------------------------
+
+
+def _reachable(value: Any, found: list[Any]) -> None:
+    """Collect *value* and every dict and list inside it."""
+    if isinstance(value, dict):
+        found.append(value)
+        for item in value.values():
+            _reachable(item, found)
+    elif isinstance(value, list):
+        found.append(value)
+        for item in value:
+            _reachable(item, found)
+
+
+edit_values = junk | blocks | json_values | st.lists(blocks | junk, max_size=2)
+
+
+def _edit(draw: st.DrawFn, container: Any) -> None:
+    """Apply one random in-place change to *container*, a dict or a list of a message.
+
+    Only changes whose preconditions hold (an existing index or key to pop or delete) are
+    drawn, so that the only expected failure is a MessageError.
+    """
+    value = draw(edit_values)
+    if isinstance(container, dict):
+        keys = list(container)
+        key = draw(st.sampled_from(keys) | keys_or_new) if keys else draw(keys_or_new)
+        action = draw(
+            st.sampled_from(["set", "update", "setdefault", "ior", "clear"])
+            | (st.sampled_from(["del", "pop", "popitem"]) if keys else st.nothing())
+        )
+        if action == "set":
+            container[key] = value
+        elif action == "update":
+            container.update({key: value})
+        elif action == "setdefault":
+            container.setdefault(key, value)
+        elif action == "ior":
+            container |= {key: value}
+        elif action == "clear":
+            container.clear()
+        elif action == "del":
+            del container[draw(st.sampled_from(keys))]
+        elif action == "pop":
+            container.pop(draw(st.sampled_from(keys)))
+        else:
+            container.popitem()
+        return
+    size = len(container)
+    index = draw(st.integers(-size, size - 1)) if size else 0
+    action = draw(
+        st.sampled_from(["append", "insert", "extend", "iadd", "slice", "clear", "reverse"])
+        | (st.sampled_from(["set", "del", "pop", "remove", "imul"]) if size else st.nothing())
+    )
+    if action == "append":
+        container.append(value)
+    elif action == "insert":
+        container.insert(draw(st.integers(-size - 2, size + 2)), value)
+    elif action == "extend":
+        container.extend([value, draw(edit_values)])
+    elif action == "iadd":
+        container += [value]
+    elif action == "slice":
+        start = draw(st.integers(0, size))
+        container[start : draw(st.integers(start, size))] = [value]
+    elif action == "clear":
+        container.clear()
+    elif action == "reverse":
+        container.reverse()
+    elif action == "set":
+        container[index] = value
+    elif action == "del":
+        del container[index]
+    elif action == "pop":
+        container.pop(index)
+    elif action == "remove":
+        container.remove(container[index])
+    else:
+        container *= 2
+
+
+keys_or_new = st.sampled_from(["type", "text", "source", "url", "input", "output", "extra"]) | keys
+
+
+def assert_loadable(msg: Msg) -> None:
+    """The message dumps a dict that loads back to it and matches the schema, and its
+    read helpers answer without raising."""
+    data = msg.to_dict()
+    assert msg == Msg.from_dict(data)
+    assert data == json.loads(json.dumps(data))
+    SCHEMA_VALIDATOR.validate(data)
+    msg.get_text_content()
+    msg.get_content_blocks()
+    msg.has_content_blocks("tool_use")
+    repr(msg)
+    msg._repr_html_()
+
+
+class TestInPlaceEdits:
+    """Changes made in place through ``msg.content`` and ``msg.metadata`` are checked."""
+
+    @PROPERTY_SETTINGS
+    @given(messages(), st.data())
+    def test_random_edits_keep_the_message_loadable(self, msg, data):
+        """Any sequence of in-place changes to the content, a block, a value inside one or
+        the metadata either applies or raises MessageError and changes nothing; the
+        message always dumps a dict that from_dict loads back to it."""
+        for _ in range(data.draw(st.integers(1, 6))):
+            targets: list[Any] = []
+            _reachable(msg.content, targets)
+            _reachable(msg.metadata, targets)
+            if not targets:
+                msg.metadata = {}
+                continue
+            container = data.draw(st.sampled_from(targets))
+            before = msg.to_dict()
+            try:
+                _edit(data.draw, container)
+            except MessageError as error:
+                assert str(error).endswith(".")
+                assert before == msg.to_dict()
+            assert_loadable(msg)
+
+    @PROPERTY_SETTINGS
+    @given(messages(), st.data())
+    def test_values_put_in_are_copied(self, msg, data):
+        """A dict or list put into a message is copied: changing it afterwards changes
+        nothing in the message."""
+        if not isinstance(msg.content, list):
+            msg.content = []
+        block = data.draw(blocks)
+        msg.content.append(block)
+        before = msg.to_dict()
+
+        for container in [*reversed(_collect(block))]:
+            container.clear()
+
+        assert before == msg.to_dict()
+
+
+def _collect(value: Any) -> list[Any]:
+    found: list[Any] = []
+    _reachable(value, found)
+    return found
+
+
+# -- the inline checks --------------------------------------------------------------------
+
+
+@st.composite
+def damaged_blocks(draw: st.DrawFn) -> Any:
+    """A valid block, maybe with one random replacement, deletion or addition inside."""
+    block = draw(blocks)
+    if draw(st.booleans()):
+        places: list[tuple[Any, Any]] = []
+        _containers(block, places)
+        container, key = draw(st.sampled_from(places))
+        action = draw(st.sampled_from(["replace", "delete", "add"]))
+        if action == "replace":
+            container[key] = draw(junk)
+        elif action == "delete":
+            del container[key]
+        elif type(container) is dict:
+            container[draw(keys_or_new)] = draw(junk)
+        else:
+            container.append(draw(junk))
+    return block
+
+
+def _outcome(check: Any) -> Any:
+    try:
+        return check()
+    except MessageError as error:
+        return ("MessageError", error.path, str(error))
+
+
+# A tool result whose output holds blocks of any type: thinking and tool blocks make it
+# invalid, which the inline checks must not take for a plain JSON list.
+any_output_results = st.builds(
+    lambda output: {"type": "tool_result", "id": "1", "name": "f", "output": output},
+    st.lists(blocks | damaged_blocks(), min_size=1, max_size=3),
+)
+
+
+class TestInlineChecks:
+    """check_content's inline checks of the common shapes agree with check_block."""
+
+    @PROPERTY_SETTINGS
+    @given(st.lists(damaged_blocks() | any_output_results | junk, max_size=4))
+    def test_same_verdict_as_check_block(self, content):
+        """check_content accepts what check_block accepts block by block, copies it the
+        same way, and rejects the first bad block with the same error."""
+
+        def one_by_one() -> list[Any]:
+            return [check_block(block, f"content[{index}]") for index, block in enumerate(content)]
+
+        assert _outcome(one_by_one) == _outcome(lambda: check_content(content))

@@ -366,16 +366,22 @@ class TestFromOpenAIChat:
         assert ["kept as a text block"] == [loss.substitute for loss in reply.losses]
 
     def test_arguments_that_are_not_json(self):
-        """Arguments that are not a JSON object leave an empty input, reported."""
+        """Arguments that are not a JSON object leave an empty input and are kept, as the
+        model wrote them, in the block's ``raw_input``: nothing is lost reading them.
+        Sending the conversation back sends the input, and reports the text it leaves."""
         response = json.loads(json.dumps(self.RESPONSE))
         response["choices"][0]["message"]["tool_calls"][0]["function"]["arguments"] = "{oops"
 
         reply = from_openai_chat(response)
 
-        assert {} == reply.messages[0].content[0]["input"]
-        assert ["choices[0].message.tool_calls[0].function.arguments"] == [
-            loss.path for loss in reply.losses
-        ]
+        call = reply.messages[0].content[0]
+        assert ({}, "{oops", ()) == (call["input"], call["raw_input"], reply.losses)
+        sent = to_openai_chat(reply.messages)
+        arguments = sent.payload["messages"][0]["tool_calls"][0]["function"]["arguments"]
+        assert ("{}", ["messages[0].content[0].raw_input"]) == (
+            arguments,
+            [loss.path for loss in sent.losses],
+        )
 
     @pytest.mark.parametrize(
         ("data", "path"),

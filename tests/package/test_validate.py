@@ -8,10 +8,13 @@ import textwrap
 
 import pytest
 
-from agentmsg import MediaError, MessageError, Msg, TokenCountError
+from agentmsg import MediaError, MessageAttributeError, MessageError, Msg, TokenCountError
 
 ALLOWED = "'text', 'thinking', 'image', 'audio', 'video', 'tool_use', 'tool_result'"
-URL_RULE = "must be an http or https URL, or a data: URL holding image data"
+URL_RULE = (
+    "must be an http or https URL, a data: URL holding image data, a file:// URL "
+    "or an absolute file path"
+)
 JSON_RULE = "must be a JSON value (str, number, bool, None, list or dict)"
 
 
@@ -45,6 +48,15 @@ class TestMessageError:
         assert issubclass(MessageError, ValueError)
         assert issubclass(MediaError, MessageError)
         assert issubclass(TokenCountError, MessageError)
+
+    def test_attribute_errors_are_two_kinds(self):
+        """MessageAttributeError, and so TokenCountError, is a MessageError and an
+        AttributeError, as attrs' FrozenInstanceError is an AttributeError."""
+        assert (True, True) == (
+            issubclass(MessageAttributeError, MessageError),
+            issubclass(MessageAttributeError, AttributeError),
+        )
+        assert issubclass(TokenCountError, MessageAttributeError)
 
     def test_path_attribute(self):
         """The error carries the rejected field path."""
@@ -280,14 +292,14 @@ class TestErrorTexts:
         error = error_of("A", [{"type": "text", "text": "x", "lang": "en"}], "user")
 
         assert (
-            "`content[0].lang` is not a field of a text block (its fields are `type`, `text`); "
-            "the value was 'en'."
+            "`content[0].lang` is not a field of a text block (its fields are `type`, `text`, "
+            "and optionally `thought_signature`); the value was 'en'."
         ) == str(error)
 
     @pytest.mark.parametrize(
         ("block", "path"),
         [
-            ({"type": "thinking", "thinking": "x", "signature": "s"}, "content[0].signature"),
+            ({"type": "thinking", "thinking": "x", "sig": "s"}, "content[0].sig"),
             (
                 {"type": "image", "source": {"type": "url", "url": "https://x/a"}, "alt": ""},
                 "content[0].alt",
@@ -338,19 +350,36 @@ class TestUrls:
             "data:,plain",
             "data:;base64,AAAA",
             "data:image/svg+xml,%3Csvg%3E",
+            "file:///home/ada/photos/cat.png",
+            "file://localhost/srv/cat%20sleeping.png",
+            "file:///C:/Users/ada/cat.png",
+            "/home/ada/photos/cat.png",
+            "/tmp/x",
+            "C:\\Users\\ada\\cat.png",
+            "d:/photos/cat.png",
         ],
     )
     def test_accepted(self, url):
-        """http, https and data: URLs (of the block's kind) are accepted."""
+        """http, https and data: URLs (of the block's kind), file:// URLs and absolute
+        local paths, POSIX or Windows, are accepted, as AgentScope's formatters read them."""
         assert url == Msg("A", image(url), "user").content[0]["source"]["url"]  # type: ignore[typeddict-item]
 
     @pytest.mark.parametrize(
         "url",
         [
             "javascript:alert(1)",
-            "file:///etc/passwd",
             "ftp://example.com/a.png",
             "example.com/a.png",
+            "photos/cat.png",
+            "./cat.png",
+            "//example.com/a.png",
+            "/",
+            "file:/etc/passwd",
+            "file://",
+            "file:///",
+            "file://host",
+            "C:cat.png",
+            "1:/cat.png",
             "HTTP://EXAMPLE.COM/A.PNG",
             "http://",
             "https://",
@@ -362,7 +391,8 @@ class TestUrls:
         ],
     )
     def test_rejected(self, url):
-        """Other schemes, bare schemes, data: URLs without a comma or of another kind fail."""
+        """Other schemes, bare schemes, data: URLs without a comma or of another kind,
+        relative paths and file URLs without a path fail."""
         error = error_of("A", image(url), "user")
 
         assert ("content[0].source.url", f"`content[0].source.url` {URL_RULE}, not {url!r}.") == (
@@ -511,10 +541,65 @@ class TestToolBlocks:
         """A bad block inside a tool output names its nested path."""
         output = [
             {"type": "text", "text": "a chart"},
-            {"type": "image", "source": {"type": "url", "url": "file:///c.png"}},
+            {"type": "image", "source": {"type": "url", "url": "charts/c.png"}},
         ]
 
         assert "content[0].output[1].source.url" == error_of("A", tool_result(output), "user").path
+
+    def test_local_images_in_a_tool_output(self):
+        """An image found at a local path, as AgentScope's tools return it, may be part of
+        a tool output."""
+        output = [
+            {"type": "text", "text": "the chart"},
+            {"type": "image", "source": {"type": "url", "url": "/tmp/chart.png"}},
+        ]
+
+        assert output == Msg("A", tool_result(output), "user").content[0]["output"]  # type: ignore[typeddict-item]
+
+    @pytest.mark.parametrize(
+        ("block", "optional"),
+        [
+            ({"type": "text", "text": "Hi"}, {"thought_signature": "c2ln"}),
+            ({"type": "thinking", "thinking": "Hmm"}, {"signature": "EqQB"}),
+            (
+                {"type": "tool_use", "id": "1", "name": "f", "input": {"a": 1}},
+                {"raw_input": '{"a": 1}'},
+            ),
+            (
+                {"type": "tool_use", "id": "1", "name": "f", "input": {"a": 1}},
+                {"raw_input": '{"a": 1', "thought_signature": "c2ln"},
+            ),
+        ],
+    )
+    def test_optional_fields_are_kept(self, block, optional):
+        """The optional fields AgentScope 1.x writes are kept through to_dict, from_dict
+        and JSON, even a raw_input that does not parse."""
+        msg = Msg("A", [{**block, **optional}], "assistant")
+
+        assert [{**block, **optional}] == Msg.from_json(msg.to_json()).to_dict()["content"]
+
+    @pytest.mark.parametrize(
+        ("block", "path"),
+        [
+            (
+                {"type": "text", "text": "Hi", "thought_signature": 1},
+                "content[0].thought_signature",
+            ),
+            ({"type": "thinking", "thinking": "Hmm", "signature": None}, "content[0].signature"),
+            (
+                {"type": "tool_use", "id": "1", "name": "f", "input": {}, "raw_input": {}},
+                "content[0].raw_input",
+            ),
+        ],
+    )
+    def test_optional_fields_are_strings(self, block, path):
+        """An optional field holds a string, or the block is refused."""
+        error = error_of("A", [block], "assistant")
+
+        assert (path, f"`{path}` must be a string, not {block[path.split('.')[1]]!r}.") == (
+            error.path,
+            str(error),
+        )
 
 
 class TestOptimizedPython:

@@ -56,7 +56,7 @@ DATA_CLASSES = {
 }
 SHOWN_ATTRIBUTES = ("alt", "aria-label", "title", "placeholder")
 #: Common English words that are not also Spanish words ("a", "no", "son", "me", "has",
-#: "audio" are, and are left out).
+#: "audio", "note" are, and are left out).
 _ENGLISH_WORDS = """the and with from this that these those which what when where there their
     they them have had been being were would could should will shall must can't don't
     is are be of to for on by at an or as it its into onto than then also only not
@@ -68,7 +68,7 @@ _ENGLISH_WORDS = """the and with from this that these those which what when wher
     searching copy copied clipboard contents menu expand home next previous back top skip
     page pages link links documentation please activate enable functionality version
     added changed removed deprecated property method methods class function functions
-    attribute module parameters returns raises example examples bases note warning tip
+    attribute module parameters returns raises example examples bases warning tip
     see also made built theme copyright developers toggle navigation sidebar light dark
     auto mode light/dark found matching query finished preparing your did match any
     documents spelled correctly selected enough categories run runs browser notebook

@@ -1,0 +1,354 @@
+"""
+.. _tutorial-migration:
+
+Coming from AgentScope or ERNIE Bot Agent
+=========================================
+
+agentmsg keeps the message model of two agent frameworks. Its :class:`agentmsg.Msg`,
+with a sender, a role and typed content blocks, follows the ``Msg`` class of
+AgentScope 1.x. Its role messages, :class:`~agentmsg.HumanMessage`,
+:class:`~agentmsg.SystemMessage`, :class:`~agentmsg.AIMessage` and
+:class:`~agentmsg.FunctionMessage`, follow those of ERNIE Bot Agent. Code written for
+either framework usually runs on agentmsg once its imports name agentmsg instead.
+
+This tutorial takes code in the style of each framework, runs it on agentmsg, and shows
+that it gives the results it gives there. Neither framework is installed here, and
+nothing below imports one: the code is the same, only the import changes. Where
+agentmsg behaves differently, it does so on purpose, and the last part of the tutorial
+lists each difference with its reason.
+
+.. list-table:: Where the names come from
+   :header-rows: 1
+   :widths: 40 60
+
+   * - In the framework
+     - In agentmsg
+   * - ``from agentscope.message import Msg, TextBlock, ToolUseBlock``
+     - ``from agentmsg import Msg, TextBlock, ToolUseBlock``
+   * - ``from erniebot_agent.memory import HumanMessage, AIMessage``
+     - ``from agentmsg import HumanMessage, AIMessage``
+   * - ``erniebot_agent.memory.messages.Message``
+     - ``agentmsg.Message``, the same class as :class:`agentmsg.ChatMessage`
+"""
+
+# %%
+# AgentScope: messages made of blocks
+# -----------------------------------
+#
+# An AgentScope message is built with the sender's name, the content and the role, in
+# that order, and its content blocks are plain dicts described by ``TypedDict``
+# classes. The same lines build an agentmsg message. In AgentScope, an image may point
+# to a file on the local disk, by an absolute path or a ``file://`` URL; agentmsg accepts
+# both. Nothing is read when the message is built.
+
+from agentmsg import ImageBlock, Msg, TextBlock, ToolUseBlock, URLSource
+
+screen = URLSource(type="url", url="/srv/uploads/screen.png")
+cable = URLSource(type="url", url="file:///srv/uploads/cable.png")
+report = Msg(
+    "Ada",
+    [
+        TextBlock(type="text", text="The projector in room 12 shows this screen."),
+        ImageBlock(type="image", source=screen),
+        ImageBlock(type="image", source=cable),
+    ],
+    "user",
+)
+
+print(report.get_text_content())
+print(report.has_content_blocks("image"), len(report.get_content_blocks("image")))
+
+# %%
+# On this page and in a notebook, the card of the message shows a local file as its
+# path, never as a link or a picture: the reader of the page has no such file, and a
+# page should not point into the reader's own disk.
+
+report
+
+# %%
+# :meth:`Msg.check_media <agentmsg.Msg.check_media>` is the one method that reads local
+# files: it opens each one and checks that its bytes are an image, a sound or a video, as
+# the block says. Here the files do not exist on the machine that built this page, so
+# the first one is reported.
+
+from agentmsg import MediaError
+
+try:
+    report.check_media()
+except MediaError as error:
+    print(error)
+
+# %%
+# Tool calls as AgentScope's models write them
+# --------------------------------------------
+#
+# AgentScope 1.x stores a tool call as a ``tool_use`` block. Its models also keep the
+# arguments exactly as the model wrote them, in an optional ``raw_input`` field, because
+# that text may be broken JSON that ``input`` could only repair. Its Gemini model adds a
+# ``thought_signature`` to text and tool calls, and its Anthropic model a ``signature`` to
+# thinking blocks. agentmsg keeps all three, unchanged, through every round trip.
+
+thinking = {"type": "thinking", "thinking": "A weather question.", "signature": "EqQB"}
+use = ToolUseBlock(
+    type="tool_use",
+    id="call_1",
+    name="get_weather",
+    input={"city": "Lima"},
+    raw_input='{"city": "Lima"',  # the model forgot the closing brace
+)
+call = Msg("Jarvis", [thinking, use], "assistant")
+
+again = Msg.from_json(call.to_json())
+print(again.get_content_blocks("tool_use")[0]["raw_input"])
+print(again == call)
+
+# %%
+# A dict that AgentScope saved loads as it is: its keys are the fields of an agentmsg
+# message. AgentScope writes an empty dict when a message has no metadata, which agentmsg
+# keeps.
+
+saved = {
+    "id": "V4rKt9bWxjZ2YpQe3sLmNa",
+    "name": "Jarvis",
+    "role": "assistant",
+    "content": [{"type": "text", "text": "It is 19 °C in Lima."}],
+    "metadata": {},
+    "timestamp": "2025-05-04 10:30:00.000",
+}
+loaded = Msg.from_dict(saved)
+print(loaded.get_text_content(), loaded.metadata)
+print(loaded.to_dict() == saved)
+
+# %%
+# Changing a message in place
+# ---------------------------
+#
+# AgentScope code often changes a message where it stands: it appends a block to
+# ``msg.content``, extends one message's content with another's, or edits the text of a
+# block. The same code works on agentmsg.
+
+opening = TextBlock(type="text", text="Here is what I found.")
+merged = Msg("Jarvis", [opening], "assistant")
+merged.content.extend(call.content)
+merged.content.append(TextBlock(type="text", text="More soon."))
+merged.content[0]["text"] += " (first draft)"
+
+print([block["type"] for block in merged.content])
+print(merged.get_text_content(" | "))
+
+# %%
+# Each change is checked at once, by the same rules as a new message. A change that
+# would make the message invalid raises :exc:`agentmsg.MessageError`, which names the
+# place, and leaves the message as it was. A message therefore always turns into a dict
+# that :meth:`Msg.from_dict <agentmsg.Msg.from_dict>` accepts: a saved conversation
+# always loads again.
+
+from agentmsg import MessageError
+
+for change in [
+    lambda: merged.content.append({"type": "bogus"}),
+    lambda: merged.content[0].update(text=42),
+    lambda: merged.content[2]["input"].update(days=("today", "tomorrow")),
+]:
+    try:
+        change()
+    except MessageError as error:
+        print(error)
+
+print(Msg.from_dict(merged.to_dict()) == merged)
+
+# %%
+# ERNIE Bot Agent: role messages and token counts
+# -----------------------------------------------
+#
+# ERNIE Bot Agent writes a conversation with one class per role, string content and a
+# token count. The same classes exist in agentmsg, with the same arguments, and
+# :data:`agentmsg.Message` is their base class, under the name ERNIE Bot Agent gives it.
+
+from agentmsg import AIMessage, FunctionMessage, HumanMessage, Message, SystemMessage
+
+instruction = SystemMessage("You are a travel assistant. Answer briefly.")
+question = HumanMessage("Where should I spend a weekend in Shenzhen?")
+messages: list[Message] = [question]
+
+print(instruction.token_count, instruction.to_dict())
+print(all(isinstance(message, Message) for message in [instruction, *messages]))
+
+# %%
+# A chat model answers with an :class:`~agentmsg.AIMessage`. ERNIE Bot reports the
+# token usage with two counts, ``prompt_tokens`` and ``completion_tokens``, and may add
+# the results of a web search, the plugins it ran, and whether it asks the user to
+# clarify the question. The arguments come in ERNIE Bot Agent's order, and the counts are
+# derived as it derives them: ``token_count`` is the completion, ``query_tokens_count``
+# the prompt.
+
+found = {"index": 1, "url": "https://example.com/shenzhen", "title": "Shenzhen"}
+answer = AIMessage(
+    "Try the OCT Loft for art and the Dameisha beach for the sea.",
+    None,
+    {"prompt_tokens": 21, "completion_tokens": 17},
+    None,
+    {"results": [found]},
+)
+print(answer.token_count, answer.query_tokens_count, answer.clarify)
+print(answer.search_info["results"][0]["title"])
+print(list(answer.to_dict()))
+
+# %%
+# ERNIE Bot Agent's memory uses the prompt count of each answer to fill in the count of
+# the question before it, and code that is not sure whether a count is known asks with
+# ``getattr`` and a default. Both patterns work: reading a count that is not known yet
+# raises :exc:`agentmsg.TokenCountError`, which is an :exc:`AttributeError` too, so the
+# default applies.
+
+print(getattr(question, "token_count", None))
+if answer.query_tokens_count:
+    question.token_count = answer.query_tokens_count
+messages.append(answer)
+print([getattr(message, "token_count", None) for message in messages])
+
+# %%
+# A function call, and its result sent back, read the same way:
+
+lookup = AIMessage(
+    "",
+    {"name": "get_weather", "thoughts": "Look it up.", "arguments": '{"city":"Sanya"}'},
+    {"prompt_tokens": 40, "completion_tokens": 9},
+)
+weather = FunctionMessage(name="get_weather", content='{"temperature_c": 27}')
+print(lookup.function_call["name"], lookup.function_call["arguments"])
+print(weather.to_dict())
+
+# %%
+# Streamed answers
+# ----------------
+#
+# ERNIE Bot Agent's chat models stream an answer as pieces, each an
+# :class:`~agentmsg.AIMessageChunk`. In agentmsg, as with langchain-core's chunks, pieces
+# add up with ``+``: the texts are joined, and so are the arguments of a function call
+# that arrives in pieces. The usage report of a later piece replaces an earlier one: a
+# chat API reports usage as a running total in each piece, or once in the last, and
+# either way the last report covers the whole answer.
+
+from agentmsg import AIMessageChunk
+
+so_far = [("The OCT Loft ", 4), ("is a former factory ", 8), ("full of art.", 12)]
+pieces = [
+    AIMessageChunk(text, token_usage={"prompt_tokens": 21, "completion_tokens": count})
+    for text, count in so_far
+]
+streamed = sum(pieces[1:], pieces[0])
+print(streamed.content)
+print(type(streamed).__name__, streamed.token_count, isinstance(streamed, AIMessage))
+
+# %%
+# Files with a question
+# ---------------------
+#
+# In ERNIE Bot Agent, ``HumanMessage.create_with_files`` is a coroutine, awaited inside
+# ``async`` code. The agentmsg method reads local files or bytes right away, and its
+# result can be awaited too, so that code runs unchanged; code that is not asynchronous
+# calls it without ``await``. The small ``run_now`` helper below drives the coroutine to
+# its end without an event loop, which works in a script and in a notebook alike; your
+# program simply awaits it in its own loop.
+
+# A 1x1 transparent GIF, small enough to write inline.
+pixel = bytes.fromhex(
+    "47494638396101000100800000000000ffffff21f90401000000002c00000000010001000002024401003b"
+)
+
+
+async def ask_about(image: bytes) -> HumanMessage:
+    return await HumanMessage.create_with_files("What colour is this?", [image])
+
+
+def run_now(coroutine):
+    """Run a coroutine that never waits, and return its result."""
+    try:
+        coroutine.send(None)
+    except StopIteration as finished:
+        return finished.value
+    raise RuntimeError("the coroutine is waiting for something")
+
+
+awaited = run_now(ask_about(pixel))
+called = HumanMessage.create_with_files("What colour is this?", [pixel])
+print(awaited)
+print(awaited == called)
+
+# %%
+# Different on purpose
+# --------------------
+#
+# agentmsg refuses a few things that the frameworks let through, because each of them
+# can turn a message into one that no longer loads, or change it without anyone
+# noticing. The table lists them; the examples after it show the first three.
+#
+# .. list-table:: The deliberate differences
+#    :header-rows: 1
+#    :widths: 30 70
+#
+#    * - What
+#      - In agentmsg, and why
+#    * - The role of a ``Msg``
+#      - Always one of ``"user"``, ``"assistant"`` and ``"system"``. AgentScope checks
+#        it with ``assert``, which ``python -O`` removes.
+#    * - Metadata
+#      - JSON values only, and ``None`` until you give a dict (AgentScope starts with
+#        ``{}``). A ``datetime`` or a set would not come back from a saved conversation.
+#    * - Unknown fields in a block
+#      - Refused, apart from the optional fields AgentScope writes. A misspelled field
+#        would otherwise be kept, and its value never read.
+#    * - Local files
+#      - Absolute paths and ``file://`` URLs only; a relative path would name another
+#        file in another folder. Cards never link them, and only
+#        :meth:`~agentmsg.Msg.check_media` reads them.
+#    * - ``get_content_blocks``
+#      - Returns copies, where AgentScope returns the message's own blocks. Change a block
+#        through ``msg.content``, where the change is checked.
+#    * - Role messages
+#      - Cannot be changed after they are made, and a token count is set only once;
+#        ERNIE Bot Agent lets you overwrite both. A conversation you have sent stays as
+#        it was.
+#    * - ``Message``
+#      - Only a base class: a message has one of the four roles. ERNIE Bot Agent's base
+#        class takes any role.
+#    * - ``create_with_files``
+#      - Takes local paths and bytes, and keeps them as media blocks in ``files``. ERNIE
+#        Bot Agent takes its own file objects and writes their ids into the text.
+
+from datetime import date
+
+for attempt in [
+    lambda: Msg("Ada", "Hello", "robot"),
+    lambda: Msg("Ada", "Hello", "user", {"sent": date(2025, 5, 4)}),
+    lambda: Msg("Ada", [{"type": "text", "text": "Hello", "lang": "en"}], "user"),
+]:
+    try:
+        attempt()
+    except MessageError as error:
+        print(error)
+
+# %%
+# A message without metadata starts with ``None``. Code written for AgentScope that sets
+# a key in it needs one more line, which makes the dict; then keys can be set and
+# changed in place, each change checked:
+
+note = Msg("Jarvis", "Noted.", "assistant")
+note.metadata = {}
+note.metadata["topic"] = "weather"
+print(note.metadata)
+
+# %%
+# Recap
+# -----
+#
+# - Change the imports to ``agentmsg``: ``Msg``, the block classes, the role messages
+#   and ``Message`` keep their names, arguments and results.
+# - AgentScope's local files, ``raw_input`` and signature fields, saved dicts and
+#   in-place changes all work; every change is checked at once.
+# - ERNIE Bot Agent's token counts, search and plugin information, streamed chunks and
+#   ``await HumanMessage.create_with_files(...)`` work as they do there.
+# - The differences protect your data: an invalid role, metadata that JSON cannot carry,
+#   an unknown field or a changed role message raise :exc:`~agentmsg.MessageError`
+#   instead of passing silently.

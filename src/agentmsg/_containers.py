@@ -1,0 +1,402 @@
+"""The containers a message hands out, which check every change made in place, and the
+one deep copy agentmsg makes of JSON-shaped values.
+
+A :class:`~agentmsg.Msg` stores its content and metadata as plain lists and dicts. The
+first time ``msg.content`` or ``msg.metadata`` is read, they are turned into the
+classes below, subclasses of ``list`` and ``dict`` that behave like them in every way
+but one: a change made in place (``msg.content.append(block)``,
+``msg.content[0]["text"] = "..."``, ``msg.metadata["tags"].append("x")``) is checked
+at once, by the same rules as a new message, and refused with
+:class:`~agentmsg.MessageError` (the container left as it was) when it would make the
+message invalid. A message therefore always holds what :meth:`~agentmsg.Msg.from_dict`
+accepts, whatever is done to it.
+
+- :class:`ContentList` is ``msg.content``: each block added or put in place is checked
+  as a block and stored as a copy, so the caller's dict never aliases the message's.
+- :class:`CheckedDict` and :class:`CheckedList` are every dict and list inside it (the
+  blocks, their sources, tool inputs and outputs) and ``msg.metadata`` with what it
+  holds. Each knows the container it sits in (``_parent``); a change is made, then the
+  whole block (or the whole metadata) it belongs to is checked, and the change undone
+  if the check fails. Values put in are stored as checked copies.
+
+Reading costs nothing extra, and neither does building, copying or loading a message
+whose content is never read through ``msg.content``: the conversion happens on first
+access, once per message.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import Any, SupportsIndex
+
+__all__ = [
+    "DICT_TYPES",
+    "LIST_TYPES",
+    "CheckedDict",
+    "CheckedList",
+    "ContentList",
+    "checked_content",
+    "checked_metadata",
+    "copy_blocks",
+    "copy_json",
+]
+
+_dict_copy = dict.copy
+_dict_clear = dict.clear
+_dict_update = dict.update
+_dict_setitem = dict.__setitem__
+_list_copy = list.copy
+_list_setitem = list.__setitem__
+_list_append = list.append
+_list_extend = list.extend
+_list_insert = list.insert
+
+
+def copy_json(value: Any) -> Any:
+    """A deep copy of a JSON-shaped *value*: every dict and list new and plain, the leaves
+    shared.
+
+    Leaves (strings, numbers, booleans, None) are immutable, so sharing them is safe.
+    Each container is copied whole at C speed, and only its items that are not strings
+    or integers are looked at again. Checked containers come out as plain ``dict`` and
+    ``list``. The value is trusted: :func:`~agentmsg._validate.check_json` is the copy
+    that checks.
+    """
+    kind = type(value)
+    if kind is dict or kind is CheckedDict:
+        new_dict = _dict_copy(value)
+        for key, item in new_dict.items():
+            inner = type(item)
+            if inner is not str and inner is not int:
+                new_dict[key] = copy_json(item)
+        return new_dict
+    if kind is list or kind is ContentList or kind is CheckedList:
+        new_list = _list_copy(value)
+        for index, item in enumerate(new_list):
+            inner = type(item)
+            if inner is not str and inner is not int:
+                new_list[index] = copy_json(item)
+        return new_list
+    return value
+
+
+def copy_blocks(blocks: Any) -> list[Any]:
+    """A deep copy of a message's validated content blocks: :func:`copy_json`, faster.
+
+    The blocks' shapes are known: text and thinking blocks hold only strings and a media
+    block one flat source, so one C-level dict copy (and one of the source) copies them
+    whole, without looking at each value; a tool block's input and output, which nest,
+    go through :func:`copy_json`.
+    """
+    copied: list[Any] = []
+    append = copied.append
+    for block in blocks:
+        kind = block["type"]
+        if kind == "text" or kind == "thinking":
+            append(_dict_copy(block))
+        elif kind == "tool_use":
+            new_block = _dict_copy(block)
+            new_block["input"] = copy_json(block["input"])
+            append(new_block)
+        elif kind == "tool_result":
+            new_block = _dict_copy(block)
+            output = block["output"]
+            if type(output) is not str:
+                new_block["output"] = copy_json(output)
+            append(new_block)
+        else:
+            append({"type": kind, "source": _dict_copy(block["source"])})
+    return copied
+
+
+def _checked(value: Any, parent: Any) -> Any:
+    """A checked deep copy of a validated *value*, its containers inside *parent*.
+
+    The validators accept a ``str`` subclass only where they store it as a ``str`` (ids
+    and names), so such a string is stored as ``str`` here too.
+    """
+    kind = type(value)
+    if kind is dict or kind is CheckedDict:
+        new_dict = CheckedDict()
+        new_dict._parent = parent
+        for key, item in value.items():
+            _dict_setitem(new_dict, key, _checked(item, new_dict))
+        return new_dict
+    if kind is list or kind is CheckedList or kind is ContentList:
+        new_list = CheckedList()
+        new_list._parent = parent
+        _list_extend(new_list, [_checked(item, new_list) for item in value])
+        return new_list
+    if kind is not str and isinstance(value, str):
+        return str(value)
+    return value
+
+
+def checked_content(blocks: list[Any]) -> ContentList:
+    """The :class:`ContentList` of a message's validated *blocks*."""
+    content = ContentList()
+    _list_extend(content, [_checked(block, content) for block in blocks])
+    return content
+
+
+def checked_metadata(metadata: dict[str, Any]) -> CheckedDict:
+    """The :class:`CheckedDict` of a message's validated *metadata*."""
+    checked: CheckedDict = _checked(metadata, None)
+    return checked
+
+
+def _check_unit(container: CheckedDict | CheckedList) -> None:
+    """Check the block or the metadata that *container* belongs to (raises MessageError).
+
+    A container that is no longer part of a message (a block popped from the content
+    list, say) is left unchecked: changing it changes no message.
+    """
+    from ._validate import check_block, check_metadata
+
+    node: Any = container
+    while True:
+        parent = node._parent
+        if parent is None:  # the metadata itself
+            check_metadata(node)
+            return
+        if type(parent) is ContentList:
+            for index, block in enumerate(parent):
+                if block is node:
+                    check_block(node, f"content[{index}]")
+                    return
+            return
+        node = parent
+
+
+def _adopt(container: CheckedDict | CheckedList) -> None:
+    """Store the values a change put into *container* as checked copies of themselves.
+
+    A container already inside *container* is kept (the first time it appears); any
+    other dict or list, the caller's or another message's, is copied.
+    """
+    seen: set[int] = set()
+    items: Iterable[tuple[Any, Any]]
+    if type(container) is CheckedDict:
+        items = list(container.items())
+        put: Callable[[Any, Any], None] = _dict_setitem.__get__(container)
+    else:
+        items = list(enumerate(container))
+        put = _list_setitem.__get__(container)
+    for key, item in items:
+        kind = type(item)
+        if kind is str or kind is int or kind is float or kind is bool or item is None:
+            continue
+        if (
+            (kind is CheckedDict or kind is CheckedList)
+            and item._parent is container
+            and id(item) not in seen
+        ):
+            seen.add(id(item))
+            continue
+        put(key, _checked(item, container))
+
+
+def _edit_dict(container: CheckedDict, change: Callable[[], Any]) -> Any:
+    before = _dict_copy(container)
+    try:
+        result = change()
+        _check_unit(container)
+    except BaseException:
+        _dict_clear(container)
+        _dict_update(container, before)
+        raise
+    _adopt(container)
+    return result
+
+
+def _edit_list(container: CheckedList, change: Callable[[], Any]) -> Any:
+    before = _list_copy(container)
+    try:
+        result = change()
+        _check_unit(container)
+    except BaseException:
+        _list_setitem(container, slice(None), before)
+        raise
+    _adopt(container)
+    return result
+
+
+class CheckedDict(dict[Any, Any]):
+    """A dict inside a message (a block, a source, a tool input, the metadata...) whose
+    changes are checked with the block or metadata it belongs to."""
+
+    __slots__ = ("_parent",)
+    _parent: Any
+
+    def __setitem__(self, key: Any, value: Any) -> None:
+        _edit_dict(self, lambda: _dict_setitem(self, key, value))
+
+    def __delitem__(self, key: Any) -> None:
+        _edit_dict(self, lambda: dict.__delitem__(self, key))
+
+    def pop(self, *args: Any) -> Any:
+        return _edit_dict(self, lambda: dict.pop(self, *args))
+
+    def popitem(self) -> tuple[Any, Any]:
+        item: tuple[Any, Any] = _edit_dict(self, lambda: dict.popitem(self))
+        return item
+
+    def clear(self) -> None:
+        _edit_dict(self, lambda: _dict_clear(self))
+
+    def update(self, *args: Any, **kwargs: Any) -> None:
+        _edit_dict(self, lambda: _dict_update(self, *args, **kwargs))
+
+    def setdefault(self, key: Any, default: Any = None) -> Any:
+        _edit_dict(self, lambda: dict.setdefault(self, key, default))
+        return dict.__getitem__(self, key)
+
+    def __ior__(self, other: Any) -> CheckedDict:  # type: ignore[misc]
+        self.update(other)
+        return self
+
+    @classmethod
+    def fromkeys(cls, *args: Any) -> dict[Any, Any]:
+        return dict.fromkeys(*args)
+
+    def __copy__(self) -> dict[Any, Any]:
+        return _dict_copy(self)
+
+    def __deepcopy__(self, memo: Any) -> dict[Any, Any]:
+        copied: dict[Any, Any] = copy_json(self)
+        return copied
+
+    def __reduce_ex__(self, protocol: SupportsIndex) -> tuple[Any, ...]:
+        return (dict, (copy_json(self),))
+
+
+class CheckedList(list[Any]):
+    """A list inside a message (a tool output, a JSON array...) whose changes are checked
+    with the block or metadata it belongs to."""
+
+    __slots__ = ("_parent",)
+    _parent: Any
+
+    def __setitem__(self, index: Any, value: Any) -> None:
+        _edit_list(self, lambda: _list_setitem(self, index, value))
+
+    def __delitem__(self, index: Any) -> None:
+        _edit_list(self, lambda: list.__delitem__(self, index))
+
+    def append(self, value: Any) -> None:
+        _edit_list(self, lambda: _list_append(self, value))
+
+    def extend(self, values: Iterable[Any]) -> None:
+        items = list(values)
+        _edit_list(self, lambda: _list_extend(self, items))
+
+    def insert(self, index: SupportsIndex, value: Any) -> None:
+        _edit_list(self, lambda: _list_insert(self, index, value))
+
+    def pop(self, index: SupportsIndex = -1) -> Any:
+        return _edit_list(self, lambda: list.pop(self, index))
+
+    def remove(self, value: Any) -> None:
+        _edit_list(self, lambda: list.remove(self, value))
+
+    def clear(self) -> None:
+        _edit_list(self, lambda: list.clear(self))
+
+    def sort(self, *args: Any, **kwargs: Any) -> None:
+        _edit_list(self, lambda: list.sort(self, *args, **kwargs))
+
+    def reverse(self) -> None:
+        _edit_list(self, lambda: list.reverse(self))
+
+    def __iadd__(self, values: Iterable[Any]) -> CheckedList:  # type: ignore[misc]
+        self.extend(values)
+        return self
+
+    def __imul__(self, count: SupportsIndex) -> CheckedList:
+        _edit_list(self, lambda: list.__imul__(self, count))
+        return self
+
+    def __copy__(self) -> list[Any]:
+        return _list_copy(self)
+
+    def __deepcopy__(self, memo: Any) -> list[Any]:
+        copied: list[Any] = copy_json(self)
+        return copied
+
+    def __reduce_ex__(self, protocol: SupportsIndex) -> tuple[Any, ...]:
+        return (list, (copy_json(self),))
+
+
+def _position(content: ContentList, index: SupportsIndex) -> int:
+    """Where ``list.insert`` puts an item at *index*, for the field path of the error."""
+    size = len(content)
+    where = index.__index__()
+    if where < 0:
+        where += size
+    return min(max(where, 0), size)
+
+
+class ContentList(list[Any]):
+    """A message's content list: a block added or put in place is checked and copied.
+
+    Removing and reordering blocks cannot make the content invalid and are not checked.
+    """
+
+    __slots__ = ()
+
+    def _blocks(self, values: Iterable[Any], first: int) -> list[CheckedDict]:
+        from ._validate import check_block
+
+        checked = [
+            check_block(value, f"content[{first + offset}]") for offset, value in enumerate(values)
+        ]
+        return [_checked(block, self) for block in checked]
+
+    def append(self, value: Any) -> None:
+        _list_append(self, self._blocks([value], len(self))[0])
+
+    def extend(self, values: Iterable[Any]) -> None:
+        _list_extend(self, self._blocks(list(values), len(self)))
+
+    def insert(self, index: SupportsIndex, value: Any) -> None:
+        _list_insert(self, index, self._blocks([value], _position(self, index))[0])
+
+    def __setitem__(self, index: Any, value: Any) -> None:
+        if isinstance(index, slice):
+            start = index.indices(len(self))[0]
+            _list_setitem(self, index, self._blocks(list(value), start))
+            return
+        where = index.__index__()
+        position = where + len(self) if where < 0 else where
+        _list_setitem(self, index, self._blocks([value], position)[0])
+
+    def __iadd__(self, values: Iterable[Any]) -> ContentList:  # type: ignore[misc]
+        self.extend(values)
+        return self
+
+    def __imul__(self, count: SupportsIndex) -> ContentList:
+        times = count.__index__()
+        if times <= 0:
+            list.clear(self)
+        else:
+            self.extend(copy_json(list(self)) * (times - 1))
+        return self
+
+    def __copy__(self) -> list[Any]:
+        return _list_copy(self)
+
+    def __deepcopy__(self, memo: Any) -> list[Any]:
+        copied: list[Any] = copy_json(self)
+        return copied
+
+    def __reduce_ex__(self, protocol: SupportsIndex) -> tuple[Any, ...]:
+        return (list, (copy_json(self),))
+
+
+DICT_TYPES: frozenset[type] = frozenset({dict, CheckedDict})
+"""The types a message accepts as a JSON object: ``dict`` and the checked dict it hands
+out, no other subclass (a ``defaultdict`` or an ``OrderedDict`` would not come back
+from a JSON round trip as what it was)."""
+LIST_TYPES: frozenset[type] = frozenset({list, CheckedList, ContentList})
+"""The types a message accepts as a JSON array: ``list`` and the checked lists it hands
+out."""
