@@ -11,6 +11,10 @@ the glossary asks for one there (``调用 to_dict 方法``), and translators wri
 Sphinx writes the sentence of a ``versionadded``/``versionchanged`` directive as the
 translated label plus a Western full stop or colon (``在 0.1.0 版本中新增.``);
 :class:`FullWidthVersionPunctuation` makes them full-width (``。`` and ``：``).
+
+Sphinx joins some lists of links with ``", "`` in code, where no catalog reaches (autodoc's
+``Bases:`` line: ``基类：MessageError, AttributeError``); :class:`EnumerationCommas` writes
+the Chinese enumeration comma ``、`` between two links of a Chinese sentence.
 """
 
 from __future__ import annotations
@@ -25,7 +29,13 @@ from sphinx.transforms.post_transforms import SphinxPostTransform
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
 
-__all__ = ["CJK", "ChineseSpacing", "FullWidthVersionPunctuation", "is_cjk"]
+__all__ = [
+    "CJK",
+    "ChineseSpacing",
+    "EnumerationCommas",
+    "FullWidthVersionPunctuation",
+    "is_cjk",
+]
 
 #: Chinese characters and the full-width punctuation set around them.
 CJK = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u3000-\u303f\uff00-\uffef"
@@ -112,7 +122,39 @@ class FullWidthVersionPunctuation(SphinxPostTransform):
                 _replace(text, re.sub(r":\s*$", "：", re.sub(r"\.\s*$", "。", str(text))))
 
 
+_NAMES = (nodes.reference, nodes.literal)
+"""What stands on each side of such a comma: a link, or the code of a name Sphinx could
+not link (a built-in class without intersphinx)."""
+
+
+class EnumerationCommas(SphinxPostTransform):
+    """``基类：A, B`` becomes ``基类：A、B``: a lone ``", "`` between two names (links or
+    code), in a paragraph with Chinese text, is the Chinese enumeration comma."""
+
+    default_priority = 900
+    formats = ("html",)
+
+    def is_supported(self) -> bool:
+        return (self.config.language or "") in LANGUAGES and super().is_supported()
+
+    def run(self, **kwargs: Any) -> None:
+        for paragraph in self.document.findall(nodes.paragraph):
+            if not _CJK.search(paragraph.astext()):
+                continue
+            children = paragraph.children
+            for index in range(1, len(children) - 1):
+                child = children[index]
+                if (
+                    isinstance(child, nodes.Text)
+                    and str(child) == ", "
+                    and isinstance(children[index - 1], _NAMES)
+                    and isinstance(children[index + 1], _NAMES)
+                ):
+                    _replace(child, "、")
+
+
 def setup(app: Sphinx) -> dict[str, Any]:
     app.add_post_transform(ChineseSpacing)
+    app.add_post_transform(EnumerationCommas)
     app.add_post_transform(FullWidthVersionPunctuation)
     return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True}

@@ -257,6 +257,15 @@ class TestChineseTypography:
         assert sentences
         assert [] == [s for s in sentences if not s.endswith(("。", "："))]
 
+    def test_base_classes_are_enumerated(self, built_site: Path) -> None:
+        """Two base classes read ``基类：MessageError、AttributeError``, not with a comma
+        and a space (Sphinx joins them in code, where no catalog reaches)."""
+        page = BeautifulSoup(
+            (built_site / "zh_CN" / "api.html").read_text(encoding="utf-8"), "html.parser"
+        )
+        bases = [p.get_text() for p in page.select("dd > p") if p.get_text().startswith("基类")]
+        assert "基类：MessageError、AttributeError" in bases, bases
+
     def test_the_scan_finds_a_stray_space(self, built_site: Path, tmp_path: Path) -> None:
         """A copy of a page with 保存 与加载 and 调用to_dict fails both rules (meta-test)."""
         source = built_site / "zh_CN" / "installation.html"
