@@ -277,3 +277,50 @@ class TestChineseTypography:
         copy.write_text(html, encoding="utf-8")
         found = typography_problems(tmp_path)
         assert 2 == len(found), found
+
+
+#: What reST or MyST markup leaves in a page when a translation breaks it: a double
+#: backquote (a literal whose end docutils did not see: in ``None``（ a full-width opening
+#: bracket cannot end inline markup, so the literal runs on to the next ``), or a role
+#: written out (:class:`...`).
+LEFTOVER = re.compile(r"``|(?<![\w:]):[a-z]+(?::[a-z]+)?:`")
+
+
+def markup_leftovers(site: Path) -> list[str]:
+    found = []
+    for lang in ("en", "zh_CN", "es"):
+        for path in pages(site, lang):
+            page = BeautifulSoup(path.read_text(encoding="utf-8"), "html.parser")
+            article = page.find("article")
+            if article is None:
+                continue
+            for element in article.find_all(string=LEFTOVER):
+                inside_code = any(parent.name in {"pre", "code"} for parent in element.parents)
+                if inside_code and "``" not in element:
+                    continue  # a role shown as code (the translating page's examples)
+                found.append(f"{path.relative_to(site)}: {str(element).strip()[:80]!r}")
+    return found
+
+
+class TestNoMarkupLeftovers:
+    """No page shows markup that docutils did not parse: every literal and role of every
+    translation ended where its writer meant it to."""
+
+    def test_every_page(self, built_site: Path) -> None:
+        """No text of any page (code included) holds a double backquote, and no prose
+        a written-out role."""
+        assert [] == markup_leftovers(built_site)
+
+    def test_the_scan_finds_a_runaway_literal(self, built_site: Path, tmp_path: Path) -> None:
+        """A literal that ran on past a full-width bracket, and a role left as text, are
+        both found (meta-test)."""
+        source = built_site / "zh_CN" / "installation.html"
+        copy = tmp_path / "zh_CN" / "installation.html"
+        copy.parent.mkdir(parents=True)
+        html = source.read_text(encoding="utf-8").replace(
+            "</article>",
+            "<p><code>None``（见 ``x</code></p><p>参见 :class:`Msg`</p></article>",
+            1,
+        )
+        copy.write_text(html, encoding="utf-8")
+        assert 2 == len(markup_leftovers(tmp_path)), markup_leftovers(tmp_path)
