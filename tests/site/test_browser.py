@@ -22,6 +22,7 @@ import sys
 import threading
 import zipfile
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar
@@ -93,19 +94,35 @@ class _SiteHandler(http.server.SimpleHTTPRequestHandler):
             self.wfile.write(body)
 
 
+class _SiteServer(http.server.ThreadingHTTPServer):
+    """A local server that takes a browser's cancelled request (a closed connection, as
+    when a page moves on before a file has arrived) as the browser's right, not an error."""
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        if not isinstance(sys.exc_info()[1], ConnectionError):
+            super().handle_error(request, client_address)
+
+
+@contextmanager
+def serve_site(site: Path) -> Iterator[str]:
+    """``http://127.0.0.1:<port><SITE_PATH>``, serving *site* while the block runs."""
+    handler = type("Handler", (_SiteHandler,), {"site": site})
+    server = _SiteServer(("127.0.0.1", 0), functools.partial(handler, directory=str(site)))
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}{SITE_PATH}"
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join()
+
+
 @pytest.fixture(scope="module")
 def base_url(built_site: Path) -> Iterator[str]:
     """``http://127.0.0.1:<port><SITE_PATH>``, serving the built site."""
-    handler = type("Handler", (_SiteHandler,), {"site": built_site})
-    server = http.server.ThreadingHTTPServer(
-        ("127.0.0.1", 0), functools.partial(handler, directory=str(built_site))
-    )
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_address[1]}{SITE_PATH}"
-    server.shutdown()
-    server.server_close()
-    thread.join()
+    with serve_site(built_site) as url:
+        yield url
 
 
 def _unavailable(reason: str) -> None:

@@ -27,13 +27,10 @@ itself leaves it off).
 from __future__ import annotations
 
 import dataclasses
-import functools
-import http.server
 import json
 import re
 import shutil
 import sys
-import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -45,7 +42,7 @@ from bs4 import BeautifulSoup
 
 import agentmsg
 from _outputs import EXPECTED, cell_title, readable_html
-from test_browser import CHROMIUM, CHROMIUM_FLAGS, SITE_PATH, _SiteHandler, _unavailable
+from test_browser import CHROMIUM, CHROMIUM_FLAGS, _unavailable, serve_site
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.append(str(ROOT / "docs"))  # last: docs/build.py must not shadow PyPA's `build`
@@ -207,16 +204,8 @@ class TestSelfHosted:
 @pytest.fixture(scope="module")
 def site_url(built_site: Path) -> Iterator[str]:
     """``http://127.0.0.1:<port><SITE_PATH>``, serving the built site as test_browser does."""
-    handler = type("Handler", (_SiteHandler,), {"site": built_site})
-    server = http.server.ThreadingHTTPServer(
-        ("127.0.0.1", 0), functools.partial(handler, directory=str(built_site))
-    )
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_address[1]}{SITE_PATH}"
-    server.shutdown()
-    server.server_close()
-    thread.join()
+    with serve_site(built_site) as url:
+        yield url
 
 
 @pytest.fixture(scope="module")
