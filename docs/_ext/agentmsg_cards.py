@@ -7,6 +7,11 @@ and arguments. Each language build turns the markers of the pages it reads into 
 its language with ``agentmsg._l10n.localize``, the function and catalogs
 (``src/agentmsg/locale/``) that a notebook user's cards use. The message data the code
 wrote (senders, roles, texts) is not touched.
+
+Every card carries the cards' style sheet in its own ``<style>`` block, so that it looks
+right wherever it is shown alone (a notebook cell, a web page). A page of the site keeps
+the first copy only (:class:`OneCardStyle`): a tutorial shows up to eight cards, and the
+copies were a sixth of its HTML.
 """
 
 from __future__ import annotations
@@ -16,12 +21,13 @@ from typing import TYPE_CHECKING, Any
 from docutils import nodes
 from sphinx.transforms import SphinxTransform
 
+from agentmsg._html import STYLE
 from agentmsg._l10n import localize
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
 
-__all__ = ["MARKER", "LocalizedCards"]
+__all__ = ["MARKER", "LocalizedCards", "OneCardStyle"]
 
 MARKER = "\ue000"
 """The first character of every deferred label."""
@@ -41,6 +47,29 @@ class LocalizedCards(SphinxTransform):
                 raw.replace_self(nodes.raw(shown, shown, format=raw.get("format", "html")))
 
 
+class OneCardStyle(SphinxTransform):
+    """Keep the first copy of the cards' ``<style>`` block in a page; drop the others."""
+
+    default_priority = 801
+    style = f"<style>{STYLE}</style>"
+
+    def apply(self, **kwargs: Any) -> None:
+        seen = False
+        for raw in list(self.document.findall(nodes.raw)):
+            text = raw.astext()
+            if self.style not in text:
+                continue
+            if seen:
+                kept = text.replace(self.style, "")
+                raw.replace_self(nodes.raw(kept, kept, format=raw.get("format", "html")))
+            elif text.count(self.style) > 1:
+                first = text.index(self.style) + len(self.style)
+                kept = text[:first] + text[first:].replace(self.style, "")
+                raw.replace_self(nodes.raw(kept, kept, format=raw.get("format", "html")))
+            seen = True
+
+
 def setup(app: Sphinx) -> dict[str, Any]:
     app.add_transform(LocalizedCards)
+    app.add_transform(OneCardStyle)
     return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True}

@@ -19,6 +19,7 @@ from bs4 import BeautifulSoup, Tag
 
 import agentmsg
 from _outputs import captured_html
+from agentmsg._html import STYLE
 from agentmsg._l10n import localize
 from builder import root as build
 from conftest import TUTORIALS
@@ -131,13 +132,40 @@ class TestTutorialPages:
         self, built_site: Path, lang: str, name: str
     ) -> None:
         """Each chat card is the one the examples pass captured, with its labels written
-        in the page's language exactly as ``agentmsg`` writes them for a notebook user."""
+        in the page's language exactly as ``agentmsg`` writes them for a notebook user;
+        the cards after the first leave out the style sheet the first one carries."""
         generated = (ROOT / "docs" / "tutorial" / f"{name}.rst").read_text(encoding="utf-8")
         cards = [card for box in captured_html(generated) for card in _cards(localize(box, lang))]
         page = soup(built_site / lang / "tutorial" / f"{name}.html")
-        expected = [str(card) for card in cards]
+        style = f"<style>{STYLE}</style>"
+        expected = [
+            str(card) if not index else str(card).replace(style, "")
+            for index, card in enumerate(cards)
+        ]
         assert expected == [str(card) for card in page.select("article.agentmsg-card")]
         assert "\ue000" not in str(page)
+
+    @pytest.mark.parametrize("lang", LANGS)
+    def test_a_page_holds_the_card_style_once(self, built_site: Path, lang: str) -> None:
+        """A page with chat cards holds the cards' style sheet once, in its first card
+        (every card of a notebook carries its own); a page without cards holds none."""
+        style = f"<style>{STYLE}</style>"
+        counts = {}
+        for page in sorted((built_site / lang).rglob("*.html")):
+            html = page.read_text(encoding="utf-8")
+            cards = html.count('<article class="agentmsg-card')
+            first = html.find('<article class="agentmsg-card')
+            where = str(page.relative_to(built_site))
+            counts[where] = (
+                cards > 0,
+                html.count(style),
+                first < html.find(style) if cards else True,
+            )
+        assert {
+            where: (True, 1, True) if has else (False, 0, True)
+            for where, (has, _, _) in counts.items()
+        } == counts
+        assert any(has for has, _, _ in counts.values())
 
     def test_chat_cards_are_shown(self, built_site: Path) -> None:
         """A message at the end of a cell is shown as a chat card on the tutorial pages."""
