@@ -353,6 +353,45 @@ class TestGalleryCards:
         assert (same == texts) if lang == "en" else ([] == same)
 
 
+class TestStyleSheets:
+    """A page makes a phone wait for one style sheet, which is the sheets it replaces."""
+
+    @pytest.mark.parametrize("lang", LANGS)
+    def test_every_page_links_one_style_sheet(self, built_site: Path, lang: str) -> None:
+        """Every page of a language links ``_static/agentmsg-site.css`` and no other sheet."""
+        linked = {
+            page.relative_to(built_site).as_posix(): [
+                str(link.get("href", "")).split("?")[0].rsplit("_static/", 1)[-1]
+                for link in soup(page).select('link[rel="stylesheet"]')
+            ]
+            for page in sorted((built_site / lang).rglob("*.html"))
+        }
+        assert linked
+        assert {page: ["agentmsg-site.css"] for page in linked} == linked
+
+    @pytest.mark.parametrize("lang", LANGS)
+    def test_bundle_is_the_final_sheets(self, built_site: Path, lang: str) -> None:
+        """The bundle is the theme's, the highlighting's and the extensions' sheets as the
+        build left them in ``_static/`` (furo's ``pygments.css`` included, which furo
+        writes after the pages), each once, in the order Sphinx would have linked them."""
+        static = built_site / lang / "_static"
+        text = (static / "agentmsg-site.css").read_text(encoding="utf-8")
+        parts = re.split(r"^/\* agentmsg-site\.css, from _static/(\S+) \*/\n", text, flags=re.M)
+        assert "" == parts[0]
+        names = parts[1::2]
+        assert [
+            "pygments.css",
+            "styles/furo.css",
+            "copybutton.css",
+            "sg_gallery.css",
+            "sg_gallery-rendered-html.css",
+            "styles/furo-extensions.css",
+            "agentmsg.css",
+        ] == names
+        assert [(static / name).read_text(encoding="utf-8") + "\n" for name in names] == parts[2::2]
+        assert "prefers-color-scheme: dark" in parts[2]  # furo's pygments.css, not Sphinx's
+
+
 class TestNoRunTimes:
     """Nothing on the site depends on how long the examples took."""
 
