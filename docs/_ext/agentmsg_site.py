@@ -22,6 +22,9 @@
 
 from __future__ import annotations
 
+import functools
+import importlib
+import os
 import queue
 import re
 import site
@@ -172,7 +175,7 @@ def _written_later(filename: str) -> str | None:
     if WRITTEN_LATER.get(filename) != "furo":
         return None
     try:
-        import furo
+        furo = importlib.import_module("furo")  # untyped: no stubs to check it against
     except ImportError:
         return None
     stylesheet = getattr(furo, "get_pygments_stylesheet", None)
@@ -221,7 +224,8 @@ def _bundle_style_sheets(app: Sphinx, sheets: list[Any]) -> list[Any]:
     checksummed like any other sheet. Left out of it, and linked as before: a sheet
     with other attributes (``media``, ``title``), one not in the output, one that holds a
     relative ``url()`` or an ``@import`` (they would resolve from another folder). If
-    what is left out splits the run, nothing is bundled.
+    what is left out splits the run, or a page links other sheets than the first page
+    that was bundled, that page links its sheets one by one.
     """
     outdir = Path(app.outdir)
     # The order the page links them in: Sphinx sorts by priority after this event.
@@ -230,27 +234,49 @@ def _bundle_style_sheets(app: Sphinx, sheets: list[Any]) -> list[Any]:
     parts: list[str] = []
     for index, sheet in enumerate(sheets):
         filename = str(getattr(sheet, "filename", ""))
-        path = outdir / filename
         if (
             not filename
             or "://" in filename
             or getattr(sheet, "attributes", None) != {"rel": "stylesheet", "type": "text/css"}
-            or not path.is_file()
         ):
             continue
-        text = _written_later(filename) if filename in WRITTEN_LATER else path.read_text("utf-8")
-        if text is None or "@import" in text or _RELATIVE_URL.search(text):
+        text = _sheet_text(outdir / filename, filename)
+        if text is None:
             continue
         run.append(index)
         parts.append(f"/* {_FROM} {filename} */\n{text}\n")
     if len(run) < 2 or run != list(range(run[0], run[-1] + 1)):
         return sheets
-    bundle = outdir / BUNDLE
     text = "".join(parts)
+    written = _BUNDLES.setdefault(str(outdir), text)
+    if written != text:  # another page links other sheets: this one keeps its own
+        return sheets
+    bundle = outdir / BUNDLE
     if not bundle.is_file() or bundle.read_text("utf-8") != text:
-        bundle.write_text(text, "utf-8")
+        partial = bundle.with_name(f"{bundle.name}.{os.getpid()}")
+        partial.write_text(text, "utf-8")
+        partial.replace(bundle)  # whole, even with parallel writers
     first = sheets[run[0]]
     return [*sheets[: run[0]], type(first)(BUNDLE, priority=first.priority), *sheets[run[-1] + 1 :]]
+
+
+#: The bundle's text in this process, by output folder: one per build, so that every page
+#: that links it gets the same sheets.
+_BUNDLES: dict[str, str] = {}
+
+
+@functools.cache
+def _sheet_text(path: Path, filename: str) -> str | None:
+    """The final text of the sheet *filename* at *path*, or None if it cannot be bundled
+    (missing, or holding a relative ``url()`` or an ``@import``). Read once per build:
+    the static files do not change while the pages are written."""
+    if filename in WRITTEN_LATER:
+        text = _written_later(filename) if path.is_file() else None
+    else:
+        text = path.read_text("utf-8") if path.is_file() else None
+    if text is None or "@import" in text or _RELATIVE_URL.search(text):
+        return None
+    return text
 
 
 def _check_bundle(app: Sphinx, exception: Exception | None) -> None:

@@ -12,10 +12,13 @@ import re
 import sys
 import zipfile
 from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
 
 import pytest
 import snowballstemmer
 from bs4 import BeautifulSoup, Tag
+from sphinx.builders.html._assets import _CascadingStyleSheet
 
 import agentmsg
 from _outputs import captured_html
@@ -28,6 +31,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "docs" / "_ext"))
 
 
+import agentmsg_site  # noqa: E402
 from agentmsg_downloads import load_catalog, text_msgids, translate_script  # noqa: E402
 from agentmsg_languages import LANGUAGES, SITE_URL, language_links  # noqa: E402
 
@@ -390,6 +394,69 @@ class TestStyleSheets:
         ] == names
         assert [(static / name).read_text(encoding="utf-8") + "\n" for name in names] == parts[2::2]
         assert "prefers-color-scheme: dark" in parts[2]  # furo's pygments.css, not Sphinx's
+
+
+class TestStyleSheetBundle:
+    """How the bundle is made, on a made-up output folder (no build)."""
+
+    @staticmethod
+    def outdir(tmp_path: Path, sheets: dict[str, str]) -> SimpleNamespace:
+        for name, text in sheets.items():
+            (tmp_path / "_static").mkdir(exist_ok=True)
+            (tmp_path / "_static" / name).write_text(text, encoding="utf-8")
+        return SimpleNamespace(outdir=str(tmp_path))
+
+    @staticmethod
+    def linked(sheets: list[Any]) -> list[str]:
+        return [str(sheet.filename) for sheet in sheets]
+
+    def test_sheets_become_one_in_priority_order(self, tmp_path: Path) -> None:
+        app = self.outdir(tmp_path, {"a.css": "a{}", "b.css": "b{}"})
+        sheets = [
+            _CascadingStyleSheet("_static/b.css", priority=600),
+            _CascadingStyleSheet("_static/a.css", priority=500),
+        ]
+        assert ["_static/agentmsg-site.css"] == self.linked(
+            agentmsg_site._bundle_style_sheets(app, sheets)
+        )
+        assert (
+            "/* agentmsg-site.css, from _static/a.css */\na{}\n"
+            "/* agentmsg-site.css, from _static/b.css */\nb{}\n"
+        ) == (tmp_path / "_static" / "agentmsg-site.css").read_text(encoding="utf-8")
+
+    def test_a_page_with_other_sheets_keeps_its_own(self, tmp_path: Path) -> None:
+        app = self.outdir(tmp_path, {"a.css": "a{}", "b.css": "b{}", "c.css": "c{}"})
+        first = [_CascadingStyleSheet(f"_static/{name}") for name in ("a.css", "b.css")]
+        other = [_CascadingStyleSheet(f"_static/{name}") for name in ("a.css", "c.css")]
+        agentmsg_site._bundle_style_sheets(app, first)
+        assert ["_static/a.css", "_static/c.css"] == self.linked(
+            agentmsg_site._bundle_style_sheets(app, other)
+        )
+
+    def test_a_relative_url_or_media_keeps_a_sheet_apart(self, tmp_path: Path) -> None:
+        app = self.outdir(
+            tmp_path, {"a.css": "a{}", "b.css": "b{background:url(x.png)}", "c.css": "c{}"}
+        )
+        sheets = [
+            _CascadingStyleSheet("_static/a.css"),
+            _CascadingStyleSheet("_static/b.css"),
+            _CascadingStyleSheet("_static/c.css", media="print"),
+        ]
+        assert self.linked(sheets) == self.linked(agentmsg_site._bundle_style_sheets(app, sheets))
+
+    def test_a_sheet_changed_after_the_pages_is_reported(
+        self, tmp_path: Path, caplog: pytest.LogCaptureFixture
+    ) -> None:
+        app = self.outdir(tmp_path, {"a.css": "a{}", "b.css": "b{}"})
+        sheets = [_CascadingStyleSheet(f"_static/{name}") for name in ("a.css", "b.css")]
+        agentmsg_site._bundle_style_sheets(app, sheets)
+        agentmsg_site._check_bundle(app, None)
+        assert [] == [record for record in caplog.records if record.levelname == "WARNING"]
+        (tmp_path / "_static" / "b.css").write_text("b{color:red}", encoding="utf-8")
+        agentmsg_site._check_bundle(app, None)
+        assert ["_static/agentmsg-site.css holds another _static/b.css than the build wrote"] == [
+            record.getMessage() for record in caplog.records if record.levelname == "WARNING"
+        ]
 
 
 class TestNoRunTimes:
