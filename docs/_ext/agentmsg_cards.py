@@ -33,6 +33,11 @@ MARKER = "\ue000"
 """The first character of every deferred label."""
 
 
+def _rewrite(raw: nodes.raw, text: str) -> None:
+    """Put a raw node of the same format holding *text* in place of *raw*."""
+    raw.replace_self(nodes.raw(text, text, format=raw.get("format", "html")))
+
+
 class LocalizedCards(SphinxTransform):
     """Write the deferred labels of every raw HTML block in the build's language."""
 
@@ -43,8 +48,7 @@ class LocalizedCards(SphinxTransform):
         for raw in list(self.document.findall(nodes.raw)):
             text = raw.astext()
             if MARKER in text:
-                shown = localize(text, language)
-                raw.replace_self(nodes.raw(shown, shown, format=raw.get("format", "html")))
+                _rewrite(raw, localize(text, language))
 
 
 class OneCardStyle(SphinxTransform):
@@ -59,13 +63,10 @@ class OneCardStyle(SphinxTransform):
             text = raw.astext()
             if self.style not in text:
                 continue
-            if seen:
-                kept = text.replace(self.style, "")
-                raw.replace_self(nodes.raw(kept, kept, format=raw.get("format", "html")))
-            elif text.count(self.style) > 1:
-                first = text.index(self.style) + len(self.style)
-                kept = text[:first] + text[first:].replace(self.style, "")
-                raw.replace_self(nodes.raw(kept, kept, format=raw.get("format", "html")))
+            first = 0 if seen else text.index(self.style) + len(self.style)
+            kept = text[:first] + text[first:].replace(self.style, "")
+            if kept != text:
+                _rewrite(raw, kept)
             seen = True
 
 

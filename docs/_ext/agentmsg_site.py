@@ -29,6 +29,7 @@ import queue
 import re
 import site
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -163,23 +164,22 @@ UNUSED_STYLE_SHEETS = ("sg_gallery-binder.css", "sg_gallery-dataframe.css")
 #: have linked them (:func:`_bundle_style_sheets`).
 BUNDLE = "_static/agentmsg-site.css"
 
-#: Sheets rewritten after the pages are written: furo replaces Sphinx's ``pygments.css``
-#: with its light and dark one at build-finished (``furo/__init__.py``,
-#: ``_overwrite_pygments_css``), from ``furo.get_pygments_stylesheet()``, which the bundle
-#: takes instead of the copy it would find; :func:`_check_bundle` compares the two.
-WRITTEN_LATER = {"_static/pygments.css": "furo"}
 
-
-def _written_later(filename: str) -> str | None:
-    """The final text of a sheet of :data:`WRITTEN_LATER`, or None to leave it out."""
-    if WRITTEN_LATER.get(filename) != "furo":
-        return None
+def _furo_pygments() -> str | None:
+    """The ``pygments.css`` furo writes at build-finished (``furo/__init__.py``,
+    ``_overwrite_pygments_css``, from ``furo.get_pygments_stylesheet()``), or None."""
     try:
         furo = importlib.import_module("furo")  # untyped: no stubs to check it against
     except ImportError:
         return None
     stylesheet = getattr(furo, "get_pygments_stylesheet", None)
     return stylesheet() if callable(stylesheet) else None
+
+
+#: Sheets rewritten after the pages are written, with what gives their final text: the
+#: bundle takes that instead of the copy it would find, and :func:`_check_bundle`
+#: compares the two once the build is done.
+WRITTEN_LATER: dict[str, Callable[[], str | None]] = {"_static/pygments.css": _furo_pygments}
 
 
 #: What the bundle writes before each sheet's name.
@@ -248,20 +248,27 @@ def _bundle_style_sheets(app: Sphinx, sheets: list[Any]) -> list[Any]:
     if len(run) < 2 or run != list(range(run[0], run[-1] + 1)):
         return sheets
     text = "".join(parts)
-    written = _BUNDLES.setdefault(str(outdir), text)
-    if written != text:  # another page links other sheets: this one keeps its own
+    written = _BUNDLES.get(str(outdir))
+    if written is None:  # the first page of the build (of this process, with -j)
+        _write_bundle(outdir / BUNDLE, text)
+        _BUNDLES[str(outdir)] = text
+    elif written != text:  # another page links other sheets: this one keeps its own
         return sheets
-    bundle = outdir / BUNDLE
-    if not bundle.is_file() or bundle.read_text("utf-8") != text:
-        partial = bundle.with_name(f"{bundle.name}.{os.getpid()}")
-        partial.write_text(text, "utf-8")
-        partial.replace(bundle)  # whole, even with parallel writers
     first = sheets[run[0]]
     return [*sheets[: run[0]], type(first)(BUNDLE, priority=first.priority), *sheets[run[-1] + 1 :]]
 
 
-#: The bundle's text in this process, by output folder: one per build, so that every page
-#: that links it gets the same sheets.
+def _write_bundle(bundle: Path, text: str) -> None:
+    """Write *text* to *bundle* unless it holds it already; whole, even with parallel
+    writers."""
+    if not bundle.is_file() or bundle.read_text("utf-8") != text:
+        partial = bundle.with_name(f"{bundle.name}.{os.getpid()}")
+        partial.write_text(text, "utf-8")
+        partial.replace(bundle)
+
+
+#: The bundle's text in this build, by output folder, so that every page that links it
+#: gets the same sheets (forgotten when a build starts: :func:`_forget_bundles`).
 _BUNDLES: dict[str, str] = {}
 
 
@@ -270,13 +277,19 @@ def _sheet_text(path: Path, filename: str) -> str | None:
     """The final text of the sheet *filename* at *path*, or None if it cannot be bundled
     (missing, or holding a relative ``url()`` or an ``@import``). Read once per build:
     the static files do not change while the pages are written."""
-    if filename in WRITTEN_LATER:
-        text = _written_later(filename) if path.is_file() else None
-    else:
-        text = path.read_text("utf-8") if path.is_file() else None
+    if not path.is_file():
+        return None
+    final = WRITTEN_LATER.get(filename)
+    text = final() if final is not None else path.read_text("utf-8")
     if text is None or "@import" in text or _RELATIVE_URL.search(text):
         return None
     return text
+
+
+def _forget_bundles(app: Sphinx) -> None:
+    """Start a build with no bundle and no sheet read: a process may run several."""
+    _BUNDLES.clear()
+    _sheet_text.cache_clear()
 
 
 def _check_bundle(app: Sphinx, exception: Exception | None) -> None:
@@ -307,6 +320,7 @@ def _deferred(script: Any) -> Any:
 
 def setup(app: Sphinx) -> dict[str, Any]:
     _config_hash_without_local_paths(app)
+    app.connect("builder-inited", _forget_bundles)
     app.connect("html-page-context", _lighter_head, priority=900)
     app.set_translator("html", AccessibleHTMLTranslator, override=True)
     app.connect("build-finished", _complete_sitemap, priority=400)  # sphinx-sitemap: 500

@@ -433,6 +433,19 @@ class TestStyleSheetBundle:
             agentmsg_site._bundle_style_sheets(app, other)
         )
 
+    def test_a_new_build_bundles_its_own_sheets(self, tmp_path: Path) -> None:
+        """A second build in the same process rereads the sheets and writes them anew."""
+        app = self.outdir(tmp_path, {"a.css": "a{}", "b.css": "b{}"})
+        sheets = [_CascadingStyleSheet(f"_static/{name}") for name in ("a.css", "b.css")]
+        agentmsg_site._bundle_style_sheets(app, sheets)
+        (tmp_path / "_static" / "b.css").write_text("b{color:red}", encoding="utf-8")
+        agentmsg_site._forget_bundles(app)
+        assert ["_static/agentmsg-site.css"] == self.linked(
+            agentmsg_site._bundle_style_sheets(app, sheets)
+        )
+        bundle = (tmp_path / "_static" / "agentmsg-site.css").read_text(encoding="utf-8")
+        assert bundle.endswith("b{color:red}\n")
+
     def test_a_relative_url_or_media_keeps_a_sheet_apart(self, tmp_path: Path) -> None:
         app = self.outdir(
             tmp_path, {"a.css": "a{}", "b.css": "b{background:url(x.png)}", "c.css": "c{}"}
