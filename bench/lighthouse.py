@@ -11,19 +11,14 @@ The site must be built first (``make html``); the section says so otherwise.
 
 from __future__ import annotations
 
-import functools
-import http.server
 import json
 import os
 import shutil
 import subprocess
-import sys
-import threading
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 from ._common import Check, Options, Row, Section, Table
+from ._serve import served
 
 ROOT = Path(__file__).resolve().parent.parent
 SITE = ROOT / "_build" / "html"
@@ -36,33 +31,6 @@ CHROME_FLAGS = (
     "--headless=new --no-sandbox --disable-gpu --disable-background-networking "
     "--disable-component-update --disable-sync --no-first-run"
 )
-
-
-class _Quiet(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, format: str, *args: object) -> None:
-        pass
-
-
-class _Server(http.server.ThreadingHTTPServer):
-    """Takes a request the browser cancelled (a closed connection) as no error."""
-
-    def handle_error(self, request: object, client_address: object) -> None:
-        if not isinstance(sys.exc_info()[1], ConnectionError):
-            super().handle_error(request, client_address)  # type: ignore[arg-type]
-
-
-@contextmanager
-def served(site: Path) -> Iterator[str]:
-    """``http://127.0.0.1:<port>/`` serving *site* while the block runs."""
-    server = _Server(("127.0.0.1", 0), functools.partial(_Quiet, directory=str(site)))
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}/"
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join()
 
 
 def lighthouse(url: str) -> dict[str, float]:

@@ -18,22 +18,18 @@ Built by ``python docs/build.py html`` in a private copy of the repository (as
 
 from __future__ import annotations
 
-import functools
 import hashlib
-import http.server
 import json
 import re
 import shutil
 import statistics
 import tempfile
-import threading
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 from ._common import Check, Options, Row, Section, Table
+from ._serve import served
 from .docs_build import build, copy_repository, make_clean
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -95,27 +91,6 @@ def sizes(lite: Path) -> dict[str, int]:
 # -- the kernel in Chromium ------------------------------------------------------------
 
 
-@contextmanager
-def serving(site: Path) -> Iterator[str]:
-    """``http://127.0.0.1:<port>/``, serving *site* for as long as the block runs."""
-
-    class Quiet(http.server.SimpleHTTPRequestHandler):
-        def log_message(self, format: str, *args: Any) -> None:
-            pass
-
-    server = http.server.ThreadingHTTPServer(
-        ("127.0.0.1", 0), functools.partial(Quiet, directory=str(site))
-    )
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}/"
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join()
-
-
 _READY = """path => {
   const panel = window.jupyterapp && window.jupyterapp.shell.currentWidget;
   if (!panel || !panel.context || panel.context.path !== path) return false;
@@ -133,7 +108,7 @@ def kernel_ready_times(site: Path, repeats: int) -> tuple[list[float], list[floa
     cold: list[float] = []
     warm: list[float] = []
     outside: list[str] = []
-    with serving(site) as base, sync_playwright() as playwright:
+    with served(site) as base, sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
 
         def handle(route: Any) -> None:
