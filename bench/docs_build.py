@@ -96,12 +96,13 @@ class Build:
         return found.group(1) if found else "?"
 
 
-def build(repo: Path, langs: tuple[str, ...] = LANGS) -> Build:
-    """Run ``docs/build.py html --langs ...`` in *repo*; raise if it fails."""
+def _timed(command: list[str], repo: Path, what: str) -> Build:
+    """Run *command* in *repo*, timed (wall, and CPU of its processes); raise naming
+    *what* if it fails."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     done = subprocess.run(
-        [sys.executable, "docs/build.py", "html", "--langs", " ".join(langs)],
+        command,
         cwd=repo,
         stdin=subprocess.DEVNULL,
         capture_output=True,
@@ -111,12 +112,16 @@ def build(repo: Path, langs: tuple[str, ...] = LANGS) -> Build:
     wall = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if done.returncode != 0:
-        msg = (
-            f"`docs/build.py html` failed in {repo}:\n{done.stdout[-3000:]}\n{done.stderr[-3000:]}"
-        )
+        msg = f"{what} failed in {repo}:\n{done.stdout[-3000:]}\n{done.stderr[-3000:]}"
         raise SystemExit(msg)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     return Build(wall, cpu, done.stdout)
+
+
+def build(repo: Path, langs: tuple[str, ...] = LANGS) -> Build:
+    """Run ``docs/build.py html --langs ...`` in *repo*; raise if it fails."""
+    command = [sys.executable, "docs/build.py", "html", "--langs", " ".join(langs)]
+    return _timed(command, repo, "`docs/build.py html`")
 
 
 def make_clean(repo: Path) -> None:
@@ -178,34 +183,8 @@ def baseline_tree(revision: str, target: Path) -> Path:
 def plain_sphinx(repo: Path, lang: str, out: Path) -> Build:
     """``python -m sphinx -b html docs OUT -D language=LANG`` in *repo*, timed."""
     shutil.rmtree(out, ignore_errors=True)
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    start = time.perf_counter()
-    done = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "sphinx",
-            "-b",
-            "html",
-            "-q",
-            "docs",
-            str(out),
-            "-D",
-            f"language={lang}",
-        ],
-        cwd=repo,
-        stdin=subprocess.DEVNULL,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    wall = time.perf_counter() - start
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    if done.returncode != 0:
-        msg = f"plain sphinx-build failed in {repo}:\n{done.stdout[-3000:]}\n{done.stderr[-3000:]}"
-        raise SystemExit(msg)
-    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    return Build(wall, cpu, done.stdout)
+    command = [sys.executable, "-m", "sphinx", "-b", "html", "-q", "docs", str(out)]
+    return _timed([*command, "-D", f"language={lang}"], repo, "plain sphinx-build")
 
 
 def orchestrated(repo: Path, lang: str) -> Build:
