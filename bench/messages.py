@@ -103,6 +103,22 @@ def copy_json(value: Any) -> Any:
     return value
 
 
+def _read_stamp(message: Any) -> object:
+    """Read a message's id and timestamp (agentmsg's and agentscope's ``Msg``)."""
+    return message.id, message.timestamp
+
+
+def _agentscope_to_dict_copy(message: Any) -> dict[str, Any]:
+    """agentscope's ``Msg.to_dict`` with agentmsg's guarantee. It makes a new top-level
+    dict whose content and metadata are the message's own objects: deep-copy those
+    values, the least that gives the guarantee."""
+    data: dict[str, Any] = message.to_dict()
+    for key, value in data.items():
+        if type(value) is dict or type(value) is list:
+            data[key] = copy_json(value)
+    return data
+
+
 def _agentmsg() -> Contender:
     from agentmsg import Msg
 
@@ -117,10 +133,7 @@ def _agentmsg() -> Contender:
             "assistant",
         )
 
-    def read_stamp(message: Msg) -> object:
-        return message.id, message.timestamp
-
-    return Contender(SUBJECT, build, Msg.to_dict, Msg.from_dict, Msg.to_dict, read_stamp)
+    return Contender(SUBJECT, build, Msg.to_dict, Msg.from_dict, Msg.to_dict, _read_stamp)
 
 
 def _langchain() -> Contender:
@@ -160,19 +173,9 @@ def _agentscope() -> Contender:
             "assistant",
         )
 
-    def to_dict_copy(message: Msg) -> dict[str, Any]:
-        # Msg.to_dict makes a new top-level dict whose content and metadata are the
-        # message's own objects: deep-copy those values, the least that gives the guarantee.
-        data: dict[str, Any] = message.to_dict()
-        for key, value in data.items():
-            if type(value) is dict or type(value) is list:
-                data[key] = copy_json(value)
-        return data
-
-    def read_stamp(message: Msg) -> object:
-        return message.id, message.timestamp
-
-    return Contender("agentscope", build, Msg.to_dict, Msg.from_dict, to_dict_copy, read_stamp)
+    return Contender(
+        "agentscope", build, Msg.to_dict, Msg.from_dict, _agentscope_to_dict_copy, _read_stamp
+    )
 
 
 def _agentmsg_for(workload: Workload) -> Contender:
@@ -183,10 +186,7 @@ def _agentmsg_for(workload: Workload) -> Contender:
     def build() -> Msg:
         return Msg(NAME, blocks(), "assistant")
 
-    def read_stamp(message: Msg) -> object:
-        return message.id, message.timestamp
-
-    return Contender(SUBJECT, build, Msg.to_dict, Msg.from_dict, Msg.to_dict, read_stamp)
+    return Contender(SUBJECT, build, Msg.to_dict, Msg.from_dict, Msg.to_dict, _read_stamp)
 
 
 def _langchain_for(workload: Workload) -> Contender:
@@ -211,17 +211,9 @@ def _agentscope_for(workload: Workload) -> Contender:
     def build() -> Msg:
         return Msg(NAME, blocks(), "assistant")
 
-    def to_dict_copy(message: Msg) -> dict[str, Any]:
-        data: dict[str, Any] = message.to_dict()
-        for key, value in data.items():
-            if type(value) is dict or type(value) is list:
-                data[key] = copy_json(value)
-        return data
-
-    def read_stamp(message: Msg) -> object:
-        return message.id, message.timestamp
-
-    return Contender("agentscope", build, Msg.to_dict, Msg.from_dict, to_dict_copy, read_stamp)
+    return Contender(
+        "agentscope", build, Msg.to_dict, Msg.from_dict, _agentscope_to_dict_copy, _read_stamp
+    )
 
 
 def load_contenders(workload: Workload | None = None) -> dict[str, Contender]:

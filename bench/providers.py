@@ -45,25 +45,32 @@ def script() -> list[tuple[str, Any]]:
     return turns
 
 
-def _agentmsg() -> tuple[Callable[[], Any], Any]:
-    from agentmsg import Msg, to_openai_chat
-
+def block_messages(msg_class: Callable[[str, Any, str], Any]) -> list[Any]:
+    """The conversation as ``msg_class(name, content, role)`` objects with content blocks:
+    agentmsg's and agentscope's ``Msg`` take the same arguments and the same blocks."""
     messages = []
     for kind, data in script():
         if kind == "system":
-            messages.append(Msg("system", data, "system"))
+            messages.append(msg_class("system", data, "system"))
         elif kind == "user":
-            messages.append(Msg("Ada", data, "user"))
+            messages.append(msg_class("Ada", data, "user"))
         elif kind == "assistant":
-            messages.append(Msg("Jarvis", data, "assistant"))
+            messages.append(msg_class("Jarvis", data, "assistant"))
         elif kind == "call":
             text, calls = data
             blocks: list[Any] = [{"type": "text", "text": text}]
             blocks += [{"type": "tool_use", "id": i, "name": n, "input": a} for i, n, a in calls]
-            messages.append(Msg("Jarvis", blocks, "assistant"))
+            messages.append(msg_class("Jarvis", blocks, "assistant"))
         else:
             results = [{"type": "tool_result", "id": i, "name": n, "output": o} for i, n, o in data]
-            messages.append(Msg("system", results, "system"))
+            messages.append(msg_class("system", results, "system"))
+    return messages
+
+
+def _agentmsg() -> tuple[Callable[[], Any], Any]:
+    from agentmsg import Msg, to_openai_chat
+
+    messages = block_messages(Msg)
 
     def convert() -> Any:
         return to_openai_chat(messages).payload["messages"]
@@ -105,22 +112,7 @@ def _agentscope() -> tuple[Callable[[], Any], Any]:
     from agentscope.formatter import OpenAIChatFormatter
     from agentscope.message import Msg
 
-    messages = []
-    for kind, data in script():
-        if kind == "system":
-            messages.append(Msg("system", data, "system"))
-        elif kind == "user":
-            messages.append(Msg("Ada", data, "user"))
-        elif kind == "assistant":
-            messages.append(Msg("Jarvis", data, "assistant"))
-        elif kind == "call":
-            text, calls = data
-            blocks: list[Any] = [{"type": "text", "text": text}]
-            blocks += [{"type": "tool_use", "id": i, "name": n, "input": a} for i, n, a in calls]
-            messages.append(Msg("Jarvis", blocks, "assistant"))
-        else:
-            results = [{"type": "tool_result", "id": i, "name": n, "output": o} for i, n, o in data]
-            messages.append(Msg("system", results, "system"))
+    messages = block_messages(Msg)
     formatter = OpenAIChatFormatter()
 
     def convert() -> Any:
