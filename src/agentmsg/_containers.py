@@ -270,7 +270,24 @@ class CheckedDict(dict[Any, Any]):
         return (dict, (copy_json(self),))
 
 
-class CheckedList(list[Any]):
+class _PlainList(list[Any]):
+    """A message's list that copies, deep-copies and pickles as a plain ``list``: a copy
+    is the caller's own, and changing it checks nothing."""
+
+    __slots__ = ()
+
+    def __copy__(self) -> list[Any]:
+        return _list_copy(self)
+
+    def __deepcopy__(self, memo: Any) -> list[Any]:
+        copied: list[Any] = copy_json(self)
+        return copied
+
+    def __reduce_ex__(self, protocol: SupportsIndex) -> tuple[Any, ...]:
+        return (list, (copy_json(self),))
+
+
+class CheckedList(_PlainList):
     """A list inside a message (a tool output, a JSON array...) whose changes are checked
     with the block or metadata it belongs to."""
 
@@ -316,16 +333,6 @@ class CheckedList(list[Any]):
         _edit_list(self, lambda: list.__imul__(self, count))
         return self
 
-    def __copy__(self) -> list[Any]:
-        return _list_copy(self)
-
-    def __deepcopy__(self, memo: Any) -> list[Any]:
-        copied: list[Any] = copy_json(self)
-        return copied
-
-    def __reduce_ex__(self, protocol: SupportsIndex) -> tuple[Any, ...]:
-        return (list, (copy_json(self),))
-
 
 def _position(content: ContentList, index: SupportsIndex) -> int:
     """Where ``list.insert`` puts an item at *index*, for the field path of the error."""
@@ -336,7 +343,7 @@ def _position(content: ContentList, index: SupportsIndex) -> int:
     return min(max(where, 0), size)
 
 
-class ContentList(list[Any]):
+class ContentList(_PlainList):
     """A message's content list: a block added or put in place is checked and copied.
 
     Removing and reordering blocks cannot make the content invalid and are not checked.
@@ -381,16 +388,6 @@ class ContentList(list[Any]):
         else:
             self.extend(copy_json(list(self)) * (times - 1))
         return self
-
-    def __copy__(self) -> list[Any]:
-        return _list_copy(self)
-
-    def __deepcopy__(self, memo: Any) -> list[Any]:
-        copied: list[Any] = copy_json(self)
-        return copied
-
-    def __reduce_ex__(self, protocol: SupportsIndex) -> tuple[Any, ...]:
-        return (list, (copy_json(self),))
 
 
 DICT_TYPES: frozenset[type] = frozenset({dict, CheckedDict})
