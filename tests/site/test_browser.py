@@ -131,9 +131,9 @@ def _unavailable(reason: str) -> None:
     pytest.skip(reason)
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    """Chromium, launched once for the module (skipped locally when it is missing)."""
+def chromium() -> tuple[Any, str]:
+    """Playwright's ``sync_playwright`` and the Chromium to drive; skipped locally (failed
+    in CI) when either is missing."""
     try:
         from playwright.sync_api import sync_playwright
     except ImportError:
@@ -141,6 +141,13 @@ def browser() -> Iterator[Any]:
     executable = CHROMIUM if Path(CHROMIUM).is_file() else shutil.which("chromium")
     if executable is None:
         _unavailable(f"Chromium is missing: {CHROMIUM} (apt-get install -y chromium)")
+    return sync_playwright, executable
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """Chromium, launched once for the module (skipped locally when it is missing)."""
+    sync_playwright, executable = chromium()
     if not AXE.is_file():
         _unavailable(f"axe-core is missing: {AXE} (npm ci --prefix tests/browser)")
     with sync_playwright() as playwright:

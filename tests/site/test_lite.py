@@ -29,7 +29,6 @@ from __future__ import annotations
 import dataclasses
 import json
 import re
-import shutil
 import sys
 import time
 from collections.abc import Iterator
@@ -42,7 +41,7 @@ from bs4 import BeautifulSoup
 
 import agentmsg
 from _outputs import EXPECTED, cell_title, readable_html
-from test_browser import CHROMIUM, CHROMIUM_FLAGS, _unavailable, serve_site
+from test_browser import CHROMIUM_FLAGS, chromium, serve_site
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.append(str(ROOT / "docs"))  # last: docs/build.py must not shadow PyPA's `build`
@@ -212,13 +211,7 @@ def site_url(built_site: Path) -> Iterator[str]:
 def lite_browser() -> Iterator[Any]:
     """Chromium for this module: no host name but 127.0.0.1 resolves, and Playwright
     routes the service worker's requests too (skipped locally when Chromium is missing)."""
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        _unavailable("the playwright package is not installed (pip install -e '.[test]')")
-    executable = CHROMIUM if Path(CHROMIUM).is_file() else shutil.which("chromium")
-    if executable is None:
-        _unavailable(f"Chromium is missing: {CHROMIUM} (apt-get install -y chromium)")
+    sync_playwright, executable = chromium()
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("PW_EXPERIMENTAL_SERVICE_WORKER_NETWORK_EVENTS", "1")
         with sync_playwright() as playwright:
