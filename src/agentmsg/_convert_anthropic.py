@@ -310,7 +310,7 @@ def from_anthropic(data: Any, *, strict: bool = False) -> Parsed:
             else:
                 turns.add(
                     "system",
-                    _blocks(report, system, "system", names, text_only=True),
+                    _blocks(report, system, "system", names, SYSTEM_KEPT),
                     "system",
                     "system",
                 )
@@ -398,24 +398,35 @@ def _message(
 
 
 def _blocks(
-    report: Report, content: Any, path: str, names: dict[str, str], *, text_only: bool = False
+    report: Report,
+    content: Any,
+    path: str,
+    names: dict[str, str],
+    kept: tuple[tuple[str, ...], str, str] | None = None,
 ) -> list[Any]:
+    """The blocks of the list *content*; with *kept* ``(types, what, why)``, a block of
+    another type is reported dropped as ``"<type> <what>"``, because *why*."""
     blocks = []
     for position, item in enumerate(need_list(content, path)):
         item_path = f"{path}[{position}]"
         item = need_dict(item, item_path)
-        if text_only and item.get("type") != "text":
-            report.drop(
-                item_path,
-                f"{item.get('type')!s} block",
-                "agentmsg's system messages hold text here",
-                item,
-            )
+        if kept is not None and item.get("type") not in kept[0]:
+            report.drop(item_path, f"{item.get('type')!s} {kept[1]}", kept[2], item)
             continue
         block = _block(report, item, item_path, names, "user")
         if block is not None:
             blocks.append(block)
     return blocks
+
+
+#: The blocks a system prompt keeps (:func:`_blocks`).
+SYSTEM_KEPT = (("text",), "block", "agentmsg's system messages hold text here")
+#: The blocks a tool result keeps (:func:`_blocks`).
+RESULT_KEPT = (
+    ("text", "image"),
+    "block in a tool result",
+    "agentmsg's tool output holds text, image, audio and video",
+)
 
 
 def _block(
@@ -513,22 +524,6 @@ def _tool_result(
     if type(content) is str:
         output = content
     else:
-        output = []
-        for position, part in enumerate(need_list(content, f"{path}.content")):
-            part_path = f"{path}.content[{position}]"
-            part = need_dict(part, part_path)
-            if part.get("type") not in ("text", "image"):
-                report.drop(
-                    part_path,
-                    f"{part.get('type')!s} block in a tool result",
-                    "agentmsg's tool output holds text, image, audio and video",
-                    part,
-                )
-                continue
-            block = _block(report, part, part_path, names, "user")
-            if block is not None:
-                output.append(block)
-        if not output:
-            output = ""
+        output = _blocks(report, content, f"{path}.content", names, RESULT_KEPT) or ""
     name = result_name(report, names, call_id, None, f"{path}.tool_use_id")
     return {"type": "tool_result", "id": call_id, "name": name, "output": output}
