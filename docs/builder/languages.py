@@ -70,6 +70,11 @@ def _weight(name: str) -> int:
     return BY_WEIGHT.index(name) if name in BY_WEIGHT else len(BY_WEIGHT)
 
 
+def _niceness(rank: int) -> int:
+    """How much a build yields to the heavier ones (a ``nice`` increment), by its rank."""
+    return 2 * rank
+
+
 def _renice(pid: int, niceness: int) -> None:
     """Set process *pid*'s nice value to ours plus *niceness*, where the system lets us
     (performance only: a build runs the same at any priority)."""
@@ -95,7 +100,6 @@ class SphinxBuilds:
         self.timings: dict[str, float] = {}
         self._lock = threading.Lock()
         self._children: list[tuple[str, subprocess.Popen[str]]] = []
-        self._niceness: dict[int, int] = {}
         for rank, (name, args) in enumerate(sorted(jobs, key=lambda job: _weight(job[0]))):
             child = subprocess.Popen(
                 [sys.executable, "-m", "sphinx", *args],
@@ -108,8 +112,7 @@ class SphinxBuilds:
                 encoding="utf-8",
                 errors="backslashreplace",
             )
-            self._niceness[child.pid] = 2 * rank
-            _renice(child.pid, 2 * rank + (GATED_NICENESS if gated else 0))
+            _renice(child.pid, _niceness(rank) + (GATED_NICENESS if gated else 0))
             self._children.append((name, child))
         self._threads = [
             threading.Thread(target=self._follow, args=child) for child in self._children
@@ -138,8 +141,8 @@ class SphinxBuilds:
     def release(self) -> None:
         """Let gated builds go on."""
         self.started = time.monotonic()
-        for _, child in self._children:
-            _renice(child.pid, self._niceness[child.pid])
+        for rank, (_, child) in enumerate(self._children):  # in the order they started
+            _renice(child.pid, _niceness(rank))
         self._tell("go")
 
     def cancel(self) -> None:
