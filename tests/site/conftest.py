@@ -15,37 +15,11 @@ import pytest
 
 from _checkout import ROOT, copy_repository
 
-SITE = ROOT / "_build" / "html"
 # The docs build's modules (docs/builder/) and extensions (docs/_ext/), for the tests that
 # call their functions.
 sys.path[:0] = [str(ROOT / "docs"), str(ROOT / "docs" / "_ext")]
 
-__all__ = ["ROOT", "SITE", "TUTORIALS", "built_site", "copy_repository", "run_build"]
-
-
-@pytest.fixture(scope="session")
-def built_site() -> Path:
-    """Build the whole site (all languages) once per session and return ``_build/html``.
-
-    Set ``AGENTMSG_REUSE_SITE=1`` to test an existing ``_build/html`` without rebuilding
-    it (handy while writing tests; CI always builds).
-    """
-    if os.environ.get("AGENTMSG_REUSE_SITE") == "1" and (SITE / "index.html").exists():
-        return SITE
-    result = subprocess.run(
-        [sys.executable, "docs/build.py", "html"],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    if result.returncode != 0:
-        pytest.fail(
-            f"`docs/build.py html` failed with exit code {result.returncode}:\n"
-            f"{result.stdout[-6000:]}\n{result.stderr[-6000:]}",
-            pytrace=False,
-        )
-    return SITE
+__all__ = ["ROOT", "TUTORIALS", "copy_repository", "run_build"]
 
 
 #: The tutorials the site must show, in gallery order. Written out here rather than
