@@ -71,8 +71,6 @@ def to_openai_responses(messages: Any, *, strict: bool = False) -> Conversion:
         >>> from agentmsg import Msg, to_openai_responses
         >>> to_openai_responses([Msg("user", "Hi", "user")]).payload
         {'input': [{'type': 'message', 'role': 'user', 'content': 'Hi'}]}
-
-    .. versionadded:: 0.2.0
     """
     report = Report(FORMAT, strict)
     out: list[dict[str, Any]] = []
@@ -319,8 +317,6 @@ def from_openai_responses(data: Any, *, strict: bool = False) -> Parsed:
     :func:`to_openai_responses` to send back. A response's id is
     the messages' ``invocation_id``; their metadata holds ``model``, ``stop_reason`` and
     ``token_usage``.
-
-    .. versionadded:: 0.2.0
     """
     report = Report(FORMAT, strict)
     data = plain(data)
