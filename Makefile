@@ -56,18 +56,21 @@ html: $(VENV)/.installed $(LITE)/.installed ## Build the site into _build/html (
 serve: html ## Build if needed, then serve _build/html on http://127.0.0.1:$(PORT)
 	$(PY) -m http.server $(PORT) --bind 127.0.0.1 --directory _build/html
 
-# axe-core for the browser tests, from the npm registry; reinstalled when the lock changes.
+# axe-core for the browser tests (tests/browser/), from the npm registry; reinstalled when
+# the lock changes.
 tests/browser/node_modules/.installed: tests/browser/package-lock.json | $(NPM)
 	$(NPM) ci --prefix tests/browser --no-audit --no-fund --loglevel=error
 	touch $@
 
+# The tests build the site in a copy of the tree (tests/conftest.py), which starts from the
+# _build/ that `html` leaves: what the copy finds up to date is not built a second time.
 .PHONY: test
-test: $(VENV)/.installed $(LITE)/.installed tests/browser/node_modules/.installed ## Run every test: unit, property, docs, examples, notebooks, catalogs, browser, in-browser runtime
+test: html tests/browser/node_modules/.installed ## Run every test: unit, property, docs, examples, notebooks, catalogs, browser, in-browser runtime
 	$(PY) -m pytest $(PYTEST_ARGS)
 
 .PHONY: test-fast
-test-fast: $(VENV)/.installed ## Run the package tests only (no site build; seconds)
-	$(PY) -m pytest tests/package $(PYTEST_ARGS)
+test-fast: $(VENV)/.installed ## Run the package and docs-tool tests (no site build)
+	$(PY) -m pytest tests/package tests/site -m "not docs and not slow" $(PYTEST_ARGS)
 
 .PHONY: test-record
 test-record: $(VENV)/.installed ## Re-record tests/expected/ (what each tutorial prints) after an intended change
