@@ -101,10 +101,13 @@ MYST_CATALOGS := $(foreach page,$(basename $(notdir $(wildcard docs/*.md))),\
 MYST_FALSE_ALARMS := missing-space-before-default-role,unbalanced-inline-literals-delimiters
 
 .PHONY: lint
-lint: $(VENV)/.installed ## ruff, mypy --strict, sphinx-lint (docs and catalogs)
+lint: $(VENV)/.installed lint-docs ## ruff, mypy --strict, sphinx-lint (docs and catalogs)
 	$(BIN)/ruff check src tests bench docs
 	$(BIN)/ruff format --check src tests bench docs
 	$(BIN)/mypy
+
+.PHONY: lint-docs
+lint-docs: $(VENV)/.installed ## sphinx-lint alone, on the pages and the catalogs (a pre-commit hook)
 	$(BIN)/sphinx-lint docs $(filter-out $(MYST_CATALOGS) %/sphinx.po,$(CATALOGS))
 	$(BIN)/sphinx-lint --disable $(MYST_FALSE_ALARMS) $(MYST_CATALOGS)
 
