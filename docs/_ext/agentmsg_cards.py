@@ -21,8 +21,8 @@ from typing import TYPE_CHECKING, Any
 from docutils import nodes
 from sphinx.transforms import SphinxTransform
 
-from agentmsg._html import STYLE
-from agentmsg._l10n import localize
+from agentmsg.cards._html import STYLE
+from agentmsg.cards._labels import localize
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx

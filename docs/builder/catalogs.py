@@ -55,7 +55,7 @@ __all__ = [
 TRANSLATED_LANGS = tuple(language.code for language in LANGUAGES if language.code != "en")
 GETTEXT = BUILD / "gettext"
 PACKAGE = ROOT / "src" / "agentmsg"
-PACKAGE_LOCALE = PACKAGE / "locale"
+PACKAGE_LOCALE = PACKAGE / "cards" / "locale"
 PACKAGE_GETTEXT = BUILD / "gettext-package"
 #: The marking functions of ``src/agentmsg/_l10n.py``, as its modules import them, and
 #: its own label class (byte counts).
@@ -244,7 +244,7 @@ def extract_package_messages(outdir: Path = PACKAGE_GETTEXT) -> Path:
     from babel.messages.pofile import write_po
 
     catalog = Catalog(project="agentmsg", fuzzy=False, creation_date=_commit_time())
-    for path in sorted(PACKAGE.glob("*.py")):
+    for path in sorted((PACKAGE / "cards").glob("*.py")):
         for _line, message, comments, context in extract_from_file(
             "python",
             path,

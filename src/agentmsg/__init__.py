@@ -52,7 +52,7 @@ from ._chat import (
 )
 from ._errors import MediaError, MessageAttributeError, MessageError, TokenCountError
 from ._ids import deterministic
-from ._l10n import display_language, set_display_language
+from .cards import display_language, set_display_language
 from ._media import block_from_bytes, block_from_file, block_from_url, detect_media_type
 from ._message import Msg
 from ._schema import json_schema

@@ -497,7 +497,7 @@ class Msg:
         calls and results as tables, and small embedded media; all text is escaped.
         The same message always gives the same HTML.
         """
-        from ._html import render_msg
+        from .cards._html import render_msg
 
         return render_msg(self)
 

@@ -13,9 +13,9 @@ from hypothesis import strategies as st
 
 import agentmsg
 from agentmsg import MessageError, Msg, display_language, set_display_language
-from agentmsg._l10n import LANGUAGES, _number, _size, deferred, localize, resolve_language
+from agentmsg.cards._labels import LANGUAGES, _number, _size, deferred, localize, resolve_language
 
-LOCALE = Path(agentmsg.__file__).with_name("locale")
+LOCALE = Path(agentmsg.__file__).parent / "cards" / "locale"
 TRANSLATED = [code for code in LANGUAGES if code != "en"]
 
 
@@ -240,7 +240,7 @@ class TestCatalogs:
     @pytest.mark.parametrize("language", TRANSLATED)
     def test_plural_rule_is_the_catalogs(self, language: str) -> None:
         """The plural forms the code picks are those the catalog's header declares."""
-        from agentmsg._l10n import _PLURAL_FORM
+        from agentmsg.cards._labels import _PLURAL_FORM
 
         header = re.search(
             r"Plural-Forms: nplurals=\d+; plural=(.*?);", catalog(language).replace('"\n"', "")

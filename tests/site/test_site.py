@@ -22,8 +22,8 @@ from sphinx.builders.html._assets import _CascadingStyleSheet
 
 import agentmsg
 from _outputs import captured_html
-from agentmsg._html import STYLE
-from agentmsg._l10n import localize
+from agentmsg.cards._html import STYLE
+from agentmsg.cards._labels import localize
 from builder import root as build
 from conftest import TUTORIALS
 

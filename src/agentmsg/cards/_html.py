@@ -20,11 +20,11 @@ import json
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Protocol
 
-from ._l10n import Size, translated
-from ._l10n import gettext as _
-from ._l10n import label as N_
-from ._l10n import ngettext as _n
-from ._validate import is_file_url, is_local_path
+from ._labels import Size, translated
+from ._labels import gettext as _
+from ._labels import label as N_
+from ._labels import ngettext as _n
+from .._validate import is_file_url, is_local_path
 
 __all__ = [
     "INLINE_MEDIA_LIMIT",

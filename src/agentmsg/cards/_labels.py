@@ -24,7 +24,7 @@ import re
 from collections.abc import Callable, Iterator
 from typing import Any, NamedTuple
 
-from ._errors import MessageError
+from .._errors import MessageError
 
 __all__ = [
     "LANGUAGES",
