@@ -19,6 +19,7 @@ from ._validate import (
     check_role,
     check_timestamp,
     is_block_list,
+    must_be,
     show,
 )
 
@@ -421,8 +422,7 @@ class Msg:
         block is joined with *separator*; None when there is no text block.
         """
         if type(separator) is not str:
-            msg = f"`separator` must be a string, not {show(separator)}."
-            raise MessageError(msg, "separator")
+            raise must_be("separator", "a string", separator)
         content = self._values[_CONTENT]
         if isinstance(content, str):
             return content
@@ -472,7 +472,7 @@ class Msg:
             MediaError: A payload is not valid base64, its bytes are of no known format,
                 or they do not match the block's ``media_type``.
         """
-        from ._validate_media import check_content_media
+        from ._media import check_content_media
 
         check_content_media(self._values[_CONTENT])
 

@@ -41,6 +41,7 @@ __all__ = [
     "is_block_list",
     "is_file_url",
     "is_local_path",
+    "must_be",
     "parse_timestamp",
     "show",
     "with_article",
@@ -68,8 +69,26 @@ def show(value: object) -> str:
     return f"{text[:50]}...{text[-20:]} ({len(text):,} characters)"
 
 
-def _fail(path: str, requirement: str, value: object) -> MessageError:
-    return MessageError(f"`{path}` must be {requirement}, not {show(value)}.", path)
+def must_be(
+    path: str,
+    requirement: str,
+    value: object,
+    error: type[MessageError] = MessageError,
+    *,
+    typed: bool = False,
+) -> MessageError:
+    """The error that says "`path` must be *requirement*, not *value*." for the caller to
+    raise: every "must be X, not Y" of agentmsg is worded here.
+
+    Args:
+        path: The field path, such as ``content[1].source.url``.
+        requirement: What the value must be, such as ``"a non-empty string"``.
+        value: The offending value, shown by :func:`show`.
+        error: :class:`~agentmsg.MessageError` or a subclass of it.
+        typed: Name the value's type before it (``not str: 'x'``).
+    """
+    shown = f"{type(value).__name__}: {show(value)}" if typed else show(value)
+    return error(f"`{path}` must be {requirement}, not {shown}.", path)
 
 
 def with_article(word: str) -> str:
@@ -90,7 +109,7 @@ def check_name(value: object, path: str = "name") -> str:
         return value
     if isinstance(value, str) and value:
         return str(value)
-    raise _fail(path, "a non-empty string", value)
+    raise must_be(path, "a non-empty string", value)
 
 
 def check_id(value: object, path: str = "id") -> str:
@@ -102,7 +121,7 @@ def check_optional_str(value: object, path: str) -> str | None:
     """None or a string."""
     if value is None or type(value) is str:
         return value
-    raise _fail(path, "a string or None", value)
+    raise must_be(path, "a string or None", value)
 
 
 def check_str(value: object, path: str) -> str:
@@ -111,7 +130,7 @@ def check_str(value: object, path: str) -> str:
         return value
     if isinstance(value, str):
         return str(value)
-    raise _fail(path, "a string", value)
+    raise must_be(path, "a string", value)
 
 
 def check_role(value: object, path: str = "role", roles: Iterable[str] = ROLES) -> str:
@@ -120,7 +139,7 @@ def check_role(value: object, path: str = "role", roles: Iterable[str] = ROLES) 
     if type(value) is str and value in allowed:
         return value
     names = ", ".join(repr(role) for role in (ROLES if roles is ROLES else roles))
-    raise _fail(path, f"one of {names}", value)
+    raise must_be(path, f"one of {names}", value)
 
 
 def parse_timestamp(value: str) -> datetime | None:
@@ -151,8 +170,8 @@ def check_timestamp(value: object, path: str = "timestamp") -> str:
             pass  # raised below, outside the handler, so the error has no context
         else:
             return value
-        raise _fail(path, "a real date and time", value)
-    raise _fail(path, "a timestamp of the form 'YYYY-MM-DD HH:MM:SS.mmm'", value)
+        raise must_be(path, "a real date and time", value)
+    raise must_be(path, "a timestamp of the form 'YYYY-MM-DD HH:MM:SS.mmm'", value)
 
 
 def check_json(value: Any, path: str) -> Any:
@@ -193,7 +212,7 @@ def _check_json_tree(value: Any, path: str) -> None:
     if kind is float:
         if math.isfinite(value):
             return
-        raise _fail(path, "a finite number (JSON has no NaN or infinity)", value)
+        raise must_be(path, "a finite number (JSON has no NaN or infinity)", value)
     msg = (
         f"`{path}` must be a JSON value (str, number, bool, None, list or dict), "
         f"not {_a_type(value)}: {show(value)}."
@@ -206,7 +225,7 @@ def check_metadata(value: Any, path: str = "metadata") -> dict[str, Any] | None:
     if value is None:
         return None
     if type(value) not in DICT_TYPES:
-        raise _fail(path, "a dict of JSON values or None", value)
+        raise must_be(path, "a dict of JSON values or None", value)
     try:
         copied: dict[str, Any] = check_json(value, path)
     except RecursionError:
@@ -251,7 +270,7 @@ def _string_field(block: dict[str, Any], key: str, path: str) -> str:
     value = block[key]
     if type(value) is str:
         return value
-    raise _fail(f"{path}.{key}", "a string", value)
+    raise must_be(f"{path}.{key}", "a string", value)
 
 
 def _optional_strings(
@@ -327,7 +346,7 @@ def _good_url(url: str, kind: str) -> bool:
 
 def _source(source: Any, kind: str, path: str) -> dict[str, Any]:
     if type(source) not in DICT_TYPES:
-        raise _fail(path, "a dict with `type` 'base64' or 'url'", source)
+        raise must_be(path, "a dict with `type` 'base64' or 'url'", source)
     source_type = source.get("type")
     if source_type == "url":
         _check_keys(source, ("type", "url"), (), path, "source")
@@ -337,17 +356,19 @@ def _source(source: Any, kind: str, path: str) -> dict[str, Any]:
                 f"an http or https URL, a data: URL holding {kind} data, "
                 f"a file:// URL or an absolute file path"
             )
-            raise _fail(f"{path}.url", requirement, url)
+            raise must_be(f"{path}.url", requirement, url)
         return {"type": "url", "url": url}
     if source_type == "base64":
         _check_keys(source, ("type", "media_type", "data"), (), path, "source")
         media_type = _string_field(source, "media_type", path)
         major, slash, minor = media_type.partition("/")
         if major != kind or not slash or not minor:
-            raise _fail(f"{path}.media_type", f"a media type of the form '{kind}/...'", media_type)
+            raise must_be(
+                f"{path}.media_type", f"a media type of the form '{kind}/...'", media_type
+            )
         data = _string_field(source, "data", path)
         return {"type": "base64", "media_type": media_type, "data": data}
-    raise _fail(f"{path}.type", "'base64' or 'url'", source_type)
+    raise must_be(f"{path}.type", "'base64' or 'url'", source_type)
 
 
 def _media(block: dict[str, Any], path: str) -> dict[str, Any]:
@@ -362,7 +383,7 @@ def _tool_use(block: dict[str, Any], path: str) -> dict[str, Any]:
     name = check_name(block["name"], f"{path}.name")
     tool_input = block["input"]
     if type(tool_input) not in DICT_TYPES:
-        raise _fail(f"{path}.input", "a dict of the tool's arguments", tool_input)
+        raise must_be(f"{path}.input", "a dict of the tool's arguments", tool_input)
     copy = {
         "type": "tool_use",
         "id": call_id,
@@ -403,7 +424,7 @@ def _tool_result(block: dict[str, Any], path: str) -> dict[str, Any]:
             kind = item["type"]
             if kind != "text" and kind not in _MEDIA_TYPES:
                 requirement = "'text', 'image', 'audio' or 'video' in a tool output"
-                raise _fail(f"{item_path}.type", requirement, kind)
+                raise must_be(f"{item_path}.type", requirement, kind)
             copied.append(_VALIDATORS[kind](item, item_path))
     else:
         copied = check_json(output, f"{path}.output")
@@ -424,7 +445,7 @@ _VALIDATORS: dict[str, Callable[[dict[str, Any], str], dict[str, Any]]] = {
 def check_block(block: Any, path: str) -> dict[str, Any]:
     """One content block, validated and copied."""
     if type(block) not in DICT_TYPES:
-        raise _fail(path, "a content block (a dict with a `type` field)", block)
+        raise must_be(path, "a content block (a dict with a `type` field)", block)
     try:
         validator = _VALIDATORS[block["type"]]
     except (KeyError, TypeError):
@@ -452,7 +473,7 @@ def check_content(value: Any, path: str = "content") -> str | list[dict[str, Any
     if type(value) not in LIST_TYPES:
         if isinstance(value, str):
             return str(value)
-        raise _fail(path, "a string or a list of content blocks", value)
+        raise must_be(path, "a string or a list of content blocks", value)
     copied: list[dict[str, Any]] = []
     append = copied.append
     try:
@@ -635,7 +656,7 @@ def check_block_types(block_type: object, path: str = "block_type") -> frozenset
         return None
     names = [block_type] if isinstance(block_type, str) else block_type
     if not isinstance(names, list | tuple | set | frozenset):
-        raise _fail(path, "a block type name or a list of them", block_type)
+        raise must_be(path, "a block type name or a list of them", block_type)
     for name in names:
         if type(name) is not str or name not in _VALIDATORS:
             msg = f"`{path}` must name block types among {_ALLOWED_TYPES}, not {show(name)}."
