@@ -52,11 +52,11 @@ from ._chat import (
 )
 from ._errors import MediaError, MessageAttributeError, MessageError, TokenCountError
 from ._ids import deterministic
-from .cards import display_language, set_display_language
 from ._media import block_from_bytes, block_from_file, block_from_url, detect_media_type
 from ._message import Msg
 from ._schema import json_schema
 from ._tokens import estimate_tokens
+from .cards import display_language, set_display_language
 
 if TYPE_CHECKING:
     from ._convert import (
