@@ -24,8 +24,7 @@ _ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
 _URLSAFE = bytes.maketrans(b"+/", b"-_")
 _ID_LENGTH = 22
 _IDS_PER_REFILL = 256
-# Three random bytes make four base64 characters, each carrying 6 random bits; the
-# refill size is a multiple of 3 so that the text has no padding.
+# A multiple of 3 bytes: base64 text without padding, 6 random bits per character.
 _REFILL_BYTES = _ID_LENGTH * _IDS_PER_REFILL * 3 // 4
 
 random_ids: list[str] = []

@@ -3,13 +3,12 @@
 Each ``check_*`` function takes a value and the field path it came from, raises
 :class:`~agentmsg.MessageError` naming that path and the value when it is wrong, and
 otherwise returns a private copy that the message owns. :class:`~agentmsg.Msg` calls
-them when it is built, when a field is assigned and when a dict is loaded.
+them when it is built, when a field is assigned and when a dict is loaded. Every
+"`path` must be X, not Y." of the package is worded by :func:`must_be`.
 
 This module holds the rules of :class:`~agentmsg.Msg`: its fields, content blocks and
-JSON values. Two modules beside it hold the rest, named for what they check:
-``_validate_chat.py`` the role messages (function calls, token usage, payloads, their
-Msg forms) and ``_validate_media.py`` the media payloads that
-:meth:`Msg.check_media <agentmsg.Msg.check_media>` decodes or reads. The message
+JSON values. The role messages' rules live with them, and the checks of media payloads
+(:meth:`Msg.check_media <agentmsg.Msg.check_media>`) in ``_media.py``. The message
 classes keep inline shortcuts that accept the commonest good values at once; anything
 else goes to these functions.
 """
@@ -22,6 +21,8 @@ from datetime import datetime
 from typing import Any
 
 from ._blocks import BLOCK_TYPES
+
+# The package's one import cycle: the checked containers validate with this module.
 from ._containers import DICT_TYPES, LIST_TYPES, copy_json
 from ._errors import MessageError
 
@@ -283,10 +284,7 @@ def _optional_strings(
     return copy
 
 
-# The optional fields each block may have, beside its required ones: the keys that
-# AgentScope 1.x writes (``raw_input``, a declared field of its tool use block; the
-# ``signature`` of Anthropic's thinking and the ``thought_signature`` of Gemini's text and
-# tool calls, which its model classes add), kept so that its messages load unchanged.
+# The optional fields of each block: those AgentScope 1.x writes, so its messages load.
 TEXT_OPTIONAL = ("thought_signature",)
 THINKING_OPTIONAL = ("signature",)
 TOOL_USE_OPTIONAL = ("raw_input", "thought_signature")
@@ -449,10 +447,9 @@ def check_block(block: Any, path: str) -> dict[str, Any]:
     try:
         validator = _VALIDATORS[block["type"]]
     except (KeyError, TypeError):
-        if "type" not in block:
-            msg = f"`{path}` has no `type` field (one of {_ALLOWED_TYPES}): {show(block)}."
-        else:
-            msg = f"`{path}.type` must be one of {_ALLOWED_TYPES}, not {show(block['type'])}."
+        if "type" in block:
+            raise must_be(f"{path}.type", f"one of {_ALLOWED_TYPES}", block["type"]) from None
+        msg = f"`{path}` has no `type` field (one of {_ALLOWED_TYPES}): {show(block)}."
         raise MessageError(msg, f"{path}.type") from None
     try:
         return validator(block, path)
@@ -542,9 +539,8 @@ def check_content(value: Any, path: str = "content") -> str | list[dict[str, Any
 
 
 # -- fast checks -------------------------------------------------------------------------
-# They return a copy of a value that is valid in the common shape, else _INVALID or None,
-# and never raise for bad input but KeyError for a missing key (which the caller takes
-# as "look again"); check_block then decides, and words the error.
+# A copy of a value valid in the common shape, else _INVALID or None (or KeyError): then
+# check_block decides, and words the error.
 
 _INFINITY = math.inf
 _INVALID: Any = object()

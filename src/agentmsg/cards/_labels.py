@@ -151,9 +151,8 @@ def writing_labels(writer: Callable[[Label], str]) -> Iterator[None]:
 
 _LOCALE = os.path.join(os.path.dirname(__file__), "locale")
 _catalogs: dict[str, dict[tuple[str, str | None], list[str]]] = {}
-#: Which plural form a language uses for n things: the ``Plural-Forms`` of its catalog's
-#: header, written in Python (a test compares them). Spanish has a form for the exact
-#: millions ("de" follows them: "un millón de caracteres").
+#: Which plural form a language uses for n things: its catalog's ``Plural-Forms`` in
+#: Python (a test compares them); Spanish has one for exact millions ("un millón de").
 _PLURAL_FORM: dict[str, Callable[[int], int]] = {
     "en": lambda n: int(n != 1),
     "es": lambda n: 0 if n == 1 else 1 if n != 0 and n % 1_000_000 == 0 else 2,
