@@ -9,6 +9,7 @@ A test that asks for the built site is marked ``docs`` here, so ``make test-fast
 
 from __future__ import annotations
 
+import hashlib
 import os
 import shutil
 import subprocess
@@ -20,9 +21,12 @@ import pytest
 
 from _checkout import ROOT, copy_repository
 
-# Hypothesis's example database and caches, read when the first test runs: not in the tree.
+# Hypothesis's example database and caches, read when the first test runs: not in the tree,
+# and one folder per checkout, so that two checkouts' examples do not mix.
+_CHECKOUT_KEY = hashlib.sha256(str(ROOT).encode()).hexdigest()[:12]
 os.environ.setdefault(
-    "HYPOTHESIS_STORAGE_DIRECTORY", str(Path(tempfile.gettempdir()) / "agentmsg-hypothesis")
+    "HYPOTHESIS_STORAGE_DIRECTORY",
+    str(Path(tempfile.gettempdir()) / f"agentmsg-hypothesis-{_CHECKOUT_KEY}"),
 )
 
 SITE = ROOT / "_build" / "html"
