@@ -59,7 +59,7 @@ from ._schema import json_schema
 from ._tokens import estimate_tokens
 
 if TYPE_CHECKING:
-    from ._convert import (
+    from .providers import (
         Conversion,
         Loss,
         Parsed,
@@ -147,9 +147,9 @@ _PROVIDER_NAMES = frozenset(
 def __getattr__(name: str) -> Any:
     # The provider conversions are imported on first use (PEP 562).
     if name in _PROVIDER_NAMES:
-        from . import _convert
+        from . import providers
 
-        value = getattr(_convert, name)
+        value = getattr(providers, name)
         globals()[name] = value
         return value
     msg = f"module 'agentmsg' has no attribute {name!r}"

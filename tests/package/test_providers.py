@@ -40,7 +40,7 @@ from agentmsg import (
     to_openai_chat,
     to_openai_responses,
 )
-from agentmsg._convert_common import Report, media_of
+from agentmsg.providers._common import Report, media_of
 
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -742,7 +742,7 @@ class TestMedia:
 
         assert "local" == media_of({"type": "url", "url": "file:///tmp/a.png"}).form
         assert "local" == media_of({"type": "url", "url": "/tmp/a.png"}).form
-        from agentmsg._convert_common import report_local
+        from agentmsg.providers._common import report_local
 
         report_local(report, "messages[0].content[0]", "image block", "file:///tmp/a.png")
         assert [True] == [loss.dropped for loss in report.losses]
@@ -759,7 +759,7 @@ class TestRawInput:
 
     def test_raw_input_is_sent_as_the_arguments(self):
         """Arguments text that says the same as the input is sent as it is."""
-        from agentmsg._convert_common import arguments_text
+        from agentmsg.providers._common import arguments_text
 
         block = {
             "type": "tool_use",
@@ -774,7 +774,7 @@ class TestRawInput:
 
     def test_raw_input_that_differs_is_reported(self):
         """A raw_input the input does not match is reported dropped."""
-        from agentmsg._convert_common import report_raw_input
+        from agentmsg.providers._common import report_raw_input
 
         report = Report("Anthropic Messages", False)
         report_raw_input(
@@ -790,8 +790,8 @@ class TestImport:
     def test_conversions_are_imported_on_first_use(self):
         """The provider modules are loaded only when a conversion name is used."""
         code = (
-            "import sys, agentmsg; before = 'agentmsg._convert' in sys.modules; "
-            "agentmsg.to_gemini; print(before, 'agentmsg._convert' in sys.modules)"
+            "import sys, agentmsg; before = 'agentmsg.providers' in sys.modules; "
+            "agentmsg.to_gemini; print(before, 'agentmsg.providers' in sys.modules)"
         )
         done = subprocess.run(
             [sys.executable, "-c", code], capture_output=True, text=True, check=True
@@ -941,7 +941,7 @@ class TestMsgLayout:
 
     def test_slot_indices_match_the_properties(self):
         """NAME_AT, ROLE_AT and CONTENT_AT find what the properties return."""
-        from agentmsg._convert_common import CONTENT_AT, NAME_AT, ROLE_AT
+        from agentmsg.providers._common import CONTENT_AT, NAME_AT, ROLE_AT
 
         msg = Msg("Ada", [{"type": "text", "text": "Hi"}], "user")
 

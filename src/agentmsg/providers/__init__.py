@@ -9,11 +9,11 @@ One module per format (``_convert_openai_chat``, ``_convert_openai_responses``,
 
 from __future__ import annotations
 
-from ._convert_anthropic import from_anthropic, to_anthropic
-from ._convert_common import Conversion, Loss, Parsed
-from ._convert_gemini import from_gemini, to_gemini
-from ._convert_openai_chat import from_openai_chat, to_openai_chat
-from ._convert_openai_responses import from_openai_responses, to_openai_responses
+from .anthropic import from_anthropic, to_anthropic
+from ._common import Conversion, Loss, Parsed
+from .gemini import from_gemini, to_gemini
+from .openai_chat import from_openai_chat, to_openai_chat
+from .openai_responses import from_openai_responses, to_openai_responses
 
 __all__ = [
     "Conversion",

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ._convert_common import (
+from ._common import (
     DEFAULT_NAMES,
     TOOL_RESULTS_NAME,
     Conversion,
@@ -30,8 +30,8 @@ from ._convert_common import (
     state_of,
     system_prompt,
 )
-from ._errors import MessageError
-from ._validate import is_block_list, show
+from .._errors import MessageError
+from .._validate import is_block_list, show
 
 __all__ = ["from_gemini", "to_gemini"]
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ._convert_common import (
+from ._common import (
     CONTENT_AT,
     DEFAULT_NAMES,
     NAME_AT,
@@ -36,9 +36,9 @@ from ._convert_common import (
     result_name,
     source_from_url,
 )
-from ._errors import MessageError
-from ._message import Msg
-from ._validate import is_block_list, show
+from .._errors import MessageError
+from .._message import Msg
+from .._validate import is_block_list, show
 
 __all__ = ["from_openai_chat", "to_openai_chat"]
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ._convert_common import (
+from ._common import (
     DEFAULT_NAMES,
     TOOL_RESULTS_NAME,
     Conversion,
@@ -33,9 +33,9 @@ from ._convert_common import (
     state_field,
     state_of,
 )
-from ._convert_openai_chat import IMAGE_TYPES
-from ._errors import MessageError
-from ._validate import is_block_list, show
+from .openai_chat import IMAGE_TYPES
+from .._errors import MessageError
+from .._validate import is_block_list, show
 
 __all__ = ["from_openai_responses", "to_openai_responses"]
 

@@ -12,11 +12,11 @@ import json
 from json.encoder import encode_basestring
 from typing import Any, NamedTuple
 
-from ._chat import ChatMessage
-from ._errors import MessageError
-from ._media import _EXTENSIONS
-from ._message import Msg
-from ._validate import show
+from .._chat import ChatMessage
+from .._errors import MessageError
+from .._media import _EXTENSIONS
+from .._message import Msg
+from .._validate import show
 
 __all__ = [
     "Conversion",
@@ -446,7 +446,7 @@ def arguments_input(report: Report, text: Any, path: str) -> tuple[dict[str, Any
 
 
 def _tool_use_has_raw_input() -> bool:
-    from ._blocks import ToolUseBlock
+    from .._blocks import ToolUseBlock
 
     return "raw_input" in getattr(ToolUseBlock, "__annotations__", {})
 
