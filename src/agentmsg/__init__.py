@@ -14,10 +14,12 @@ Everything public is importable from here. Where things live:
   labels in English, Chinese and Spanish;
 - ``_media.py``: media blocks from files, bytes and URLs;
 - ``_schema.py``: :func:`json_schema`;
-- ``_convert*.py``: the conversions to and from model APIs (:func:`to_openai_chat`, ...),
-  imported when one of their names is first used, so ``import agentmsg`` stays light.
+- ``providers/``: the conversions to and from model APIs (:func:`to_openai_chat`, ...), one
+  public module per format; their names here are imported when first used, so
+  ``import agentmsg`` stays light.
 """
 
+# ruff: noqa: F405  (the provider names of __all__ come from a star import for type checkers)
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
@@ -59,19 +61,7 @@ from ._schema import json_schema
 from ._tokens import estimate_tokens
 
 if TYPE_CHECKING:
-    from .providers import (
-        Conversion,
-        Loss,
-        Parsed,
-        from_anthropic,
-        from_gemini,
-        from_openai_chat,
-        from_openai_responses,
-        to_anthropic,
-        to_gemini,
-        to_openai_chat,
-        to_openai_responses,
-    )
+    from .providers import *  # noqa: F403
 
 __version__ = "0.1.0"
 
@@ -127,21 +117,8 @@ __all__ = [
     "to_openai_responses",
 ]
 
-_PROVIDER_NAMES = frozenset(
-    {
-        "Conversion",
-        "Loss",
-        "Parsed",
-        "from_anthropic",
-        "from_gemini",
-        "from_openai_chat",
-        "from_openai_responses",
-        "to_anthropic",
-        "to_gemini",
-        "to_openai_chat",
-        "to_openai_responses",
-    }
-)
+# The names of __all__ not defined above are agentmsg.providers' (imported on first use).
+_PROVIDER_NAMES = frozenset(__all__).difference(globals())
 
 
 def __getattr__(name: str) -> Any:

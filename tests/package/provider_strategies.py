@@ -83,6 +83,7 @@ ANYTHING = {
     "tool_sender": True,
     "mixed": True,
     "unknown_calls": True,
+    "unanswered_calls": True,
 }
 
 
@@ -148,6 +149,8 @@ def conversations(draw: Any, **flags: bool) -> list[Msg]:
         if allow("system_anywhere") or (not system_done and not messages):
             kinds.append("system")
         kind = draw(st.sampled_from(kinds))
+        if pending and not allow("unanswered_calls"):
+            kind = "tools"  # every API wants a call's result before the conversation goes on
         if kind == last and kind == "tools" and not allow("tools_in_a_row"):
             kind = "user"
         if kind == last and kind == "assistant" and not allow("assistant_in_a_row"):

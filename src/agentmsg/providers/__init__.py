@@ -1,16 +1,16 @@
 """Conversions between agentmsg's messages and the request and response formats of
 model APIs, with a report of everything a format cannot carry.
 
-One module per format (``_convert_openai_chat``, ``_convert_openai_responses``,
-``_convert_anthropic``, ``_convert_gemini``) and what they share (``_convert_common``).
-``import agentmsg`` does not import them: their names are loaded when first used (see
-``agentmsg.__getattr__``).
+One public module per format (:mod:`~agentmsg.providers.openai_chat`,
+:mod:`~agentmsg.providers.openai_responses`, :mod:`~agentmsg.providers.anthropic`,
+:mod:`~agentmsg.providers.gemini`) and what they share (``_common``). ``import agentmsg``
+does not import this package: the same names there are loaded when first used.
 """
 
 from __future__ import annotations
 
-from .anthropic import from_anthropic, to_anthropic
 from ._common import Conversion, Loss, Parsed
+from .anthropic import from_anthropic, to_anthropic
 from .gemini import from_gemini, to_gemini
 from .openai_chat import from_openai_chat, to_openai_chat
 from .openai_responses import from_openai_responses, to_openai_responses

@@ -4,8 +4,20 @@ from __future__ import annotations
 
 from typing import Any
 
+from .._errors import MessageError
+from .._validate import (
+    check_array,
+    check_choice,
+    check_key,
+    check_name,
+    check_object,
+    check_str,
+    is_block_list,
+    show,
+)
 from ._common import (
     DEFAULT_NAMES,
+    IMAGE_TYPES,
     TOOL_RESULTS_NAME,
     Conversion,
     Parsed,
@@ -14,11 +26,6 @@ from ._common import (
     is_tool_results,
     media_of,
     messages_in,
-    need_choice,
-    need_dict,
-    need_key,
-    need_list,
-    need_str,
     output_text,
     plain,
     report_json_output,
@@ -31,14 +38,11 @@ from ._common import (
     state_of,
     system_prompt,
 )
-from .._errors import MessageError
-from .._validate import is_block_list, show
 
 __all__ = ["from_anthropic", "to_anthropic"]
 
 FORMAT = "Anthropic Messages"
 STATE_FORMAT = "anthropic"
-IMAGE_TYPES = frozenset({"image/jpeg", "image/png", "image/gif", "image/webp"})
 
 
 # -- to ----------------------------------------------------------------------------------
@@ -314,7 +318,7 @@ def from_anthropic(data: Any, *, strict: bool = False) -> Parsed:
                     "system",
                     "system",
                 )
-        messages = need_list(data["messages"], "messages")
+        messages = check_array(data["messages"], "messages")
     else:
         msg = (
             "Anthropic data must be a request payload with `messages`, a list of messages "
@@ -323,7 +327,7 @@ def from_anthropic(data: Any, *, strict: bool = False) -> Parsed:
         raise MessageError(msg)
     for index, message in enumerate(messages):
         path = f"messages[{index}]"
-        _message(report, turns, need_dict(message, path), path, names)
+        _message(report, turns, check_object(message, path), path, names)
     turns.flush("messages")
     return Parsed(turns.messages, tuple(report.losses))
 
@@ -331,12 +335,12 @@ def from_anthropic(data: Any, *, strict: bool = False) -> Parsed:
 def _envelope(report: Report, turns: Turns, data: dict[str, Any]) -> None:
     metadata: dict[str, Any] = {}
     if data.get("model") is not None:
-        metadata["model"] = need_str(data["model"], "model")
+        metadata["model"] = check_str(data["model"], "model")
     if data.get("stop_reason") is not None:
-        metadata["stop_reason"] = need_str(data["stop_reason"], "stop_reason")
+        metadata["stop_reason"] = check_str(data["stop_reason"], "stop_reason")
     usage = data.get("usage")
     if usage is not None:
-        usage = need_dict(usage, "usage")
+        usage = check_object(usage, "usage")
         counts = []
         for key in ("input_tokens", "output_tokens"):
             value = usage.get(key)
@@ -351,7 +355,7 @@ def _envelope(report: Report, turns: Turns, data: dict[str, Any]) -> None:
         }
     turns.metadata = metadata or None
     if data.get("id") is not None:
-        turns.invocation_id = need_str(data["id"], "id", empty=False)
+        turns.invocation_id = check_name(data["id"], "id")
 
 
 def _message(
@@ -363,22 +367,22 @@ def _message(
     *,
     response: bool = False,
 ) -> None:
-    role = need_choice(
-        message.get("role"), ("user", "assistant", "system"), f"{path}.role" if path else "role"
+    role = check_choice(
+        message.get("role"), f"{path}.role" if path else "role", ("user", "assistant", "system")
     )
     if not response:
         report.extra(message, _MESSAGE_KEYS, path)
     here = f"{path}.content" if path else "content"
-    content = need_key(message, "content", path or "message")
+    content = check_key(message, "content", path or "message")
     if type(content) is str:
         turns.add(DEFAULT_NAMES[role], content, role, path or "content")
         return
-    items = need_list(content, here)
+    items = check_array(content, here)
     pending: list[Any] = []
     keep: dict[str, Any] = {}
     for position, item in enumerate(items):
         item_path = f"{here}[{position}]"
-        item = need_dict(item, item_path)
+        item = check_object(item, item_path)
         if item.get("type") == "tool_result" and role == "user":
             if pending:
                 turns.add(
@@ -407,9 +411,9 @@ def _blocks(
     """The blocks of the list *content*; with *kept* ``(types, what, why)``, a block of
     another type is reported dropped as ``"<type> <what>"``, because *why*."""
     blocks = []
-    for position, item in enumerate(need_list(content, path)):
+    for position, item in enumerate(check_array(content, path)):
         item_path = f"{path}[{position}]"
-        item = need_dict(item, item_path)
+        item = check_object(item, item_path)
         if kept is not None and item.get("type") not in kept[0]:
             report.drop(item_path, f"{item.get('type')!s} {kept[1]}", kept[2], item)
             continue
@@ -446,24 +450,24 @@ def _block(
     kind = item.get("type")
     if kind == "text":
         report.extra(item, frozenset({"type", "text"}), path)
-        return {"type": "text", "text": need_str(need_key(item, "text", path), f"{path}.text")}
+        return {"type": "text", "text": check_str(check_key(item, "text", path), f"{path}.text")}
     if kind == "image":
         report.extra(item, frozenset({"type", "source"}), path)
-        source = need_dict(need_key(item, "source", path), f"{path}.source")
+        source = check_object(check_key(item, "source", path), f"{path}.source")
         source_type = source.get("type")
         if source_type == "base64":
             report.extra(source, frozenset({"type", "media_type", "data"}), f"{path}.source")
-            media_type = need_str(
-                need_key(source, "media_type", f"{path}.source"), f"{path}.source.media_type"
+            media_type = check_str(
+                check_key(source, "media_type", f"{path}.source"), f"{path}.source.media_type"
             )
-            data = need_str(need_key(source, "data", f"{path}.source"), f"{path}.source.data")
+            data = check_str(check_key(source, "data", f"{path}.source"), f"{path}.source.data")
             return {
                 "type": "image",
                 "source": {"type": "base64", "media_type": media_type, "data": data},
             }
         if source_type == "url":
             report.extra(source, frozenset({"type", "url"}), f"{path}.source")
-            url = need_str(need_key(source, "url", f"{path}.source"), f"{path}.source.url")
+            url = check_str(check_key(source, "url", f"{path}.source"), f"{path}.source.url")
             return {"type": "image", "source": source_from_url(url)}
         report.drop(
             path, f"image from a {source_type!s} source", "agentmsg has no source for it", item
@@ -471,10 +475,10 @@ def _block(
         return None
     if kind == "thinking":
         report.extra(item, frozenset({"type", "thinking", "signature"}), path)
-        thinking = need_str(need_key(item, "thinking", path), f"{path}.thinking")
+        thinking = check_str(check_key(item, "thinking", path), f"{path}.thinking")
         signature = item.get("signature")
         if signature:
-            signature = need_str(signature, f"{path}.signature")
+            signature = check_str(signature, f"{path}.signature")
             if keep is not None:
                 keep[str(index)] = {"signature": signature}
             else:
@@ -487,7 +491,7 @@ def _block(
         return {"type": "thinking", "thinking": thinking}
     if kind == "redacted_thinking" and keep is not None:
         report.extra(item, frozenset({"type", "data"}), path)
-        data = need_str(need_key(item, "data", path), f"{path}.data", empty=False)
+        data = check_name(check_key(item, "data", path), f"{path}.data")
         keep[str(index)] = {"redacted": data}
         report.change(
             path,
@@ -498,9 +502,9 @@ def _block(
         return {"type": "thinking", "thinking": ""}
     if kind == "tool_use":
         report.extra(item, frozenset({"type", "id", "name", "input"}), path)
-        call_id = need_str(need_key(item, "id", path), f"{path}.id", empty=False)
-        name = need_str(need_key(item, "name", path), f"{path}.name", empty=False)
-        tool_input = need_dict(item.get("input", {}), f"{path}.input")
+        call_id = check_name(check_key(item, "id", path), f"{path}.id")
+        name = check_name(check_key(item, "name", path), f"{path}.name")
+        tool_input = check_object(item.get("input", {}), f"{path}.input")
         names[call_id] = name
         return {"type": "tool_use", "id": call_id, "name": name, "input": tool_input}
     report.drop(path, f"{kind!s} block", "agentmsg has no block for it", item)
@@ -511,7 +515,7 @@ def _tool_result(
     report: Report, item: dict[str, Any], path: str, names: dict[str, str]
 ) -> dict[str, Any]:
     report.extra(item, frozenset({"type", "tool_use_id", "content", "is_error"}), path)
-    call_id = need_str(need_key(item, "tool_use_id", path), f"{path}.tool_use_id", empty=False)
+    call_id = check_name(check_key(item, "tool_use_id", path), f"{path}.tool_use_id")
     if item.get("is_error"):
         report.drop(
             f"{path}.is_error",

@@ -5,6 +5,17 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from .._errors import MessageError
+from .._validate import (
+    check_array,
+    check_choice,
+    check_key,
+    check_name,
+    check_object,
+    check_str,
+    is_block_list,
+    show,
+)
 from ._common import (
     DEFAULT_NAMES,
     TOOL_RESULTS_NAME,
@@ -16,11 +27,6 @@ from ._common import (
     media_of,
     media_type_of_url,
     messages_in,
-    need_choice,
-    need_dict,
-    need_key,
-    need_list,
-    need_str,
     output_text,
     plain,
     report_local,
@@ -30,8 +36,6 @@ from ._common import (
     state_of,
     system_prompt,
 )
-from .._errors import MessageError
-from .._validate import is_block_list, show
 
 __all__ = ["from_gemini", "to_gemini"]
 
@@ -282,13 +286,13 @@ def from_gemini(data: Any, *, strict: bool = False) -> Parsed:
     if isinstance(data, list):
         contents, base = data, "contents"
     elif isinstance(data, dict) and "candidates" in data:
-        candidates = need_list(data["candidates"], "candidates")
+        candidates = check_array(data["candidates"], "candidates")
         if not candidates:
             raise MessageError("`candidates` is empty: the response holds no reply.", "candidates")
         _envelope(report, turns, data, candidates)
-        candidate = _snake(need_dict(candidates[0], "candidates[0]"))
-        content = need_dict(
-            need_key(candidate, "content", "candidates[0]"), "candidates[0].content"
+        candidate = _snake(check_object(candidates[0], "candidates[0]"))
+        content = check_object(
+            check_key(candidate, "content", "candidates[0]"), "candidates[0].content"
         )
         _content(report, turns, _snake(content), "candidates[0].content", calls)
         turns.flush("candidates[0].content")
@@ -296,12 +300,12 @@ def from_gemini(data: Any, *, strict: bool = False) -> Parsed:
     elif isinstance(data, dict) and "contents" in data:
         system = data.get("system_instruction")
         if system is not None:
-            system = _snake(need_dict(system, "system_instruction"))
+            system = _snake(check_object(system, "system_instruction"))
             blocks = _parts(
                 report, system.get("parts", []), "system_instruction.parts", "system", calls
             )
             turns.add("system", blocks, "system", "system_instruction")
-        contents, base = need_list(data["contents"], "contents"), "contents"
+        contents, base = check_array(data["contents"], "contents"), "contents"
     else:
         msg = (
             "Gemini data must be a request payload with `contents`, a list of contents or "
@@ -310,7 +314,7 @@ def from_gemini(data: Any, *, strict: bool = False) -> Parsed:
         raise MessageError(msg)
     for index, content in enumerate(contents):
         path = f"{base}[{index}]"
-        _content(report, turns, _snake(need_dict(content, path)), path, calls)
+        _content(report, turns, _snake(check_object(content, path)), path, calls)
     turns.flush(base)
     return Parsed(turns.messages, tuple(report.losses))
 
@@ -350,10 +354,10 @@ class _Calls:
 def _envelope(report: Report, turns: Turns, data: dict[str, Any], candidates: list[Any]) -> None:
     metadata: dict[str, Any] = {}
     if data.get("model_version") is not None:
-        metadata["model"] = need_str(data["model_version"], "model_version")
-    candidate = _snake(need_dict(candidates[0], "candidates[0]"))
+        metadata["model"] = check_str(data["model_version"], "model_version")
+    candidate = _snake(check_object(candidates[0], "candidates[0]"))
     if candidate.get("finish_reason") is not None:
-        metadata["stop_reason"] = need_str(
+        metadata["stop_reason"] = check_str(
             candidate["finish_reason"], "candidates[0].finish_reason"
         )
     for key, what in (
@@ -376,7 +380,7 @@ def _envelope(report: Report, turns: Turns, data: dict[str, Any], candidates: li
         )
     usage = data.get("usage_metadata")
     if usage is not None:
-        usage = _snake(need_dict(usage, "usage_metadata"))
+        usage = _snake(check_object(usage, "usage_metadata"))
         counts = {}
         for key in (
             "prompt_token_count",
@@ -396,21 +400,21 @@ def _envelope(report: Report, turns: Turns, data: dict[str, Any], candidates: li
         }
     turns.metadata = metadata or None
     if data.get("response_id") is not None:
-        turns.invocation_id = need_str(data["response_id"], "response_id", empty=False)
+        turns.invocation_id = check_name(data["response_id"], "response_id")
 
 
 def _content(
     report: Report, turns: Turns, content: dict[str, Any], path: str, calls: _Calls
 ) -> None:
     report.extra(content, frozenset({"role", "parts"}), path)
-    role = need_choice(content.get("role", "user"), ("user", "model", "function"), f"{path}.role")
+    role = check_choice(content.get("role", "user"), f"{path}.role", ("user", "model", "function"))
     ours = "assistant" if role == "model" else "user"
-    parts = need_list(content.get("parts", []), f"{path}.parts")
+    parts = check_array(content.get("parts", []), f"{path}.parts")
     pending: list[Any] = []
     keep: dict[str, Any] = {}
     for position, part in enumerate(parts):
         part_path = f"{path}.parts[{position}]"
-        part = _snake(need_dict(part, part_path))
+        part = _snake(check_object(part, part_path))
         if "function_response" in part:
             if pending:
                 turns.add(DEFAULT_NAMES[ours], pending, ours, path, (STATE_FORMAT, keep))
@@ -445,9 +449,9 @@ def _content(
 
 def _parts(report: Report, parts: Any, path: str, role: str, calls: _Calls) -> list[Any]:
     blocks = []
-    for position, part in enumerate(need_list(parts, path)):
+    for position, part in enumerate(check_array(parts, path)):
         part_path = f"{path}[{position}]"
-        block = _part(report, _snake(need_dict(part, part_path)), part_path, role, calls)
+        block = _part(report, _snake(check_object(part, part_path)), part_path, role, calls)
         if block is not None:
             blocks.append(block)
     return blocks
@@ -456,7 +460,7 @@ def _parts(report: Report, parts: Any, path: str, role: str, calls: _Calls) -> l
 def _part(report: Report, part: dict[str, Any], path: str, role: str, calls: _Calls) -> Any:
     report.extra(part, _PART_KEYS | {"thought_signature"}, path)
     if "text" in part:
-        text = need_str(part["text"], f"{path}.text")
+        text = check_str(part["text"], f"{path}.text")
         if part.get("thought"):
             return {"type": "thinking", "thinking": text}
         return {"type": "text", "text": text}
@@ -465,14 +469,14 @@ def _part(report: Report, part: dict[str, Any], path: str, role: str, calls: _Ca
     if "file_data" in part:
         return _file(report, part["file_data"], f"{path}.file_data")
     if "function_call" in part:
-        call = _snake(need_dict(part["function_call"], f"{path}.function_call"))
+        call = _snake(check_object(part["function_call"], f"{path}.function_call"))
         here = f"{path}.function_call"
         report.extra(call, frozenset({"id", "name", "args"}), here)
-        name = need_str(need_key(call, "name", here), f"{here}.name", empty=False)
+        name = check_name(check_key(call, "name", here), f"{here}.name")
         given = call.get("id")
         if given is not None:
-            given = need_str(given, f"{here}.id", empty=False)
-        args = need_dict(call.get("args", {}), f"{here}.args")
+            given = check_name(given, f"{here}.id")
+        args = check_object(call.get("args", {}), f"{here}.args")
         return {"type": "tool_use", "id": calls.call(name, given), "name": name, "input": args}
     report.drop(path, "part", "agentmsg has no block for it", part)
     return None
@@ -480,14 +484,14 @@ def _part(report: Report, part: dict[str, Any], path: str, role: str, calls: _Ca
 
 def _base64(value: Any, path: str) -> str:
     """Base64 text in the standard alphabet (the SDK's dump writes the URL-safe one)."""
-    return need_str(value, path, empty=False).translate(_URLSAFE)
+    return check_name(value, path).translate(_URLSAFE)
 
 
 def _inline(report: Report, blob: Any, path: str) -> Any:
-    blob = _snake(need_dict(blob, path))
+    blob = _snake(check_object(blob, path))
     report.extra(blob, frozenset({"mime_type", "data"}), path)
-    media_type = need_str(need_key(blob, "mime_type", path), f"{path}.mime_type")
-    data = need_str(need_key(blob, "data", path), f"{path}.data").translate(_URLSAFE)
+    media_type = check_str(check_key(blob, "mime_type", path), f"{path}.mime_type")
+    data = check_str(check_key(blob, "data", path), f"{path}.data").translate(_URLSAFE)
     kind = media_type.partition("/")[0]
     if kind not in _KINDS:
         report.drop(
@@ -501,9 +505,9 @@ def _inline(report: Report, blob: Any, path: str) -> Any:
 
 
 def _file(report: Report, file: Any, path: str) -> Any:
-    file = _snake(need_dict(file, path))
+    file = _snake(check_object(file, path))
     report.extra(file, frozenset({"mime_type", "file_uri"}), path)
-    uri = need_str(need_key(file, "file_uri", path), f"{path}.file_uri")
+    uri = check_str(check_key(file, "file_uri", path), f"{path}.file_uri")
     media_type = file.get("mime_type") or media_type_of_url(uri) or ""
     kind = str(media_type).partition("/")[0]
     if kind not in _KINDS or not uri.startswith(("https://", "http://")):
@@ -518,20 +522,20 @@ def _file(report: Report, file: Any, path: str) -> Any:
 
 
 def _function_response(report: Report, response: Any, path: str, calls: _Calls) -> dict[str, Any]:
-    response = _snake(need_dict(response, path))
+    response = _snake(check_object(response, path))
     report.extra(response, frozenset({"id", "name", "response", "parts"}), path)
-    name = need_str(need_key(response, "name", path), f"{path}.name", empty=False)
+    name = check_name(check_key(response, "name", path), f"{path}.name")
     given = response.get("id")
     if given is not None:
-        given = need_str(given, f"{path}.id", empty=False)
-    body = need_dict(response.get("response", {}), f"{path}.response")
+        given = check_name(given, f"{path}.id")
+    body = check_object(response.get("response", {}), f"{path}.response")
     output: Any = body["output"] if len(body) == 1 and "output" in body else body
     media_parts = response.get("parts")
     if media_parts:
         media = []
-        for position, part in enumerate(need_list(media_parts, f"{path}.parts")):
+        for position, part in enumerate(check_array(media_parts, f"{path}.parts")):
             here = f"{path}.parts[{position}]"
-            part = _snake(need_dict(part, here))
+            part = _snake(check_object(part, here))
             report.extra(part, frozenset({"inline_data", "file_data"}), here)
             if "inline_data" in part:
                 block = _inline(report, part["inline_data"], f"{here}.inline_data")

@@ -4,8 +4,20 @@ from __future__ import annotations
 
 from typing import Any
 
+from .._errors import MessageError
+from .._validate import (
+    check_array,
+    check_choice,
+    check_key,
+    check_name,
+    check_object,
+    check_str,
+    is_block_list,
+    show,
+)
 from ._common import (
     DEFAULT_NAMES,
+    IMAGE_TYPES,
     TOOL_RESULTS_NAME,
     Conversion,
     Parsed,
@@ -17,11 +29,6 @@ from ._common import (
     is_tool_results,
     media_of,
     messages_in,
-    need_choice,
-    need_dict,
-    need_key,
-    need_list,
-    need_str,
     output_text,
     plain,
     report_json_output,
@@ -33,9 +40,6 @@ from ._common import (
     state_field,
     state_of,
 )
-from .openai_chat import IMAGE_TYPES
-from .._errors import MessageError
-from .._validate import is_block_list, show
 
 __all__ = ["from_openai_responses", "to_openai_responses"]
 
@@ -329,16 +333,16 @@ def from_openai_responses(data: Any, *, strict: bool = False) -> Parsed:
         items, base = data, "input"
     elif isinstance(data, dict) and "output" in data:
         _response_envelope(turns, data)
-        items, base = need_list(data["output"], "output"), "output"
+        items, base = check_array(data["output"], "output"), "output"
     elif isinstance(data, dict) and "input" in data:
         instructions = data.get("instructions")
         if instructions is not None:
-            turns.add("system", need_str(instructions, "instructions"), "system", "instructions")
+            turns.add("system", check_str(instructions, "instructions"), "system", "instructions")
         items, base = data["input"], "input"
         if type(items) is str:
             turns.add("user", items, "user", "input")
             return Parsed(turns.messages, tuple(report.losses))
-        need_list(items, "input")
+        check_array(items, "input")
     else:
         msg = (
             "Responses data must be a request payload with `input`, a list of input items "
@@ -349,11 +353,11 @@ def from_openai_responses(data: Any, *, strict: bool = False) -> Parsed:
     assistant = _Assistant()
     for index, item in enumerate(items):
         path = f"{base}[{index}]"
-        item = need_dict(item, path)
+        item = check_object(item, path)
         kind = item.get("type", "message")
         if kind == "message":
-            role = need_choice(
-                item.get("role"), ("user", "system", "developer", "assistant"), f"{path}.role"
+            role = check_choice(
+                item.get("role"), f"{path}.role", ("user", "system", "developer", "assistant")
             )
             report.extra(item, _MESSAGE_KEYS | {"phase"}, path)
             if item.get("phase") is not None:
@@ -365,7 +369,7 @@ def from_openai_responses(data: Any, *, strict: bool = False) -> Parsed:
                 )
             if role == "assistant":
                 turns.flush(path)
-                content = need_key(item, "content", path)
+                content = check_key(item, "content", path)
                 if type(content) is str:
                     if not assistant.blocks and assistant.only_text is None:
                         assistant.only_text = content
@@ -383,7 +387,7 @@ def from_openai_responses(data: Any, *, strict: bool = False) -> Parsed:
                     "agentmsg's roles are user, assistant and system; it is sent back as 'system'",
                 )
                 role = "system"
-            content = need_key(item, "content", path)
+            content = check_key(item, "content", path)
             if type(content) is str:
                 turns.add(DEFAULT_NAMES[role], content, role, path)
             else:
@@ -393,8 +397,8 @@ def from_openai_responses(data: Any, *, strict: bool = False) -> Parsed:
         elif kind == "function_call":
             turns.flush(path)
             report.extra(item, _CALL_KEYS, path)
-            call_id = need_str(need_key(item, "call_id", path), f"{path}.call_id", empty=False)
-            name = need_str(need_key(item, "name", path), f"{path}.name", empty=False)
+            call_id = check_name(check_key(item, "call_id", path), f"{path}.call_id")
+            name = check_name(check_key(item, "name", path), f"{path}.name")
             tool_input, extra = arguments_input(
                 report, item.get("arguments", "{}"), f"{path}.arguments"
             )
@@ -410,9 +414,9 @@ def from_openai_responses(data: Any, *, strict: bool = False) -> Parsed:
         elif kind == "function_call_output":
             _flush_assistant(turns, assistant, path)
             report.extra(item, _OUTPUT_KEYS, path)
-            call_id = need_str(need_key(item, "call_id", path), f"{path}.call_id", empty=False)
+            call_id = check_name(check_key(item, "call_id", path), f"{path}.call_id")
             name = result_name(report, names, call_id, item.get("name"), f"{path}.call_id")
-            output = need_key(item, "output", path)
+            output = check_key(item, "output", path)
             if type(output) is not str:
                 output = _parts(report, output, f"{path}.output")
             turns.tool_result(
@@ -439,15 +443,15 @@ def _flush_assistant(turns: Turns, assistant: _Assistant, path: str) -> None:
 def _response_envelope(turns: Turns, data: dict[str, Any]) -> None:
     metadata: dict[str, Any] = {}
     if data.get("model") is not None:
-        metadata["model"] = need_str(data["model"], "model")
+        metadata["model"] = check_str(data["model"], "model")
     details = data.get("incomplete_details")
     if isinstance(details, dict) and details.get("reason") is not None:
-        metadata["stop_reason"] = need_str(details["reason"], "incomplete_details.reason")
+        metadata["stop_reason"] = check_str(details["reason"], "incomplete_details.reason")
     elif data.get("status") is not None:
-        metadata["stop_reason"] = need_str(data["status"], "status")
+        metadata["stop_reason"] = check_str(data["status"], "status")
     usage = data.get("usage")
     if usage is not None:
-        usage = need_dict(usage, "usage")
+        usage = check_object(usage, "usage")
         counts = {}
         for key, ours in (
             ("input_tokens", "prompt_tokens"),
@@ -462,7 +466,7 @@ def _response_envelope(turns: Turns, data: dict[str, Any]) -> None:
         metadata["token_usage"] = counts
     turns.metadata = metadata or None
     if data.get("id") is not None:
-        turns.invocation_id = need_str(data["id"], "id", empty=False)
+        turns.invocation_id = check_name(data["id"], "id")
 
 
 def _reasoning(report: Report, item: dict[str, Any], path: str, assistant: _Assistant) -> None:
@@ -474,15 +478,15 @@ def _reasoning(report: Report, item: dict[str, Any], path: str, assistant: _Assi
         texts[key] = []
         if parts is None:
             continue
-        for position, part in enumerate(need_list(parts, f"{path}.{key}")):
+        for position, part in enumerate(check_array(parts, f"{path}.{key}")):
             here = f"{path}.{key}[{position}]"
-            part = need_dict(part, here)
+            part = check_object(part, here)
             if part.get("type") != part_type:
                 report.drop(
                     here, f"{part.get('type')!s} part", "agentmsg has no block for it", part
                 )
                 continue
-            texts[key].append(need_str(need_key(part, "text", here), f"{here}.text"))
+            texts[key].append(check_str(check_key(part, "text", here), f"{here}.text"))
     source = "summary" if texts["summary"] or not texts["content"] else "content"
     if source == "summary" and texts["content"]:
         report.drop(
@@ -500,9 +504,9 @@ def _reasoning(report: Report, item: dict[str, Any], path: str, assistant: _Assi
         )
     kept: dict[str, Any] = {}
     if item.get("id") is not None:
-        kept["id"] = need_str(item["id"], f"{path}.id", empty=False)
+        kept["id"] = check_name(item["id"], f"{path}.id")
         if item.get("encrypted_content") is not None:
-            kept["encrypted_content"] = need_str(
+            kept["encrypted_content"] = check_str(
                 item["encrypted_content"], f"{path}.encrypted_content"
             )
         if source == "content":
@@ -520,9 +524,9 @@ def _reasoning(report: Report, item: dict[str, Any], path: str, assistant: _Assi
 
 def _parts(report: Report, content: Any, path: str) -> list[Any]:
     blocks: list[Any] = []
-    for position, part in enumerate(need_list(content, path)):
+    for position, part in enumerate(check_array(content, path)):
         here = f"{path}[{position}]"
-        part = need_dict(part, here)
+        part = check_object(part, here)
         kind = part.get("type")
         if kind in ("input_text", "output_text"):
             report.extra(part, frozenset({"type", "text", "annotations", "logprobs"}), here)
@@ -535,7 +539,7 @@ def _parts(report: Report, content: Any, path: str) -> list[Any]:
                         part[key],
                     )
             blocks.append(
-                {"type": "text", "text": need_str(need_key(part, "text", here), f"{here}.text")}
+                {"type": "text", "text": check_str(check_key(part, "text", here), f"{here}.text")}
             )
         elif kind == "input_image":
             report.extra(part, frozenset({"type", "image_url", "detail", "file_id"}), here)
@@ -556,10 +560,10 @@ def _parts(report: Report, content: Any, path: str) -> list[Any]:
                     part,
                 )
                 continue
-            url = need_str(url, f"{here}.image_url")
+            url = check_str(url, f"{here}.image_url")
             blocks.append({"type": "image", "source": source_from_url(url)})
         elif kind == "refusal":
-            text = need_str(need_key(part, "refusal", here), f"{here}.refusal")
+            text = check_str(check_key(part, "refusal", here), f"{here}.refusal")
             report.change(here, "refusal", "kept as a text block", "agentmsg has no refusal block")
             blocks.append({"type": "text", "text": text})
         else:
