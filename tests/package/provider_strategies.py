@@ -43,8 +43,10 @@ CARRIED: dict[str, dict[str, bool]] = {
         "audio": True,
         "system_anywhere": True,
         "assistant_in_a_row": True,
+        "empty_messages": True,
     },
     "openai_responses": {
+        "empty_messages": True,
         "image_outputs": True,
         "system_anywhere": True,
         "text_after_call": True,
@@ -84,6 +86,7 @@ ANYTHING = {
     "mixed": True,
     "unknown_calls": True,
     "unanswered_calls": True,
+    "empty_messages": True,
 }
 
 
@@ -193,6 +196,8 @@ def conversations(draw: Any, **flags: bool) -> list[Msg]:
                 content.append(text())
             if allow("mixed") and draw(st.booleans()):
                 content.append(media())
+            if not content and not allow("empty_messages"):
+                content.append(text())
             messages.append(Msg(name("assistant"), content, "assistant"))
         else:
             calls = pending or [(unique("orphan").replace(" ", "_"), "get_weather")]
