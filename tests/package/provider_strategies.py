@@ -65,7 +65,6 @@ CARRIED: dict[str, dict[str, bool]] = {
         "image_outputs": True,
         "text_after_call": True,
         "tools_in_a_row": True,
-        "assistant_in_a_row": True,
     },
 }
 

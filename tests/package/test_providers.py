@@ -40,6 +40,7 @@ from agentmsg import (
     to_openai_chat,
     to_openai_responses,
 )
+from agentmsg.providers import gemini
 from agentmsg.providers._common import Report, media_of
 
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -628,10 +629,11 @@ class TestGemini:
     """:func:`agentmsg.to_gemini` and :func:`agentmsg.from_gemini`."""
 
     def test_tool_round_trip_payload(self):
-        """Calls and responses keep their ids; the output sits under ``output``."""
+        """Calls and responses keep their ids; the output sits under ``output``. The call
+        never came from Gemini: it goes without a thought signature, and says so."""
         sent = to_gemini(weather_conversation())
 
-        assert () == sent.losses
+        assert [gemini.NO_SIGNATURE] == [loss.why for loss in sent.losses]
         assert {"parts": [{"text": "Answer in one sentence."}]} == sent.payload[
             "system_instruction"
         ]
@@ -727,6 +729,7 @@ class TestGemini:
             "system",
         )
 
+        call.metadata = {"provider_state": {"gemini": {"0": {"thought_signature": "c2ln"}}}}
         sent = to_gemini([call, result])
 
         assert () == sent.losses
@@ -823,7 +826,8 @@ class TestRoundTrips:
         sent = to(conversation)
         returned = back(sent.payload)
 
-        assert () == sent.losses
+        # The calls drawn never came from Gemini: they have no thought signature to send.
+        assert () == tuple(loss for loss in sent.losses if loss.why != gemini.NO_SIGNATURE)
         assert () == returned.losses
         assert normal(conversation) == normal(returned.messages)
 

@@ -31,6 +31,7 @@ from ._common import (
     plain,
     report_local,
     report_raw_input,
+    report_signature,
     report_tool_message,
     state_field,
     state_of,
@@ -79,82 +80,285 @@ def to_gemini(messages: Any, *, strict: bool = False) -> Conversion:
 
     .. versionadded:: 0.2.0
     """
-    report = Report(FORMAT, strict)
+    writer = _Writer(FORMAT, strict)
     conversation = messages_in(messages)
-    texts, _ = system_prompt(report, conversation)
-    out: list[dict[str, Any]] = []
+    writer.conversation = conversation
+    texts, _ = system_prompt(writer, conversation)
     for index, msg in enumerate(conversation):
+        writer.message(msg, index)
+    writer.end()
+    payload: dict[str, Any] = {"contents": writer.out}
+    if texts:
+        payload["system_instruction"] = {"parts": [{"text": text} for text in texts]}
+    return Conversion(payload, tuple(writer.losses))
+
+
+#: The rules of :ref:`rules-gemini` that the writer enforces, as Loss texts.
+UNANSWERED = (
+    "Gemini wants a function response for each function call of a model turn, in the "
+    "turn right after it"
+)
+ORPHAN = (
+    "Gemini takes a function response only in the turn right after the model turn with "
+    "its function call"
+)
+ONE_TURN = (
+    "Gemini wants the responses to one model turn's calls in one turn, as many as there "
+    "were calls; they come back as one message"
+)
+CALL_AFTER = (
+    "Gemini wants a turn with function calls right after a user turn or a turn of "
+    "function responses; they come back as one message"
+)
+EMPTY_PART = "Gemini refuses empty text parts"
+EMPTY_TURN = "Gemini refuses a turn without parts"
+NO_SIGNATURE = (
+    "Gemini 3 models refuse the first function call of each model turn since the last "
+    "user turn without the thought signature the API gave it, and neither the block nor "
+    "this message's metadata keeps one"
+)
+
+
+class _Writer(Report):
+    """The Gemini contents of one conversation, and the report of what they cost.
+
+    ``waiting`` holds the function calls of the last model turn without a response yet
+    (call id -> message index); ``model_at`` is where that turn is in ``out`` and
+    ``answers_at`` where the turn of its responses is (-1 before there is one).
+    """
+
+    __slots__ = ("answers_at", "calls_made", "conversation", "model_at", "out", "waiting")
+
+    def __init__(self, format: str, strict: object) -> None:
+        Report.__init__(self, format, strict)
+        self.conversation: list[Any] = []
+        self.out: list[dict[str, Any]] = []
+        self.waiting: dict[str, int] = {}
+        self.model_at = -1
+        self.answers_at = -1
+        self.calls_made: list[tuple[dict[str, Any], str]] = []
+
+    def message(self, msg: Any, index: int) -> None:
         role = msg.role
         content: Any = msg.content
         if isinstance(content, str):
             if role != "system":
-                report.name(msg, index, DEFAULT_NAMES[role])
-                out.append(
-                    {"role": "user" if role == "user" else "model", "parts": [{"text": content}]}
-                )
-            continue
+                self.name(msg, index, DEFAULT_NAMES[role])
+                if content:
+                    self.turn(role, [{"text": content}], index)
+                else:
+                    self.change(f"messages[{index}]", "empty message", "not sent", EMPTY_TURN)
+            return
         if any(block["type"] == "tool_result" for block in content):
-            _responses(report, out, msg, content, index)
+            self.responses(msg, content, index)
         if role == "system" or is_tool_results(msg):
-            continue
-        report.name(msg, index, DEFAULT_NAMES[role])
+            return
+        self.name(msg, index, DEFAULT_NAMES[role])
         parts: list[dict[str, Any]] = []
         state = state_of(msg, STATE_FORMAT) if role == "assistant" else {}
         for position, block in enumerate(content):
-            made = len(parts)
-            _block_part(report, parts, block, role, f"messages[{index}].content[{position}]")
-            signature = state_field(state, position, "thought_signature") if state else None
-            if signature is not None and len(parts) > made:
-                parts[-1]["thought_signature"] = signature
-        if parts or not content:
-            out.append({"role": "user" if role == "user" else "model", "parts": parts})
-    payload: dict[str, Any] = {"contents": out}
-    if texts:
-        payload["system_instruction"] = {"parts": [{"text": text} for text in texts]}
-    return Conversion(payload, tuple(report.losses))
+            kind = block["type"]
+            if kind == "tool_result":
+                continue
+            path = f"messages[{index}].content[{position}]"
+            part = _BLOCK_PARTS[kind](self, block, role, path)
+            if part is None:
+                continue
+            signature = block.get("thought_signature")
+            if signature is None and state:
+                signature = state_field(state, position, "thought_signature")
+            if signature is not None and role == "assistant":
+                part["thought_signature"] = signature
+            elif part.get("text") == "":
+                self.change(path, "empty text block", "not sent", EMPTY_PART)
+                continue
+            if "function_call" in part:
+                self.calls_made.append((part, path))
+            parts.append(part)
+        if parts:
+            self.turn(role, parts, index)
+        elif not content:
+            self.change(f"messages[{index}]", "empty message", "not sent", EMPTY_TURN)
 
-
-def _block_part(
-    report: Report, parts: list[dict[str, Any]], block: dict[str, Any], role: str, path: str
-) -> None:
-    """Append the Gemini part of one block of a user or assistant message, if it has one."""
-    kind = block["type"]
-    if kind == "text":
-        parts.append({"text": block["text"]})
-    elif kind == "thinking":
-        if role == "assistant":
-            parts.append({"text": block["thinking"], "thought": True})
+    def turn(self, role: str, parts: list[dict[str, Any]], index: int) -> None:
+        """Append a user or model turn, after settling the calls it leaves unanswered."""
+        self.settle()
+        out = self.out
+        if role == "user":
+            out.append({"role": "user", "parts": parts})
+            return
+        calls = [part["function_call"]["id"] for part in parts if "function_call" in part]
+        if calls and out and out[-1]["role"] == "model":
+            self.change(
+                f"messages[{index}]", "model turn right after another", "merged with it", CALL_AFTER
+            )
+            start = len(out) - 1  # the whole run of model turns becomes one
+            while start > 0 and out[start - 1]["role"] == "model":
+                start -= 1
+            merged = [part for turn in out[start:] for part in turn["parts"]]
+            del out[start + 1 :]
+            out[start]["parts"] = merged + parts
         else:
-            report.drop(
+            out.append({"role": "model", "parts": parts})
+        self.model_at = len(out) - 1
+        self.answers_at = -1
+        for call_id in calls:
+            self.waiting[call_id] = index
+
+    # -- the parts of the blocks of a user or model turn (see _BLOCK_PARTS) -------------
+
+    def text(self, block: dict[str, Any], role: str, path: str) -> Any:
+        return {"text": block["text"]}
+
+    def thinking(self, block: dict[str, Any], role: str, path: str) -> Any:
+        if role != "assistant":
+            self.drop(
                 path,
                 "thinking block in a user message",
                 "Gemini takes thoughts from the model only",
                 block,
             )
-    elif kind == "tool_use":
+            return None
+        report_signature(self, block, path)
+        return {"text": block["thinking"], "thought": True}
+
+    def tool_use(self, block: dict[str, Any], role: str, path: str) -> Any:
         if role != "assistant":
-            report.drop(
+            self.drop(
                 path,
                 "tool call in a user message",
                 "Gemini function calls come from the model only",
                 block,
             )
-            return
+            return None
         if "raw_input" in block:
-            report_raw_input(report, block, path)
-        parts.append(
-            {
-                "function_call": {
-                    "id": block["id"],
-                    "name": block["name"],
-                    "args": block["input"],
-                }
-            }
+            report_raw_input(self, block, path)
+        return {"function_call": {"id": block["id"], "name": block["name"], "args": block["input"]}}
+
+    def media(self, block: dict[str, Any], role: str, path: str) -> Any:
+        return _media(self, block, path)
+
+    # -- function responses and the pairing of calls -----------------------------------
+
+    def responses(self, msg: Any, content: Any, index: int) -> None:
+        report_tool_message(self, msg, index)
+        if is_tool_results(msg):
+            self.name(msg, index, TOOL_RESULTS_NAME)
+        parts = []
+        for position, block in enumerate(content):
+            if block["type"] != "tool_result":
+                continue
+            path = f"messages[{index}].content[{position}]"
+            if self.waiting.pop(block["id"], None) is None:
+                self.drop(path, "tool result without its tool call right before it", ORPHAN, block)
+                continue
+            parts.append({"function_response": self.response(block, path)})
+        if not parts:
+            return
+        if self.answers_at >= 0 and self.answers_at == len(self.out) - 1:
+            self.change(
+                f"messages[{index}]",
+                "tool results right after other tool results",
+                "merged with them",
+                ONE_TURN,
+            )
+            self.out[-1]["parts"].extend(parts)
+            return
+        self.out.append({"role": "user", "parts": parts})
+        self.answers_at = len(self.out) - 1
+
+    def response(self, block: dict[str, Any], path: str) -> dict[str, Any]:
+        output = block["output"]
+        response: dict[str, Any] = {"id": block["id"], "name": block["name"]}
+        if not is_block_list(output):
+            # {"error": ...} (with or without "output") is the API's own shape: kept as it
+            # is, so an error goes back as an error
+            if isinstance(output, dict) and "error" in output and set(output) <= _RESPONSE_KEYS:
+                response["response"] = output
+            else:
+                response["response"] = {"output": output}
+            return response
+        texts = []
+        media = []
+        seen_media = False
+        for item_index, item in enumerate(output):
+            item_path = f"{path}.output[{item_index}]"
+            if item["type"] == "text":
+                if seen_media:
+                    self.change(
+                        item_path,
+                        "text block after a media block in a tool result",
+                        "moved before the images",
+                        "Gemini keeps a function response's images apart from its output",
+                    )
+                texts.append({"type": "text", "text": item["text"]})
+                continue
+            seen_media = True
+            if item["type"] != "image":
+                self.drop(
+                    item_path,
+                    f"{item['type']} block in a tool result",
+                    "Gemini function responses carry images only",
+                    item,
+                )
+                continue
+            part = _media(self, item, item_path)
+            if part is not None:
+                media.append(part)
+        response["response"] = {"output": texts}
+        if media:
+            response["parts"] = media
+        return response
+
+    def settle(self) -> None:
+        """Drop the calls of the last model turn that no response answered in time."""
+        if not self.waiting:
+            return
+        turn = self.out[self.model_at]
+        for call_id, index in self.waiting.items():
+            msg = self.conversation[index]
+            position = next(
+                position
+                for position, block in enumerate(msg.content)
+                if block["type"] == "tool_use" and block["id"] == call_id
+            )
+            self.drop(
+                f"messages[{index}].content[{position}]",
+                "tool call without a tool result right after it",
+                UNANSWERED,
+                msg.content[position],
+            )
+            turn["parts"] = [
+                part
+                for part in turn["parts"]
+                if "function_call" not in part or part["function_call"]["id"] != call_id
+            ]
+        if not turn["parts"]:
+            del self.out[self.model_at]  # nothing of that model turn is left to send
+        self.waiting.clear()
+
+    def end(self) -> None:
+        """Settle the last calls, and report the calls of the current turn (since the last
+        user turn) sent without the thought signature that Gemini 3 models want."""
+        if len(self.out) - 1 != self.model_at:
+            self.settle()
+        last_user = max(
+            (
+                at
+                for at, turn in enumerate(self.out)
+                if turn["role"] == "user"
+                and any("function_response" not in part for part in turn["parts"])
+            ),
+            default=-1,
         )
-    elif kind in _KINDS:
-        part = _media(report, block, path)
-        if part is not None:
-            parts.append(part)
+        current = set()
+        for turn in self.out[last_user + 1 :]:
+            calls = [part for part in turn["parts"] if "function_call" in part]
+            if turn["role"] == "model" and calls:
+                current.add(id(calls[0]))
+        for part, path in self.calls_made:
+            if "thought_signature" not in part and id(part) in current:
+                self.change(path, "function call", "sent without a thought signature", NO_SIGNATURE)
 
 
 def _media(report: Report, block: dict[str, Any], path: str) -> dict[str, Any] | None:
@@ -185,54 +389,15 @@ def _media(report: Report, block: dict[str, Any], path: str) -> dict[str, Any] |
     return {"file_data": {"mime_type": media_type, "file_uri": media.data}}
 
 
-def _responses(
-    report: Report, out: list[dict[str, Any]], msg: Any, content: Any, index: int
-) -> None:
-    report_tool_message(report, msg, index)
-    if is_tool_results(msg):
-        report.name(msg, index, TOOL_RESULTS_NAME)
-    parts = []
-    for position, block in enumerate(content):
-        if block["type"] != "tool_result":
-            continue
-        path = f"messages[{index}].content[{position}]"
-        output = block["output"]
-        response: dict[str, Any] = {"id": block["id"], "name": block["name"]}
-        if is_block_list(output):
-            texts = []
-            media = []
-            seen_media = False
-            for item_index, item in enumerate(output):
-                item_path = f"{path}.output[{item_index}]"
-                if item["type"] == "text":
-                    if seen_media:
-                        report.change(
-                            item_path,
-                            "text block after a media block in a tool result",
-                            "moved before the images",
-                            "Gemini keeps a function response's images apart from its output",
-                        )
-                    texts.append({"type": "text", "text": item["text"]})
-                    continue
-                seen_media = True
-                if item["type"] != "image":
-                    report.drop(
-                        item_path,
-                        f"{item['type']} block in a tool result",
-                        "Gemini function responses carry images only",
-                        item,
-                    )
-                    continue
-                part = _media(report, item, item_path)
-                if part is not None:
-                    media.append(part)
-            response["response"] = {"output": texts}
-            if media:
-                response["parts"] = media
-        else:
-            response["response"] = {"output": output}
-        parts.append({"function_response": response})
-    out.append({"role": "user", "parts": parts})
+_RESPONSE_KEYS = frozenset({"output", "error"})
+_BLOCK_PARTS = {
+    "text": _Writer.text,
+    "thinking": _Writer.thinking,
+    "tool_use": _Writer.tool_use,
+    "image": _Writer.media,
+    "audio": _Writer.media,
+    "video": _Writer.media,
+}
 
 
 # -- from --------------------------------------------------------------------------------
