@@ -474,18 +474,27 @@ class TestFromOpenAIResponses:
         assert {"prompt_tokens": 10, "completion_tokens": 4, "total_tokens": 14} == msg.metadata[
             "token_usage"
         ]
-        assert {"openai_responses": {"0": {"id": "rs_1"}}} == msg.metadata["provider_state"]
+        assert {"openai_responses": {"0": {"id": "rs_1"}, "1": {"id": "fc_1"}}} == msg.metadata[
+            "provider_state"
+        ]
         assert () == reply.losses
 
     def test_reasoning_goes_back_with_its_id(self):
-        """A thinking block read from a reasoning item is sent back as that item."""
+        """A thinking block read from a reasoning item is sent back as that item, followed
+        by the item it belongs to with its id."""
         item = {
             "type": "reasoning",
             "id": "rs_2",
             "summary": [{"type": "summary_text", "text": "Compare the two."}],
             "encrypted_content": "ZW5jcnlwdGVk",
         }
-        call = {"type": "function_call", "call_id": "c1", "name": "f", "arguments": "{}"}
+        call = {
+            "type": "function_call",
+            "call_id": "c1",
+            "name": "f",
+            "arguments": "{}",
+            "id": "fc_1",
+        }
 
         messages = from_openai_responses([item, call]).messages
         sent = to_openai_responses(messages)

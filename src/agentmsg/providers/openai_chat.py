@@ -701,8 +701,11 @@ def _assistant_message(
     sender = _sender(message, "assistant", path)
     content = message.get("content")
     blocks: list[Any] = []
+    calls = message.get("tool_calls")
     if type(content) is str:
-        blocks.append({"type": "text", "text": content})
+        # "content": "" beside tool calls (as many compatible servers write it) says nothing
+        if content or (not calls and message.get("function_call") is None):
+            blocks.append({"type": "text", "text": content})
     elif content is not None:
         blocks.extend(_texts(report, content, f"{path}.content"))
     refusal = message.get("refusal")
@@ -712,7 +715,6 @@ def _assistant_message(
             f"{path}.refusal", "refusal", "kept as a text block", "agentmsg has no refusal block"
         )
         blocks.append({"type": "text", "text": text})
-    calls = message.get("tool_calls")
     if calls is not None:
         for position, call in enumerate(check_array(calls, f"{path}.tool_calls")):
             block = _tool_call(report, call, f"{path}.tool_calls[{position}]")

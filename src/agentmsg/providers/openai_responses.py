@@ -34,6 +34,7 @@ from ._common import (
     report_json_output,
     report_local,
     report_raw_input,
+    report_signature,
     report_tool_message,
     result_name,
     source_from_url,
@@ -78,17 +79,17 @@ def to_openai_responses(messages: Any, *, strict: bool = False) -> Conversion:
 
     .. versionadded:: 0.2.0
     """
-    report = Report(FORMAT, strict)
-    out: list[dict[str, Any]] = []
-    calls: dict[str, str] = {}
+    writer = _Writer(FORMAT, strict)
+    conversation = messages_in(messages)
+    writer.start(conversation)
     previous_role = ""
-    for index, msg in enumerate(messages_in(messages)):
+    for index, msg in enumerate(conversation):
         role = msg.role
         content: Any = msg.content
         results = is_tool_results(msg)
         kind = "tools" if results else role
         if kind == previous_role and kind in ("assistant", "tools"):
-            report.change(
+            writer.change(
                 f"messages[{index}]",
                 "message right after another of the same kind",
                 "merged with the one before",
@@ -96,125 +97,286 @@ def to_openai_responses(messages: Any, *, strict: bool = False) -> Conversion:
                 "consecutive tool outputs, come back as one message",
             )
         previous_role = kind
-        report.name(msg, index, TOOL_RESULTS_NAME if results else DEFAULT_NAMES[role])
-        if isinstance(content, str):
-            out.append({"type": "message", "role": role, "content": content})
-        elif role == "assistant":
-            _assistant(report, out, msg, content, index, calls)
+        writer.name(msg, index, TOOL_RESULTS_NAME if results else DEFAULT_NAMES[role])
+        if role == "assistant":
+            writer.assistant(msg, content, index)
+        elif isinstance(content, str):
+            writer.out.append({"type": "message", "role": role, "content": content})
         else:
-            _user_or_system(report, out, msg, content, index, calls)
-    return Conversion({"input": out}, tuple(report.losses))
+            writer.user_or_system(msg, content, index)
+    return Conversion({"input": writer.out}, tuple(writer.losses))
 
 
-def _assistant(
-    report: Report,
-    out: list[dict[str, Any]],
-    msg: Any,
-    content: Any,
-    index: int,
-    calls: dict[str, str],
-) -> None:
-    results = []
-    for position, block in enumerate(content):
-        kind = block["type"]
-        path = f"messages[{index}].content[{position}]"
-        if kind == "text":
-            out.append({"type": "message", "role": "assistant", "content": block["text"]})
-        elif kind == "tool_use":
-            if "raw_input" in block:
-                report_raw_input(report, block, path, True)
-            calls[block["id"]] = block["name"]
-            out.append(
-                {
-                    "type": "function_call",
-                    "call_id": block["id"],
-                    "name": block["name"],
-                    "arguments": arguments_text(block),
-                }
+#: The rules of :ref:`rules-openai-responses` that the writer enforces, as Loss texts.
+UNANSWERED = "Responses refuses a function call without a function call output later in the input"
+ORPHAN = "Responses takes a function call output only after the function call with its id"
+NO_ID = (
+    "a Responses reasoning item needs the id the API gave it, and neither the block nor "
+    "this message's metadata keeps one"
+)
+NOT_FOLLOWED = (
+    "a Responses reasoning item must be followed by the item it belongs to, sent with the "
+    "id the API gave that item, and nothing with a kept id follows it here"
+)
+
+
+class _Writer(Report):
+    """The Responses input items of one conversation, and the report of what they cost.
+
+    ``answered`` holds, for each tool call id, the index of the last message that answers
+    it; ``last_other`` the index of the last message that is not tool results (a call
+    after it waits for its output, and is sent as it is).
+    """
+
+    __slots__ = ("answered", "calls", "last_other", "out")
+
+    def __init__(self, format: str, strict: object) -> None:
+        Report.__init__(self, format, strict)
+        self.out: list[dict[str, Any]] = []
+        self.calls: dict[str, str] = {}
+        self.answered: dict[str, int] = {}
+        self.last_other = -1
+
+    def start(self, conversation: list[Any]) -> None:
+        for index, msg in enumerate(conversation):
+            content: Any = msg.content
+            if isinstance(content, str):
+                self.last_other = index
+                continue
+            for block in content:
+                if block["type"] == "tool_result":
+                    self.answered[block["id"]] = index
+            if not is_tool_results(msg):
+                self.last_other = index
+
+    def assistant(self, msg: Any, content: Any, index: int) -> None:
+        """The items of an assistant message: reasoning, messages and function calls.
+
+        An item is sent with the id the API gave it (kept in the provider state) when it
+        follows a reasoning item, which the API pairs with it by that id; a reasoning item
+        with nothing to pair with is dropped.
+        """
+        state = state_of(msg, STATE_FORMAT)
+        if isinstance(content, str):
+            content = [{"type": "text", "text": content}]
+        items: list[tuple[int, dict[str, Any]]] = []  # (position, item)
+        results = []
+        for position, block in enumerate(content):
+            path = f"messages[{index}].content[{position}]"
+            kind = block["type"]
+            if kind == "tool_result":
+                results.append((position, block))
+                continue
+            item = _ASSISTANT_ITEMS.get(kind, _Writer.other)(
+                self, block, path, state, position, index
             )
-        elif kind == "tool_result":
-            results.append((position, block))
-        elif kind == "thinking":
-            state = state_of(msg, STATE_FORMAT)
-            reasoning_id = state_field(state, position, "id")
-            if reasoning_id is None:
-                report.drop(
+            if item is not None:
+                items.append((position, item))
+        if not content:
+            self.out.append({"type": "message", "role": "assistant", "content": ""})
+        follows_reasoning = False
+        last_id = None  # the id of the last item sent with its id
+        for at, (position, item) in enumerate(items):
+            if item["type"] == "reasoning":
+                following = items[at + 1][1] if at + 1 < len(items) else None
+                if following is None or following["type"] == "reasoning" or "id" not in following:
+                    path = f"messages[{index}].content[{position}]"
+                    self.drop(path, "thinking block", NOT_FOLLOWED, content[position])
+                    continue
+                self.out.append(item)
+                follows_reasoning, last_id = True, None
+                continue
+            if "id" in item and not follows_reasoning and item["id"] != last_id:
+                item = _without_id(item)
+            follows_reasoning = False
+            previous = self.out[-1] if self.out else None
+            if (
+                last_id is not None
+                and item["type"] == "message"
+                and previous is not None
+                and previous.get("id") == item.get("id")
+            ):
+                previous["content"].extend(item["content"])  # parts of one output message
+            else:
+                self.out.append(item)
+            last_id = item.get("id")
+        if results:
+            report_tool_message(self, msg, index)
+            self.outputs(results, index)
+
+    # -- the items of an assistant's blocks (see _ASSISTANT_ITEMS) ------------------------
+
+    def text(
+        self, block: dict[str, Any], path: str, state: dict[str, Any], position: int, index: int
+    ) -> Any:
+        report_signature(self, block, path)
+        item_id = state_field(state, position, "id")
+        if item_id is None:
+            return {"type": "message", "role": "assistant", "content": block["text"]}
+        text = {"type": "output_text", "text": block["text"], "annotations": []}
+        status = state_field(state, position, "status") or "completed"
+        return {
+            "type": "message",
+            "role": "assistant",
+            "id": item_id,
+            "status": status,
+            "content": [text],
+        }
+
+    def tool_use(
+        self, block: dict[str, Any], path: str, state: dict[str, Any], position: int, index: int
+    ) -> Any:
+        if "raw_input" in block:
+            report_raw_input(self, block, path, True)
+        report_signature(self, block, path)
+        call_id = block["id"]
+        if self.answered.get(call_id, -1) < index and index < self.last_other:
+            self.drop(path, "tool call without a tool result after it", UNANSWERED, block)
+            return None
+        self.calls[call_id] = block["name"]
+        item = {
+            "type": "function_call",
+            "call_id": call_id,
+            "name": block["name"],
+            "arguments": arguments_text(block),
+        }
+        item_id = state_field(state, position, "id")
+        if item_id is not None:
+            item["id"] = item_id
+            status = state_field(state, position, "status")
+            if status is not None:
+                item["status"] = status
+        return item
+
+    def thinking(
+        self, block: dict[str, Any], path: str, state: dict[str, Any], position: int, index: int
+    ) -> Any:
+        report_signature(self, block, path)
+        reasoning_id = state_field(state, position, "id")
+        if reasoning_id is None:
+            self.drop(path, "thinking block", NO_ID, block)
+            return None
+        text = block["thinking"]
+        parts = [{"type": "summary_text", "text": text}] if text else []
+        item: dict[str, Any] = {"type": "reasoning", "id": reasoning_id, "summary": parts}
+        if state_field(state, position, "text_in") == "content":
+            item["summary"] = []
+            item["content"] = [{"type": "reasoning_text", "text": text}] if text else []
+        encrypted = state_field(state, position, "encrypted_content")
+        if encrypted is not None:
+            item["encrypted_content"] = encrypted
+        return item
+
+    def other(
+        self, block: dict[str, Any], path: str, state: dict[str, Any], position: int, index: int
+    ) -> Any:
+        self.drop(
+            path,
+            f"{block['type']} block in an assistant message",
+            "Responses assistant messages hold text only",
+            block,
+        )
+        return None
+
+    # -- user and system messages, tool outputs -------------------------------------
+
+    def user_or_system(self, msg: Any, content: Any, index: int) -> None:
+        role = msg.role
+        parts: list[dict[str, Any]] = []
+        results = []
+        for position, block in enumerate(content):
+            kind = block["type"]
+            path = f"messages[{index}].content[{position}]"
+            if kind == "text":
+                report_signature(self, block, path)
+                parts.append({"type": "input_text", "text": block["text"]})
+            elif kind == "tool_result":
+                results.append((position, block))
+            elif kind == "image" and role != "system":
+                url = _image_url(self, block, path)
+                if url is not None:
+                    parts.append({"type": "input_image", "image_url": url, "detail": "auto"})
+            elif kind in ("image", "audio", "video"):
+                why = (
+                    "Responses system messages hold text only"
+                    if kind == "image"
+                    else f"Responses messages take no {kind}"
+                )
+                self.drop(path, f"{kind} block", why, block)
+            elif kind == "thinking":
+                self.drop(
+                    path, "thinking block", "Responses takes reasoning from the model only", block
+                )
+            else:
+                self.drop(
                     path,
-                    "thinking block",
-                    "a Responses reasoning item needs the id the API gave it, and this "
-                    "message's metadata keeps none for it",
+                    f"tool call in a {role} message",
+                    "Responses tool calls come from the assistant only",
                     block,
                 )
+        if results:
+            report_tool_message(self, msg, index)
+            self.outputs(results, index)
+        if parts or not content:
+            self.out.append({"type": "message", "role": role, "content": parts})
+
+    def outputs(self, results: list[tuple[int, Any]], index: int) -> None:
+        for position, block in results:
+            path = f"messages[{index}].content[{position}]"
+            name = self.calls.get(block["id"])
+            if name is None:
+                self.drop(path, "tool result without its tool call before it", ORPHAN, block)
                 continue
-            text = block["thinking"]
-            parts = [{"type": "summary_text", "text": text}] if text else []
-            item: dict[str, Any] = {"type": "reasoning", "id": reasoning_id, "summary": parts}
-            if state_field(state, position, "text_in") == "content":
-                item["summary"] = []
-                item["content"] = [{"type": "reasoning_text", "text": text}] if text else []
-            encrypted = state_field(state, position, "encrypted_content")
-            if encrypted is not None:
-                item["encrypted_content"] = encrypted
-            out.append(item)
-        else:
-            report.drop(
-                path,
-                f"{kind} block in an assistant message",
-                "Responses assistant messages hold text only",
-                block,
+            if name != block["name"]:
+                self.drop(
+                    f"{path}.name",
+                    f"tool name {block['name']!r} of a tool result",
+                    "a Responses function call output names only the call id, and the tool "
+                    "call with that id names another tool",
+                    block["name"],
+                )
+            output = block["output"]
+            if type(output) is str:
+                sent: Any = output
+            elif is_block_list(output):
+                sent = []
+                for item_index, item in enumerate(output):
+                    item_path = f"{path}.output[{item_index}]"
+                    if item["type"] == "text":
+                        sent.append({"type": "input_text", "text": item["text"]})
+                    elif item["type"] == "image":
+                        url = _image_url(self, item, item_path)
+                        if url is not None:
+                            sent.append({"type": "input_image", "image_url": url})
+                    else:
+                        self.drop(
+                            item_path,
+                            f"{item['type']} block in a tool result",
+                            "Responses function call outputs hold text, images and files",
+                            item,
+                        )
+                if not sent:
+                    sent = ""
+            else:
+                report_json_output(self, path)
+                sent = output_text(output)
+            self.out.append(
+                {"type": "function_call_output", "call_id": block["id"], "output": sent}
             )
-    if not content:
-        out.append({"type": "message", "role": "assistant", "content": ""})
-    if results:
-        report_tool_message(report, msg, index)
-        _outputs(report, out, results, index, calls)
 
 
-def _user_or_system(
-    report: Report,
-    out: list[dict[str, Any]],
-    msg: Any,
-    content: Any,
-    index: int,
-    calls: dict[str, str],
-) -> None:
-    role = msg.role
-    parts: list[dict[str, Any]] = []
-    results = []
-    for position, block in enumerate(content):
-        kind = block["type"]
-        path = f"messages[{index}].content[{position}]"
-        if kind == "text":
-            parts.append({"type": "input_text", "text": block["text"]})
-        elif kind == "tool_result":
-            results.append((position, block))
-        elif kind == "image" and role != "system":
-            url = _image_url(report, block, path)
-            if url is not None:
-                parts.append({"type": "input_image", "image_url": url, "detail": "auto"})
-        elif kind in ("image", "audio", "video"):
-            why = (
-                "Responses system messages hold text only"
-                if kind == "image"
-                else f"Responses messages take no {kind}"
-            )
-            report.drop(path, f"{kind} block", why, block)
-        elif kind == "thinking":
-            report.drop(
-                path, "thinking block", "Responses takes reasoning from the model only", block
-            )
-        else:
-            report.drop(
-                path,
-                f"tool call in a {role} message",
-                "Responses tool calls come from the assistant only",
-                block,
-            )
-    if results:
-        report_tool_message(report, msg, index)
-        _outputs(report, out, results, index, calls)
-    if parts or not content:
-        out.append({"type": "message", "role": role, "content": parts})
+def _without_id(item: dict[str, Any]) -> dict[str, Any]:
+    """An item without the id the API gave it (and the message in its input shape)."""
+    if item["type"] == "message":
+        return {"type": "message", "role": "assistant", "content": item["content"][0]["text"]}
+    return {key: value for key, value in item.items() if key not in ("id", "status")}
+
+
+_ASSISTANT_ITEMS = {
+    "text": _Writer.text,
+    "tool_use": _Writer.tool_use,
+    "thinking": _Writer.thinking,
+}
 
 
 def _image_url(report: Report, block: dict[str, Any], path: str) -> str | None:
@@ -233,51 +395,6 @@ def _image_url(report: Report, block: dict[str, Any], path: str) -> str | None:
         )
         return None
     return data_url(media.media_type, media.data)
-
-
-def _outputs(
-    report: Report,
-    out: list[dict[str, Any]],
-    results: list[tuple[int, Any]],
-    index: int,
-    calls: dict[str, str],
-) -> None:
-    for position, block in results:
-        path = f"messages[{index}].content[{position}]"
-        if calls.get(block["id"]) != block["name"]:
-            report.drop(
-                f"{path}.name",
-                f"tool name {block['name']!r} of a tool result",
-                "a Responses function call output names only the call id, and no earlier "
-                "tool call with that id names it",
-                block["name"],
-            )
-        output = block["output"]
-        if type(output) is str:
-            sent: Any = output
-        elif is_block_list(output):
-            sent = []
-            for item_index, item in enumerate(output):
-                item_path = f"{path}.output[{item_index}]"
-                if item["type"] == "text":
-                    sent.append({"type": "input_text", "text": item["text"]})
-                elif item["type"] == "image":
-                    url = _image_url(report, item, item_path)
-                    if url is not None:
-                        sent.append({"type": "input_image", "image_url": url})
-                else:
-                    report.drop(
-                        item_path,
-                        f"{item['type']} block in a tool result",
-                        "Responses function call outputs hold text, images and files",
-                        item,
-                    )
-            if not sent:
-                sent = ""
-        else:
-            report_json_output(report, path)
-            sent = output_text(output)
-        out.append({"type": "function_call_output", "call_id": block["id"], "output": sent})
 
 
 # -- from --------------------------------------------------------------------------------
@@ -370,6 +487,7 @@ def from_openai_responses(data: Any, *, strict: bool = False) -> Parsed:
             if role == "assistant":
                 turns.flush(path)
                 content = check_key(item, "content", path)
+                first = len(assistant.blocks)
                 if type(content) is str:
                     if not assistant.blocks and assistant.only_text is None:
                         assistant.only_text = content
@@ -377,8 +495,10 @@ def from_openai_responses(data: Any, *, strict: bool = False) -> Parsed:
                 else:
                     assistant.only_text = None
                     assistant.blocks.extend(_parts(report, content, f"{path}.content"))
+                _keep_id(assistant, item, path, first)
                 continue
             _flush_assistant(turns, assistant, path)
+            _drop_id(report, item, path)
             if role == "developer":
                 report.change(
                     f"{path}.role",
@@ -407,6 +527,7 @@ def from_openai_responses(data: Any, *, strict: bool = False) -> Parsed:
             assistant.blocks.append(
                 {"type": "tool_use", "id": call_id, "name": name, "input": tool_input, **extra}
             )
+            _keep_id(assistant, item, path, len(assistant.blocks) - 1)
         elif kind == "reasoning":
             turns.flush(path)
             assistant.only_text = None
@@ -414,6 +535,7 @@ def from_openai_responses(data: Any, *, strict: bool = False) -> Parsed:
         elif kind == "function_call_output":
             _flush_assistant(turns, assistant, path)
             report.extra(item, _OUTPUT_KEYS, path)
+            _drop_id(report, item, path)
             call_id = check_name(check_key(item, "call_id", path), f"{path}.call_id")
             name = result_name(report, names, call_id, item.get("name"), f"{path}.call_id")
             output = check_key(item, "output", path)
@@ -427,6 +549,30 @@ def from_openai_responses(data: Any, *, strict: bool = False) -> Parsed:
     _flush_assistant(turns, assistant, base)
     turns.flush(base)
     return Parsed(turns.messages, tuple(report.losses))
+
+
+def _keep_id(assistant: _Assistant, item: dict[str, Any], path: str, first: int) -> None:
+    """Keep the id (and status) of an assistant item for its blocks from *first* on: the
+    API pairs a reasoning item with the item after it by that id."""
+    if item.get("id") is None:
+        return
+    kept = {"id": check_name(item["id"], f"{path}.id")}
+    if item.get("status") is not None:
+        kept["status"] = check_str(item["status"], f"{path}.status")
+    for position in range(first, len(assistant.blocks)):
+        assistant.state[str(position)] = kept
+
+
+def _drop_id(report: Report, item: dict[str, Any], path: str) -> None:
+    """Report the id and status of an item the API does not pair on (agentmsg keeps none)."""
+    for key in ("id", "status"):
+        if item.get(key) is not None:
+            report.drop(
+                f"{path}.{key}",
+                f"item {key}",
+                "agentmsg keeps the ids of the assistant's items only, which the API pairs on",
+                item[key],
+            )
 
 
 def _flush_assistant(turns: Turns, assistant: _Assistant, path: str) -> None:
