@@ -735,7 +735,7 @@ def _assistant_message(
         blocks.append(
             {"type": "tool_use", "id": call_id, "name": name, "input": tool_input, **extra}
         )
-    if type(content) is str and len(blocks) == 1:
+    if type(content) is str and len(blocks) == 1 and blocks[0]["type"] == "text":
         turns.add(sender, content, "assistant", path)
     else:
         turns.add(sender, blocks, "assistant", path)
