@@ -40,7 +40,6 @@ from agentmsg import (
     to_openai_chat,
     to_openai_responses,
 )
-from agentmsg.providers import gemini
 from agentmsg.providers._common import Report, media_of
 
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -638,11 +637,10 @@ class TestGemini:
     """:func:`agentmsg.to_gemini` and :func:`agentmsg.from_gemini`."""
 
     def test_tool_round_trip_payload(self):
-        """Calls and responses keep their ids; the output sits under ``output``. The call
-        never came from Gemini: it goes without a thought signature, and says so."""
+        """Calls and responses keep their ids; the output sits under ``output``."""
         sent = to_gemini(weather_conversation())
 
-        assert [gemini.NO_SIGNATURE] == [loss.why for loss in sent.losses]
+        assert () == sent.losses
         assert {"parts": [{"text": "Answer in one sentence."}]} == sent.payload[
             "system_instruction"
         ]
@@ -738,7 +736,6 @@ class TestGemini:
             "system",
         )
 
-        call.metadata = {"provider_state": {"gemini": {"0": {"thought_signature": "c2ln"}}}}
         sent = to_gemini([call, result])
 
         assert () == sent.losses
@@ -835,8 +832,7 @@ class TestRoundTrips:
         sent = to(conversation)
         returned = back(sent.payload)
 
-        # The calls drawn never came from Gemini: they have no thought signature to send.
-        assert () == tuple(loss for loss in sent.losses if loss.why != gemini.NO_SIGNATURE)
+        assert () == sent.losses
         assert () == returned.losses
         assert normal(conversation) == normal(returned.messages)
 

@@ -218,8 +218,8 @@ class _Writer(Report):
         self.drop(
             path,
             "thinking block",
-            "an Anthropic thinking block needs the signature the API gave it, and neither "
-            "the block nor this message's metadata keeps one",
+            "an Anthropic thinking block needs the signature the API gave it, and this "
+            "message's metadata keeps none for it",
             block,
         )
         return None

@@ -112,11 +112,6 @@ CALL_AFTER = (
 )
 EMPTY_PART = "Gemini refuses empty text parts"
 EMPTY_TURN = "Gemini refuses a turn without parts"
-NO_SIGNATURE = (
-    "Gemini 3 models refuse the first function call of each model turn since the last "
-    "user turn without the thought signature the API gave it, and neither the block nor "
-    "this message's metadata keeps one"
-)
 
 
 class _Writer(Report):
@@ -127,7 +122,7 @@ class _Writer(Report):
     ``answers_at`` where the turn of its responses is (-1 before there is one).
     """
 
-    __slots__ = ("answers_at", "calls_made", "conversation", "model_at", "out", "waiting")
+    __slots__ = ("answers_at", "conversation", "model_at", "out", "waiting")
 
     def __init__(self, format: str, strict: object) -> None:
         Report.__init__(self, format, strict)
@@ -136,7 +131,6 @@ class _Writer(Report):
         self.waiting: dict[str, int] = {}
         self.model_at = -1
         self.answers_at = -1
-        self.calls_made: list[tuple[dict[str, Any], str]] = []
 
     def message(self, msg: Any, index: int) -> None:
         role = msg.role
@@ -172,8 +166,6 @@ class _Writer(Report):
             elif part.get("text") == "":
                 self.change(path, "empty text block", "not sent", EMPTY_PART)
                 continue
-            if "function_call" in part:
-                self.calls_made.append((part, path))
             parts.append(part)
         if parts:
             self.turn(role, parts, index)
@@ -338,27 +330,9 @@ class _Writer(Report):
         self.waiting.clear()
 
     def end(self) -> None:
-        """Settle the last calls, and report the calls of the current turn (since the last
-        user turn) sent without the thought signature that Gemini 3 models want."""
+        """Settle the calls of the last model turn, unless the conversation ends with it."""
         if len(self.out) - 1 != self.model_at:
             self.settle()
-        last_user = max(
-            (
-                at
-                for at, turn in enumerate(self.out)
-                if turn["role"] == "user"
-                and any("function_response" not in part for part in turn["parts"])
-            ),
-            default=-1,
-        )
-        current = set()
-        for turn in self.out[last_user + 1 :]:
-            calls = [part for part in turn["parts"] if "function_call" in part]
-            if turn["role"] == "model" and calls:
-                current.add(id(calls[0]))
-        for part, path in self.calls_made:
-            if "thought_signature" not in part and id(part) in current:
-                self.change(path, "function call", "sent without a thought signature", NO_SIGNATURE)
 
 
 def _media(report: Report, block: dict[str, Any], path: str) -> dict[str, Any] | None:

@@ -408,8 +408,7 @@ class _Writer(Report):
                             item_path,
                             f"{item['type']} block in a tool result",
                             "sent in a user message after the tool messages",
-                            "Chat Completions tool messages hold text only, and no other "
-                            "message may come between them",
+                            "Chat Completions tool messages hold text only",
                         )
                 if not sent:
                     sent = ""

@@ -111,8 +111,8 @@ def to_openai_responses(messages: Any, *, strict: bool = False) -> Conversion:
 UNANSWERED = "Responses refuses a function call without a function call output later in the input"
 ORPHAN = "Responses takes a function call output only after the function call with its id"
 NO_ID = (
-    "a Responses reasoning item needs the id the API gave it, and neither the block nor "
-    "this message's metadata keeps one"
+    "a Responses reasoning item needs the id the API gave it, and this message's metadata "
+    "keeps none for it"
 )
 NOT_FOLLOWED = (
     "a Responses reasoning item must be followed by the item it belongs to, sent with the "
