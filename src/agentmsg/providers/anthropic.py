@@ -141,7 +141,9 @@ class _Writer(Report):
             blocks = []
             for position, block in enumerate(content):
                 kind = block["type"]
-                if kind != "tool_result":
+                if kind == "text" and len(block) == 2 and block["text"]:
+                    blocks.append({"type": "text", "text": block["text"]})  # the common case
+                elif kind != "tool_result":
                     path = f"messages[{index}].content[{position}]"
                     sent = _BLOCK_WRITERS.get(kind, _Writer.other)(self, msg, block, path, position)
                     if sent is not None:

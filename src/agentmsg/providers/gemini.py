@@ -152,6 +152,9 @@ class _Writer(Report):
         state = state_of(msg, STATE_FORMAT) if role == "assistant" else {}
         for position, block in enumerate(content):
             kind = block["type"]
+            if kind == "text" and len(block) == 2 and block["text"] and not state:
+                parts.append({"text": block["text"]})  # the common case
+                continue
             if kind == "tool_result":
                 continue
             path = f"messages[{index}].content[{position}]"

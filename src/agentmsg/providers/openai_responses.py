@@ -26,7 +26,6 @@ from ._common import (
     arguments_input,
     arguments_text,
     data_url,
-    is_tool_results,
     media_of,
     messages_in,
     output_text,
@@ -81,12 +80,12 @@ def to_openai_responses(messages: Any, *, strict: bool = False) -> Conversion:
     """
     writer = _Writer(FORMAT, strict)
     conversation = messages_in(messages)
-    writer.start(conversation)
+    results_only = writer.start(conversation)
     previous_role = ""
     for index, msg in enumerate(conversation):
         role = msg.role
         content: Any = msg.content
-        results = is_tool_results(msg)
+        results = results_only[index]
         kind = "tools" if results else role
         if kind == previous_role and kind in ("assistant", "tools"):
             writer.change(
@@ -137,17 +136,23 @@ class _Writer(Report):
         self.answered: dict[str, int] = {}
         self.last_other = -1
 
-    def start(self, conversation: list[Any]) -> None:
+    def start(self, conversation: list[Any]) -> list[bool]:
+        """Find which call each message answers; return which messages are tool results."""
+        answered = self.answered
+        results_only = []
         for index, msg in enumerate(conversation):
             content: Any = msg.content
-            if isinstance(content, str):
+            only = type(content) is not str and bool(content)
+            if only:
+                for block in content:
+                    if block["type"] == "tool_result":
+                        answered[block["id"]] = index
+                    else:
+                        only = False
+            if not only:
                 self.last_other = index
-                continue
-            for block in content:
-                if block["type"] == "tool_result":
-                    self.answered[block["id"]] = index
-            if not is_tool_results(msg):
-                self.last_other = index
+            results_only.append(only)
+        return results_only
 
     def assistant(self, msg: Any, content: Any, index: int) -> None:
         """The items of an assistant message: reasoning, messages and function calls.
