@@ -162,6 +162,17 @@ class _Writer(Report):
         with nothing to pair with is dropped.
         """
         state = state_of(msg, STATE_FORMAT)
+        if not state and (
+            type(content) is str
+            or all(block["type"] == "text" and len(block) == 2 for block in content)
+        ):
+            # the common case, with no ids to pair: one message item per text
+            texts = [content] if type(content) is str else [block["text"] for block in content]
+            for text in texts:
+                self.out.append({"type": "message", "role": "assistant", "content": text})
+            if not texts:
+                self.out.append({"type": "message", "role": "assistant", "content": ""})
+            return
         if isinstance(content, str):
             content = [{"type": "text", "text": content}]
         items: list[tuple[int, dict[str, Any]]] = []  # (position, item)
