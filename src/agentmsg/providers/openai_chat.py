@@ -201,10 +201,15 @@ class _Writer(Report):
     """
 
     __slots__ = ("calls", "conversation", "moved", "out", "waiting")
+    format = FORMAT  # one format: no slot to write per conversion
 
     def __init__(self, strict: object, conversation: Any) -> None:
-        Report.__init__(self, FORMAT, strict)
-        check_conversation(conversation)
+        if type(strict) is not bool:
+            Report(FORMAT, strict)  # raises: strict must be a bool
+        if type(conversation) is not list:
+            check_conversation(conversation)
+        self.strict = strict is True
+        self.losses = []
         self.conversation = conversation
         self.out: list[dict[str, Any]] = []
         self.calls: dict[str, str] = {}
