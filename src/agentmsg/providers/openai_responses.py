@@ -190,6 +190,9 @@ class _Writer(Report):
                 items.append((position, item))
         if not content:
             self.out.append({"type": "message", "role": "assistant", "content": ""})
+        if not state:  # no ids kept: no reasoning item is sent, and nothing to pair
+            self.out.extend(item for _, item in items)
+            items = []
         follows_reasoning = False
         last_id = None  # the id of the last item sent with its id
         for at, (position, item) in enumerate(items):
