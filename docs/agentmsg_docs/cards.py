@@ -1,8 +1,8 @@
 """The chat cards of the tutorials, in the page's language.
 
-The examples run once for every language (``docs/builder/examples.py``), with the cards'
+The examples run once for every language (``docs/agentmsg_docs/build/examples.py``), with the cards'
 labels *deferred* (``agentmsg._l10n.deferred``, entered per example by
-``agentmsg_gallery.reset_deterministic``): each label is a marker that holds its message
+``agentmsg_docs.gallery.reset_deterministic``): each label is a marker that holds its message
 and arguments. Each language build turns the markers of the pages it reads into text in
 its language with ``agentmsg._l10n.localize``, the function and catalogs
 (``src/agentmsg/locale/``) that a notebook user's cards use. The message data the code
@@ -70,7 +70,6 @@ class OneCardStyle(SphinxTransform):
             seen = True
 
 
-def setup(app: Sphinx) -> dict[str, Any]:
+def register(app: Sphinx) -> None:
     app.add_transform(LocalizedCards)
     app.add_transform(OneCardStyle)
-    return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True}

@@ -4,7 +4,7 @@ In a non-English build, the ``.py`` and ``.zip`` files a tutorial page links to 
 rewritten with the prose translated paragraph by paragraph from the page's catalog (the
 same msgids Sphinx extracts: :func:`text_msgids`), the code untouched. In every language,
 English included, the ``.ipynb`` is written from that script with clean Markdown cells
-(``agentmsg_notebooks.py``) instead of sphinx-gallery's, which keep raw reST. Every zip,
+(``agentmsg_docs.notebooks``) instead of sphinx-gallery's, which keep raw reST. Every zip,
 in every language, is written with fixed timestamps in a sorted order, so that two builds
 give the same bytes.
 """
@@ -19,12 +19,13 @@ import textwrap
 import zipfile
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from agentmsg_gallery import GALLERY_DIR, example_scripts
-from agentmsg_notebooks import notebook_markdown
 from docutils.utils import column_width
 from sphinx.util import logging
+
+from agentmsg_docs.gallery import GALLERY_DIR, example_scripts
+from agentmsg_docs.notebooks import notebook_markdown
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -299,7 +300,7 @@ def load_catalog(path: Path) -> dict[str, str]:
 
 
 # ----------------------------------------------------------------------------------------
-# Downloads: translated for zh_CN and es, reproducible zips for every language
+# Downloads: translated for every translated language, reproducible zips for every language
 
 _ZIP_TIME = (1980, 1, 1, 0, 0, 0)
 
@@ -320,7 +321,7 @@ def _notebook(app: Sphinx, script: str, name: str) -> bytes:
     """The notebook of gallery script *name* (its text *script*, maybe translated).
 
     Its cells are sphinx-gallery's (the same split, the same code cells), each text block
-    written as Markdown by :func:`agentmsg_notebooks.notebook_markdown`.
+    written as Markdown by :func:`agentmsg_docs.notebooks.notebook_markdown`.
     """
     from sphinx_gallery import py_source_parser
     from sphinx_gallery.notebook import (
@@ -410,6 +411,5 @@ def _downloads(app: Sphinx, exception: Exception | None) -> None:
     logger.info("agentmsg-gallery: wrote %d %s downloads", written, language)
 
 
-def setup(app: Sphinx) -> dict[str, Any]:
+def register(app: Sphinx) -> None:
     app.connect("build-finished", _downloads)
-    return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True}

@@ -5,22 +5,22 @@ What this extension adds to sphinx-gallery (configured in ``docs/conf.py``):
 - :class:`TutorialOrder` and :func:`reset_deterministic`: the tutorial order, and a fresh
   :func:`agentmsg.deterministic` block per example (seeded with the script's name), so
   ids and timestamps in the rendered output never change between builds.
-- The *examples pass* and *reuse mode* (``-D agentmsg_gallery_reuse=1``). ``docs/build.py``
-  executes the examples once (sphinx-gallery's normal generation, re-run in full when the
-  agentmsg package changed since the last run). Every language build then runs in reuse
-  mode: it checks that ``docs/tutorial/`` is current for every script (sphinx-gallery's
-  md5 cache) and does not run sphinx-gallery's generation at all, so it executes nothing
-  and writes nothing into the shared folder; the builds can therefore run concurrently.
-  ``docs/build.py`` starts them while the examples still run: with
-  :data:`WAIT_FOR_EXAMPLES` set, a build waits for a line on its standard input before
-  that check.
+- The *examples pass* and *reuse mode* (``-D agentmsg_gallery_reuse=1``). The build
+  (``python -m agentmsg_docs``) executes the examples once (sphinx-gallery's normal
+  generation, re-run in full when the agentmsg package changed since the last run). Every
+  language build then runs in reuse mode: it checks that ``docs/tutorial/`` is current for
+  every script (sphinx-gallery's md5 cache) and does not run sphinx-gallery's generation at
+  all, so it executes nothing and writes nothing into the shared folder; the builds can
+  therefore run concurrently. ``python -m agentmsg_docs`` starts them while the examples
+  still run: with :data:`WAIT_FOR_EXAMPLES` set, a build waits for a line on its standard
+  input before that check.
 - Accessible gallery cards: sphinx-gallery hides a card's link text (axe-core
   ``link-name``) and repeats the title in raw HTML that gettext cannot translate. Each card
   becomes one real link whose text is the tutorial's title (translated like any page
   title); ``_static/agentmsg.css`` shows that text under the thumbnail.
 
 The downloads (``.py``, ``.ipynb``, ``.zip``) each language links to are written by
-``agentmsg_downloads.py``.
+``agentmsg_docs.downloads``.
 """
 
 from __future__ import annotations
@@ -97,7 +97,7 @@ _active: list[Any] = []
 
 def reset_deterministic(gallery_conf: dict[str, Any], fname: str, when: str) -> None:
     """``reset_modules`` hook: run each example inside ``agentmsg.deterministic(<name>)``,
-    with the chat cards' labels deferred (``agentmsg_cards.py`` writes them in each
+    with the chat cards' labels deferred (``agentmsg_docs.cards`` writes them in each
     build's language).
 
     Called with ``when="before"`` and ``"after"`` (``reset_modules_order="both"``).
@@ -176,7 +176,7 @@ def _config_inited(app: Sphinx, config: Config) -> None:
         app.connect("builder-inited", _write_package_stamp, priority=900)
 
 
-#: Set by ``docs/build.py`` for a build it starts while the examples still run: the build
+#: Set by ``python -m agentmsg_docs`` for a build it starts while the examples still run: the build
 #: sets itself up, then waits for a line on its standard input before it reads anything,
 #: and goes on when the line is ``go`` (otherwise it exits at once).
 WAIT_FOR_EXAMPLES = "AGENTMSG_GALLERY_WAIT_FOR_EXAMPLES"
@@ -190,7 +190,7 @@ def _check_reusable(app: Sphinx) -> None:
         names = ", ".join(path.name for path in stale)
         msg = (
             f"docs/{GALLERY_DIR}/ is missing or out of date for {names}: run the examples "
-            "first (`python docs/build.py examples`, or `make html`, which does)."
+            "first (`python -m agentmsg_docs examples`, or `make html`, which does)."
         )
         raise ExtensionError(msg)
     count = len(example_scripts(Path(app.srcdir)))
@@ -276,8 +276,7 @@ class GalleryCards(SphinxTransform):
                 link.parent.insert(link.parent.index(link) + 1, paragraph)
 
 
-def setup(app: Sphinx) -> dict[str, Any]:
+def register(app: Sphinx) -> None:
     app.add_config_value("agentmsg_gallery_reuse", False, "", types=frozenset({bool}))
     app.connect("config-inited", _config_inited, priority=800)
     app.add_transform(GalleryCards)
-    return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True}

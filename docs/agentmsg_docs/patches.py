@@ -5,7 +5,7 @@ language), and what that parse sets up around it costs more than the parse itsel
 patch below names the upstream function whose behaviour it works around, checks that the
 internals it needs are there and steps aside when they are not, so a new release of a
 library gives a slower build, never a broken or different one. None of them changes a
-byte of the output: ``tests/site/test_build.py`` builds zh_CN and es with and without
+byte of the output: ``tests/site/test_build.py`` builds the translated languages with and without
 them and compares every file.
 
 ``AGENTMSG_DOCS_UNPATCHED=1`` in the environment turns them all off. The extension is
@@ -169,9 +169,10 @@ def _pooled_state_machines() -> bool:
 
 def _search_split_once() -> bool:
     """Sphinx ``search/__init__.py``, ``IndexBuilder``: every text of a page is split into
-    words, and most texts recur (zh_CN: 17,286 splits of 1,912 distinct texts, ~12 µs
+    words, and most texts recur (Chinese: 17,286 splits of 1,912 distinct texts, ~12 µs
     each with jieba). Each builder splits a distinct text once. A split depends on its
-    text alone; zh_CN's one side effect, noting the Latin words it met, repeats alike."""
+    text alone; the Chinese splitter's one side effect, noting the Latin words it met,
+    repeats alike."""
     from sphinx.search import IndexBuilder
 
     init = IndexBuilder.__init__
@@ -202,7 +203,7 @@ def _jieba_cache_read_at_once() -> bool:
     try:
         import jieba
     except ImportError:
-        return False  # the zh_CN build reports a missing jieba itself
+        return False  # the Chinese build reports a missing jieba itself
     current = getattr(jieba, "marshal", None)
     if getattr(current, "agentmsg_whole_file", False):
         return True  # patched by an earlier build in this process
@@ -241,7 +242,7 @@ def apply_patches() -> dict[str, bool]:
 def _patch_jieba(app: Sphinx) -> None:
     """Only the Chinese build indexes with jieba: the others need not import it. Its
     dictionary is loaded now rather than at the first word to index, so that it loads
-    while ``docs/build.py`` still runs the examples."""
+    while ``python -m agentmsg_docs`` still runs the examples."""
     if app.config.html_search_language != "zh" or os.environ.get(UNPATCHED):
         return
     _report({"_jieba_cache_read_at_once": _jieba_cache_read_at_once()})
@@ -256,10 +257,9 @@ def _patch_jieba(app: Sphinx) -> None:
 def _report(applied: dict[str, bool]) -> None:
     skipped = sorted(name for name, done in applied.items() if not done)
     if skipped:
-        logger.info("agentmsg_speedups: library internals changed, not patched: %s", skipped)
+        logger.info("agentmsg_docs.patches: library internals changed, not patched: %s", skipped)
 
 
-def setup(app: Sphinx) -> dict[str, Any]:
+def register(app: Sphinx) -> None:
     _report(apply_patches())
     app.connect("builder-inited", _patch_jieba)
-    return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True}

@@ -107,6 +107,5 @@ def _build_finished(app: Sphinx, exception: Exception | None) -> None:
         copybutton.write_text(text, encoding="utf-8")
 
 
-def setup(app: Sphinx) -> dict[str, Any]:
+def register(app: Sphinx) -> None:
     app.connect("build-finished", _build_finished)
-    return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -1,7 +1,7 @@
 """What each tutorial shows, as sphinx-gallery captured it in the build, against
 ``tests/expected/``.
 
-The examples pass of the docs build (``python docs/build.py examples``, part of ``make
+The examples pass of the docs build (``python -m agentmsg_docs examples``, part of ``make
 html``) executes every ``docs/examples/<name>.py`` once and writes
 ``docs/tutorial/<name>.rst``: for each code cell, the script lines it came from
 (``.. GENERATED FROM PYTHON SOURCE LINES a-b``), its code, and the output box the page
@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import difflib
 import hashlib
+import os
 import re
 import subprocess
 import sys
@@ -26,6 +27,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from _checkout import docs_command, docs_env
 from agentmsg._l10n import localize
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -199,7 +201,7 @@ def shown_by(
     if not page.is_file():
         msg = (
             f"{relative(page)} is missing: the examples pass has not run "
-            "(`python docs/build.py examples`, or `make html`)."
+            "(`python -m agentmsg_docs examples`, or `make html`)."
         )
         raise FileNotFoundError(msg)
     cells = captured_cells(
@@ -301,7 +303,9 @@ def main(argv: Sequence[str]) -> int:
     if not argv or argv[0] != "record":
         print("usage: python tests/site/_outputs.py record [TUTORIAL ...]")
         return 2
-    examples = subprocess.run([sys.executable, str(ROOT / "docs" / "build.py"), "examples"])
+    examples = subprocess.run(
+        docs_command(sys.executable, "examples"), cwd=ROOT, env=docs_env(ROOT, dict(os.environ))
+    )
     if examples.returncode != 0:
         return examples.returncode
     named = [Path(arg).stem for arg in argv[1:]]

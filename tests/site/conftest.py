@@ -13,12 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from _checkout import ROOT, copy_repository
+from _checkout import ROOT, copy_repository, docs_command, docs_env
 
 SITE = ROOT / "_build" / "html"
-# The docs build's modules (docs/builder/) and extensions (docs/_ext/), for the tests that
-# call their functions.
-sys.path[:0] = [str(ROOT / "docs"), str(ROOT / "docs" / "_ext")]
 
 __all__ = ["ROOT", "SITE", "TUTORIALS", "built_site", "copy_repository", "run_build"]
 
@@ -33,15 +30,16 @@ def built_site() -> Path:
     if os.environ.get("AGENTMSG_REUSE_SITE") == "1" and (SITE / "index.html").exists():
         return SITE
     result = subprocess.run(
-        [sys.executable, "docs/build.py", "html"],
+        docs_command(sys.executable, "html"),
         cwd=ROOT,
+        env=docs_env(ROOT, dict(os.environ)),
         capture_output=True,
         text=True,
         check=False,
     )
     if result.returncode != 0:
         pytest.fail(
-            f"`docs/build.py html` failed with exit code {result.returncode}:\n"
+            f"`python -m agentmsg_docs html` failed with exit code {result.returncode}:\n"
             f"{result.stdout[-6000:]}\n{result.stderr[-6000:]}",
             pytrace=False,
         )
@@ -65,13 +63,13 @@ TUTORIALS = (
 def run_build(
     repo: Path, *args: str, env: dict[str, str] | None = None, python: str = sys.executable
 ) -> subprocess.CompletedProcess[str]:
-    """``python docs/build.py ARGS`` in *repo* (a copy of the repository), with this
+    """``python -m agentmsg_docs ARGS`` in *repo* (a copy of the repository), with this
     interpreter (or *python*) and *env* added to the environment; its output is captured,
     its exit code left to the caller."""
     return subprocess.run(
-        [python, "docs/build.py", *args],
+        docs_command(python, *args),
         cwd=repo,
-        env={**os.environ, **(env or {})},
+        env=docs_env(repo, {**os.environ, **(env or {})}),
         capture_output=True,
         text=True,
         check=False,

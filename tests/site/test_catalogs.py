@@ -6,6 +6,7 @@ catalog stops the build naming the file and line, a missing translation shows En
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 import sys
@@ -16,7 +17,8 @@ import polib
 import pytest
 from bs4 import BeautifulSoup
 
-from builder import catalogs as build
+from _checkout import docs_command, docs_env
+from agentmsg_docs.build import catalogs as build
 from conftest import copy_repository, run_build
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -251,11 +253,12 @@ class TestSphinxLint:
 
 @pytest.fixture(scope="module")
 def pots(tmp_path_factory: pytest.TempPathFactory) -> dict[str, set[tuple[str, str]]]:
-    """Messages extracted afresh (``docs/build.py gettext --outdir``), by page."""
+    """Messages extracted afresh (``python -m agentmsg_docs gettext --outdir``), by page."""
     outdir = tmp_path_factory.mktemp("gettext")
     result = subprocess.run(
-        [sys.executable, "docs/build.py", "gettext", "--outdir", str(outdir)],
+        docs_command(sys.executable, "gettext", "--outdir", str(outdir)),
         cwd=ROOT,
+        env=docs_env(ROOT, dict(os.environ)),
         capture_output=True,
         text=True,
         check=False,
@@ -300,7 +303,8 @@ class TestCatalogsAreCurrent:
 
 
 class TestStats:
-    """``make stats`` (``docs/build.py stats``: sphinx-intl's counts) reports the progress."""
+    """``make stats`` (``python -m agentmsg_docs stats``: sphinx-intl's counts) reports the
+    progress."""
 
     def test_catalog_stats_complete(self) -> None:
         """``build.catalog_stats`` counts no untranslated or fuzzy entry on any page."""
@@ -316,8 +320,9 @@ class TestStats:
         """The command prints sphinx-intl's line per catalog, then one total per language,
         each 100% translated."""
         result = subprocess.run(
-            [sys.executable, "docs/build.py", "stats"],
+            docs_command(sys.executable, "stats"),
             cwd=ROOT,
+            env=docs_env(ROOT, dict(os.environ)),
             capture_output=True,
             text=True,
             check=True,
@@ -367,7 +372,7 @@ class TestBrokenCatalog:
         ]
 
     def test_build_fails_naming_file_and_line(self, broken: tuple[Path, str, int]) -> None:
-        """``docs/build.py html --langs es`` exits non-zero and names ``file:line``."""
+        """``python -m agentmsg_docs html --langs es`` exits non-zero and names ``file:line``."""
         repo, relative, number = broken
         result = run_build(repo, "html", "--langs", "es")
         assert 0 != result.returncode

@@ -29,7 +29,6 @@ from __future__ import annotations
 import dataclasses
 import json
 import re
-import sys
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -41,16 +40,13 @@ from bs4 import BeautifulSoup
 
 import agentmsg
 from _outputs import EXPECTED, cell_title, readable_html
+from agentmsg_docs.build.lite import LITE_DIR, lite_digest, tutorial_names
+from agentmsg_docs.languages import LANGUAGES
+from agentmsg_docs.lite import notebook_href
 from test_browser import CHROMIUM_FLAGS, chromium, serve_site
 
 ROOT = Path(__file__).resolve().parents[2]
-sys.path.append(str(ROOT / "docs"))  # last: docs/build.py must not shadow PyPA's `build`
-sys.path.insert(0, str(ROOT / "docs" / "_ext"))
 
-from agentmsg_languages import LANGUAGES  # noqa: E402
-from agentmsg_lite import notebook_href  # noqa: E402
-
-from builder.lite import LITE_DIR, lite_digest, tutorial_names  # noqa: E402
 
 pytestmark = [pytest.mark.docs, pytest.mark.browser]
 
@@ -536,7 +532,7 @@ class TestStamp:
     def test_digest_follows_the_notebooks(self, built_site: Path, tmp_path: Path) -> None:
         """Changing one byte of one served notebook changes the inputs' digest; the
         same inputs give the same digest."""
-        from builder.lite import find_inputs
+        from agentmsg_docs.build.lite import find_inputs
 
         inputs = find_inputs(built_site, LANGS)
         copy = tmp_path / "changed.ipynb"

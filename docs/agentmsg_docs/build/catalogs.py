@@ -11,7 +11,9 @@
   with ``_()``, ``_n()`` and ``N_()``, extracted with Babel into
   ``_build/gettext-package/agentmsg.pot``; :func:`update_po` merges them into the
   package's own catalogs, ``src/agentmsg/locale/<lang>/LC_MESSAGES/agentmsg.po`` (they
-  ship in the wheel, for notebook users).
+  ship in the wheel, for notebook users), and :func:`compile_package_catalogs` compiles
+  them into the ``agentmsg.mo`` files the package reads (``make update-po`` and
+  ``make html`` do).
 - :func:`print_stats`: ``sphinx-intl stat``, then a total per language.
 
 Catalogs live in two places, ``locales/`` (the documentation) and
@@ -30,11 +32,10 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
-from agentmsg_languages import LANGUAGES
-
-from builder import BUILD, DOCS, LOCALES, ROOT, BuildError, child_env, shown
-from builder.examples import run_examples
-from builder.languages import run_sphinx_builds, sphinx_command
+from agentmsg_docs.build import BUILD, DOCS, LOCALES, ROOT, BuildError, child_env, shown
+from agentmsg_docs.build.examples import run_examples
+from agentmsg_docs.build.sphinx_runs import run_sphinx_builds, sphinx_command
+from agentmsg_docs.languages import TRANSLATED
 
 __all__ = [
     "TRANSLATED_LANGS",
@@ -43,6 +44,8 @@ __all__ = [
     "catalog_files",
     "catalog_stats",
     "check_catalogs",
+    "compile_package_catalogs",
+    "compiled_package_catalog",
     "every_catalog",
     "extract_package_messages",
     "malformed_lines",
@@ -52,14 +55,14 @@ __all__ = [
     "warn_fuzzy",
 ]
 
-TRANSLATED_LANGS = tuple(language.code for language in LANGUAGES if language.code != "en")
+TRANSLATED_LANGS = tuple(language.code for language in TRANSLATED)
 GETTEXT = BUILD / "gettext"
 PACKAGE = ROOT / "src" / "agentmsg"
 PACKAGE_LOCALE = PACKAGE / "locale"
 PACKAGE_GETTEXT = BUILD / "gettext-package"
 #: The marking functions of ``src/agentmsg/_l10n.py``, as its modules import them, and
-#: its own label class (byte counts).
-PACKAGE_KEYWORDS = {"_": None, "_n": (1, 2), "N_": None, "_Label": (1, 2)}
+#: its own ``label()`` and label class (sample numbers, byte counts).
+PACKAGE_KEYWORDS = {"_": None, "_n": (1, 2), "N_": None, "label": None, "_Label": (1, 2)}
 
 
 def catalog_files(lang: str, locales: Path = LOCALES) -> list[Path]:
@@ -125,7 +128,7 @@ def malformed_lines(path: Path) -> list[tuple[int, str]]:
 
 
 def check_catalogs(langs: Sequence[str]) -> None:
-    """Raise :class:`~builder.BuildError` listing every problem in the catalogs of
+    """Raise :class:`~agentmsg_docs.build.BuildError` listing every problem in the catalogs of
     *langs*; note the fuzzy entries, which the pages show in English."""
     problems = validate_catalogs(langs)
     if problems:
@@ -217,9 +220,10 @@ def build_gettext(outdir: Path = GETTEXT) -> None:
 def _check_example_msgids(potdir: Path) -> None:
     """Say which gallery paragraphs the translated downloads could not find in the .pot."""
     import polib
-    from agentmsg_downloads import text_msgids
-    from agentmsg_gallery import GALLERY_DIR, example_scripts
     from sphinx_gallery.py_source_parser import split_code_and_text_blocks
+
+    from agentmsg_docs.downloads import text_msgids
+    from agentmsg_docs.gallery import GALLERY_DIR, example_scripts
 
     for script in example_scripts(DOCS):
         pot = potdir / GALLERY_DIR / f"{script.stem}.pot"
@@ -272,6 +276,31 @@ def _sphinx_intl_update(potdir: Path, locale_dir: Path, langs: Sequence[str]) ->
         raise BuildError(msg)
 
 
+def compiled_package_catalog(po: Path) -> bytes:
+    """The ``.mo`` form of the package catalog *po*: its translated entries only (polib
+    leaves out fuzzy and untranslated ones), so the runtime shows their English."""
+    import polib
+
+    return bytes(polib.pofile(str(po)).to_binary())
+
+
+def compile_package_catalogs(langs: Sequence[str] = TRANSLATED_LANGS) -> list[Path]:
+    """Write ``agentmsg.mo`` beside each package catalog of *langs* whose compiled form
+    changed (the runtime reads those with the standard library); return what was written."""
+    written = []
+    for lang in langs:
+        po = PACKAGE_LOCALE / lang / "LC_MESSAGES" / "agentmsg.po"
+        if not po.is_file():
+            continue
+        mo = po.with_suffix(".mo")
+        data = compiled_package_catalog(po)
+        if not mo.is_file() or mo.read_bytes() != data:
+            mo.write_bytes(data)
+            written.append(mo)
+            print(f"== catalogs: compiled {shown(mo)}", flush=True)
+    return written
+
+
 def update_po(langs: Sequence[str] = TRANSLATED_LANGS) -> None:
     """Refresh the catalogs with ``sphinx-intl update``: ``locales/<lang>/LC_MESSAGES/``
     from the pages, ``src/agentmsg/locale/<lang>/LC_MESSAGES/agentmsg.po`` from the
@@ -283,6 +312,7 @@ def update_po(langs: Sequence[str] = TRANSLATED_LANGS) -> None:
     build_gettext()
     _sphinx_intl_update(GETTEXT, LOCALES, langs)
     _sphinx_intl_update(extract_package_messages().parent, PACKAGE_LOCALE, langs)
+    compile_package_catalogs(langs)
     pages = {
         path.relative_to(GETTEXT).with_suffix("").as_posix() for path in GETTEXT.rglob("*.pot")
     }

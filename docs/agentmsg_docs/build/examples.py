@@ -3,10 +3,10 @@
 sphinx-gallery executes ``docs/examples/*.py`` and writes ``docs/tutorial/``: a page per
 script with the output each cell printed or displayed, and its ``.py``, ``.ipynb`` and
 ``.zip`` downloads. Its md5 cache re-executes only the scripts that changed; a change in
-the agentmsg package re-runs them all (``docs/_ext/agentmsg_gallery.py``). Every language
+the agentmsg package re-runs them all (``docs/agentmsg_docs/gallery.py``). Every language
 build then reuses these results and executes nothing.
 
-The pass runs in a child process, ``python -m builder.examples``: a Sphinx application
+The pass runs in a child process, ``python -m agentmsg_docs.build.examples``: a Sphinx application
 with the dummy builder whose start-up runs sphinx-gallery; nothing is read or written
 beyond that, so it costs the scripts' run time and Sphinx's start. A script that raises
 fails the pass, and sphinx-gallery's traceback names the script and the line.
@@ -21,8 +21,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import IO, Any, cast
 
-from builder import BUILD, DOCS, BuildError, child_env, shown
-from builder.stamps import examples_digest, forget_stamp, up_to_date, write_stamp
+from agentmsg_docs.build import BUILD, DOCS, BuildError, child_env, shown
+from agentmsg_docs.build.stamps import examples_digest, forget_stamp, up_to_date, write_stamp
 
 __all__ = ["examples_current", "run_examples"]
 
@@ -36,7 +36,7 @@ def run_examples(meanwhile: Callable[[], None] = lambda: None) -> bool:
     """Run the examples pass unless ``docs/tutorial/`` is current; return whether it ran.
 
     When it runs, *meanwhile* is called while the scripts run. A failing script raises
-    :class:`~builder.BuildError` once *meanwhile* has returned.
+    :class:`~agentmsg_docs.build.BuildError` once *meanwhile* has returned.
     """
     if examples_current():
         print("== examples: up to date (docs/tutorial/ is current)", flush=True)
@@ -44,7 +44,7 @@ def run_examples(meanwhile: Callable[[], None] = lambda: None) -> bool:
     forget_stamp("examples")
     started = time.monotonic()
     child = subprocess.Popen(
-        [sys.executable, "-m", "builder.examples"],
+        [sys.executable, "-m", "agentmsg_docs.build.examples"],
         cwd=DOCS.parent,
         env=child_env(),
         stdout=subprocess.PIPE,
@@ -84,16 +84,17 @@ class _Counting:
 
 def _execute() -> int:
     """What the child does: start Sphinx, whose start-up runs sphinx-gallery."""
-    from agentmsg_gallery import (
+    from sphinx.application import Sphinx
+    from sphinx.util.console import nocolor
+    from sphinx.util.docutils import docutils_namespace, patch_docutils
+
+    from agentmsg_docs.gallery import (
         GALLERY_DIR,
         PACKAGE_STAMP,
         example_scripts,
         package_digest,
         stale_examples,
     )
-    from sphinx.application import Sphinx
-    from sphinx.util.console import nocolor
-    from sphinx.util.docutils import docutils_namespace, patch_docutils
 
     nocolor()
     stamp = DOCS / GALLERY_DIR / PACKAGE_STAMP

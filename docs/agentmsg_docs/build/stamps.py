@@ -20,9 +20,8 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from agentmsg_languages import SITE_URL
-
-from builder import BUILD, DOCS, LOCALES, ROOT
+from agentmsg_docs.build import BUILD, DOCS, LOCALES, ROOT
+from agentmsg_docs.languages import SITE_URL
 
 __all__ = [
     "GALLERY",
@@ -105,7 +104,7 @@ def examples_digest() -> str:
     """The hash of the examples pass's inputs and of its output, ``docs/tutorial/``."""
     digest = hashlib.sha256()
     _environment(digest)
-    for path in (DOCS / "conf.py", DOCS / "_ext", DOCS / "examples", ROOT / "src"):
+    for path in (DOCS / "conf.py", DOCS / "agentmsg_docs", DOCS / "examples", ROOT / "src"):
         digest.update(f"\0{path.name}\0".encode())
         if path.is_file():
             digest.update(path.read_bytes())
