@@ -26,6 +26,7 @@ from sphinx.util import logging
 
 from agentmsg_docs.gallery import GALLERY_DIR, example_scripts
 from agentmsg_docs.notebooks import notebook_markdown
+from agentmsg_docs.po import translations
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -282,21 +283,7 @@ def translate_script(source: str, lookup: Lookup) -> str:
 
 def load_catalog(path: Path) -> dict[str, str]:
     """The usable translations of a .po file: not fuzzy, not empty, not obsolete."""
-    from babel.messages.pofile import read_po
-
-    if not path.is_file():
-        return {}
-    with path.open("rb") as handle:
-        catalog = read_po(handle)
-    return {
-        message.id: message.string
-        for message in catalog
-        if isinstance(message.id, str)
-        and message.id
-        and isinstance(message.string, str)
-        and message.string
-        and not message.fuzzy
-    }
+    return translations(path)
 
 
 # ----------------------------------------------------------------------------------------

@@ -156,22 +156,23 @@ def catalog_stats(
     langs: Iterable[str] = TRANSLATED_LANGS, locales: Path | None = None
 ) -> list[CatalogStats]:
     """Per language and page (``agentmsg/agentmsg`` for the package's catalog):
-    translated, untranslated and fuzzy entries, under *locales* (by default all)."""
-    from sphinx_intl import catalog
+    translated, untranslated and fuzzy entries, under *locales* (by default all), as
+    polib counts them (obsolete entries left out)."""
+    import polib
 
     rows = []
     for lang in langs:
         base = (locales or LOCALES) / lang / "LC_MESSAGES"
         for path in every_catalog(lang) if locales is None else catalog_files(lang, locales):
-            entries = catalog.load_po(str(path))
+            entries = polib.pofile(str(path))
             if path.is_relative_to(base):
                 page = path.relative_to(base).with_suffix("").as_posix()
             else:  # the package's catalog
                 page = f"agentmsg/{path.stem}"
             counts = (
-                len(catalog.translated_entries(entries)),
-                len(catalog.untranslated_entries(entries)),
-                len(catalog.fuzzy_entries(entries)),
+                len(entries.translated_entries()),
+                len(entries.untranslated_entries()),
+                len(entries.fuzzy_entries()),
             )
             rows.append(CatalogStats(lang, page, *counts))
     return rows

@@ -20,7 +20,8 @@ from pathlib import Path
 from typing import Any
 
 from agentmsg_docs.build import DOCS, LOCALES
-from agentmsg_docs.languages import LANGUAGES, SITE_URL, Language
+from agentmsg_docs.languages import LANGUAGES, SITE_URL, SOURCE, Language
+from agentmsg_docs.po import translations
 
 __all__ = ["not_found_html", "root_index_html", "write_root_files"]
 
@@ -40,16 +41,9 @@ def _render(name: str, **context: object) -> str:
 
 def translator(code: str) -> Callable[[str], str]:
     """The ``sphinx.po`` translations of language *code* (English stays as it is)."""
-    path = LOCALES / code / "LC_MESSAGES" / "sphinx.po"
-    if code == "en" or not path.is_file():
-        return lambda text: text
-    import polib
-
-    table = {
-        entry.msgid: entry.msgstr
-        for entry in polib.pofile(str(path))
-        if entry.msgstr and not entry.obsolete and "fuzzy" not in entry.flags
-    }
+    table = (
+        {} if code == SOURCE.code else translations(LOCALES / code / "LC_MESSAGES" / "sphinx.po")
+    )
     return lambda text: table.get(text, text)
 
 
