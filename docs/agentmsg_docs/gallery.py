@@ -71,7 +71,7 @@ TUTORIAL_ORDER = tuple(TUTORIALS)
 THUMBNAILS = Path(__file__).resolve().parent.parent / "_static" / "thumbs"
 EXAMPLES_DIR = "examples"  # relative to docs/
 GALLERY_DIR = "tutorial"  # relative to docs/
-PACKAGE_STAMP = ".agentmsg-package.md5"  # in docs/tutorial/
+INPUTS_STAMP = ".agentmsg-inputs.md5"  # in docs/tutorial/: see inputs_digest()
 
 # ----------------------------------------------------------------------------------------
 # Order and determinism (referenced by name from conf.py, so the config stays picklable)
@@ -123,18 +123,45 @@ def example_scripts(srcdir: Path) -> list[Path]:
     return sorted((srcdir / EXAMPLES_DIR).glob("*.py"), key=lambda path: order(path.name))
 
 
-def package_digest() -> str:
-    """An md5 over the agentmsg package's files (its modules, the cards' style sheet and
-    catalogs): the examples re-run when it changes."""
+def installed_distributions() -> list[str]:
+    """The ``*.dist-info`` folder names on the import path (they carry the versions)."""
+    names: set[str] = set()
+    for entry in sys.path:
+        folder = Path(entry or ".")
+        if folder.is_dir() and folder.name in {"site-packages", "dist-packages"}:
+            names.update(p for p in os.listdir(folder) if p.endswith((".dist-info", ".egg-info")))
+    return sorted(names)
+
+
+def inputs_digest(srcdir: Path) -> str:
+    """An md5 over what every example's output depends on besides its own script: the
+    agentmsg package's files (modules, the cards' style sheet and catalogs), ``conf.py``,
+    this extension's modules, the interpreter and the installed distributions.
+
+    With sphinx-gallery's md5 of each script, it is the one cache over the executed
+    examples: every script runs again when it changes, a changed script alone otherwise.
+    """
     import agentmsg
 
     digest = hashlib.md5()
-    root = Path(agentmsg.__file__).parent
-    for path in sorted(root.rglob("*")):
-        if path.is_file() and "__pycache__" not in path.parts and path.suffix != ".mo":
-            digest.update(path.relative_to(root).as_posix().encode())
+    digest.update("\0".join([sys.version, *installed_distributions()]).encode())
+    for root in (Path(agentmsg.__file__).parent, Path(__file__).parent):
+        for path in sorted(root.rglob("*")):
+            parts = path.relative_to(root).parts
+            skipped = "__pycache__" in parts or path.suffix == ".mo" or not path.is_file()
+            if skipped or (root.name == __package__ and parts[0] == "build"):  # not run here
+                continue
+            digest.update(f"{root.name}/{path.relative_to(root).as_posix()}\0".encode())
             digest.update(path.read_bytes())
+    digest.update((srcdir / "conf.py").read_bytes())
     return digest.hexdigest()
+
+
+def examples_current(srcdir: Path) -> bool:
+    """Whether ``docs/tutorial/`` holds every script's output from today's inputs."""
+    stamp = srcdir / GALLERY_DIR / INPUTS_STAMP
+    current = stamp.is_file() and stamp.read_text() == inputs_digest(srcdir)
+    return current and not stale_examples(srcdir)
 
 
 def stale_examples(srcdir: Path) -> list[Path]:
@@ -170,10 +197,10 @@ def _config_inited(app: Sphinx, config: Config) -> None:
                     app.disconnect(listener.id)
         app.connect("builder-inited", _check_reusable, priority=900)
     else:
-        stamp = srcdir / GALLERY_DIR / PACKAGE_STAMP
-        if not stamp.is_file() or stamp.read_text() != package_digest():
+        stamp = srcdir / GALLERY_DIR / INPUTS_STAMP
+        if not stamp.is_file() or stamp.read_text() != inputs_digest(srcdir):
             config.sphinx_gallery_conf["run_stale_examples"] = True
-        app.connect("builder-inited", _write_package_stamp, priority=900)
+        app.connect("builder-inited", _write_inputs_stamp, priority=900)
 
 
 #: Set by ``python -m agentmsg_docs`` for a build it starts while the examples still run: the build
@@ -201,10 +228,11 @@ def _check_reusable(app: Sphinx) -> None:
     )
 
 
-def _write_package_stamp(app: Sphinx) -> None:
+def _write_inputs_stamp(app: Sphinx) -> None:
     conf = app.config.sphinx_gallery_conf
     if not conf["failing_examples"]:
-        (Path(app.srcdir) / GALLERY_DIR / PACKAGE_STAMP).write_text(package_digest())
+        srcdir = Path(app.srcdir)
+        (srcdir / GALLERY_DIR / INPUTS_STAMP).write_text(inputs_digest(srcdir))
 
 
 # ----------------------------------------------------------------------------------------
