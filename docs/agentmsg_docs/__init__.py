@@ -15,6 +15,8 @@ each job's module, one module per job:
 - :mod:`~agentmsg_docs.lite`: each tutorial's "run in the browser" link;
 - :mod:`~agentmsg_docs.patches`: speed patches of upstream internals (last: see there).
 
+Shared by them and the build: :mod:`~agentmsg_docs.po`, the one reader of ``.po`` files.
+
 :mod:`agentmsg_docs.build` is the build around Sphinx (``python -m agentmsg_docs``, with
 ``docs/`` on the import path: the Makefile's docs targets call it so).
 """

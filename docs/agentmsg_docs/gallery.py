@@ -136,7 +136,8 @@ def installed_distributions() -> list[str]:
 def inputs_digest(srcdir: Path) -> str:
     """An md5 over what every example's output depends on besides its own script: the
     agentmsg package's files (modules, the cards' style sheet and catalogs), ``conf.py``,
-    this extension's modules, the interpreter and the installed distributions.
+    this module (its hooks run around each script), the interpreter and the installed
+    distributions.
 
     With sphinx-gallery's md5 of each script, it is the one cache over the executed
     examples: every script runs again when it changes, a changed script alone otherwise.
@@ -145,15 +146,13 @@ def inputs_digest(srcdir: Path) -> str:
 
     digest = hashlib.md5()
     digest.update("\0".join([sys.version, *installed_distributions()]).encode())
-    for root in (Path(agentmsg.__file__).parent, Path(__file__).parent):
-        for path in sorted(root.rglob("*")):
-            parts = path.relative_to(root).parts
-            skipped = "__pycache__" in parts or path.suffix == ".mo" or not path.is_file()
-            if skipped or (root.name == __package__ and parts[0] == "build"):  # not run here
-                continue
-            digest.update(f"{root.name}/{path.relative_to(root).as_posix()}\0".encode())
+    root = Path(agentmsg.__file__).parent
+    for path in sorted(root.rglob("*")):
+        if path.is_file() and "__pycache__" not in path.parts and path.suffix != ".mo":
+            digest.update(f"{path.relative_to(root).as_posix()}\0".encode())
             digest.update(path.read_bytes())
-    digest.update((srcdir / "conf.py").read_bytes())
+    for path in (srcdir / "conf.py", Path(__file__)):  # this module runs around each script
+        digest.update(path.read_bytes())
     return digest.hexdigest()
 
 

@@ -3,7 +3,7 @@
 sphinx-gallery executes ``docs/examples/*.py`` and writes ``docs/tutorial/``: a page per
 script with the output each cell printed or displayed, and its ``.py``, ``.ipynb`` and
 ``.zip`` downloads. Its md5 cache re-executes only the scripts that changed; a change in
-what every script depends on (the package, ``conf.py``, the extension, the installed
+what every script depends on (the package, ``conf.py``, the gallery hooks, the installed
 distributions) re-runs them all (:func:`agentmsg_docs.gallery.inputs_digest`). Every language
 build then reuses these results and executes nothing.
 
