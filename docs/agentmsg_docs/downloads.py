@@ -21,6 +21,7 @@ from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from docutils import nodes
 from docutils.utils import column_width
 from sphinx.util import logging
 
@@ -47,136 +48,61 @@ Lookup = Callable[[str], "str | None"]
 # ----------------------------------------------------------------------------------------
 # Translating the prose of a gallery script with a page's catalog
 
-_BULLET = re.compile(r"^(\s*)((?:(?:[-*+•]|\d+[.)]|#\.)\s+)+)")
-_DIRECTIVE = re.compile(r"^(\s*)\.\.\s+([\w:-]+)::(.*)$")
-_EXPLICIT = re.compile(r"^(\s*)\.\.(\s|$)")  # comments, targets, substitutions
-_FIELD = re.compile(r"^\s*:[^:\s][^:]*:(\s|$)")
 _ADORNMENT = re.compile(r"^([=\-`:'\"~^_*+#<>.])\1{2,}\s*$")
-#: Directives whose content is code or markup, copied as is.
-_VERBATIM = {
-    "code",
-    "code-block",
-    "sourcecode",
-    "literalinclude",
-    "math",
-    "raw",
-    "highlight",
-    "doctest",
-    "testcode",
-    "testoutput",
-    "image",
-    "figure",
-    "include",
+#: docutils reads the prose quietly and as it is written: Sphinx's roles and directives
+#: are unknown to it (their text stays, as Sphinx's gettext builder extracts it), and the
+#: one top-level title stays a section title.
+_QUIET_SETTINGS = {
+    "report_level": 5,
+    "halt_level": 5,
+    "doctitle_xform": False,
+    "sectsubtitle_xform": False,
+    "file_insertion_enabled": False,
+    "raw_enabled": False,
 }
-#: Directives whose argument is a translatable title.
-_TITLED = {"admonition", "list-table", "table", "csv-table", "topic", "sidebar", "rubric"}
-#: Admonitions, whose argument is the first paragraph of their body.
-_ADMONITIONS = {
-    "attention",
-    "caution",
-    "danger",
-    "error",
-    "hint",
-    "important",
-    "note",
-    "tip",
-    "warning",
-    "seealso",
-}
-
-
-def _indent(line: str) -> int:
-    return len(line) - len(line.lstrip())
 
 
 def _rst_units(text: str) -> Iterator[tuple[str, int, int, str, str]]:
-    """Split reST into units: ``(kind, start, stop, prefix, msgid)``.
+    """The translatable units of reST, read by docutils: ``(kind, start, stop, prefix,
+    msgid)``.
 
-    *kind* is ``"title"``, ``"paragraph"`` (also a list item's or table cell's text, and
-    a titled directive's argument) or ``"verbatim"``; lines ``start:stop`` hold the unit;
-    *prefix* is what stays in front of the translated text (indentation, bullet, or the
-    directive up to its argument); *msgid* is the text as Sphinx's gettext builder
-    extracts it (lines joined with spaces).
+    *kind* is ``"title"`` (a section title) or ``"paragraph"`` (also a list item's or
+    table cell's text, and an admonition's or titled directive's argument); lines
+    ``start:stop`` hold the unit; *prefix* is what stays in front of the translated text
+    (indentation, bullet, or the directive up to its argument); *msgid* is the text as
+    Sphinx's gettext builder extracts it (the node's source, lines joined with spaces).
+    Code (literal blocks, code and raw directives) and comments yield nothing.
     """
-    original = text.split("\n")
-    lines = list(original)  # a list item that starts with ".. " is re-read as that markup
-    count = len(lines)
-    index = 0
-    verbatim_deeper_than: int | None = None
-    while index < count:
-        line = lines[index]
-        if not line.strip():
-            index += 1
+    from docutils.core import publish_doctree
+
+    lines = text.split("\n")
+    settings = {**_QUIET_SETTINGS, "warning_stream": io.StringIO()}
+    document = publish_doctree(text, settings_overrides=settings)
+    cursor = 0
+    for node in document.findall(lambda n: isinstance(n, nodes.paragraph | nodes.title)):
+        source = node.rawsource.split("\n")
+        if not node.rawsource.strip() or _inside(node, nodes.system_message):
             continue
-        indent = _indent(line)
-        bullet = _BULLET.match(line)
-        if bullet and _EXPLICIT.match(line[bullet.end() :]):
-            lines[index] = " " * bullet.end() + line[bullet.end() :]
-            continue
-        if verbatim_deeper_than is not None:
-            if indent > verbatim_deeper_than:
-                yield ("verbatim", index, index + 1, "", "")
-                index += 1
-                continue
-            verbatim_deeper_than = None
-        directive = _DIRECTIVE.match(line)
-        if directive:
-            name = directive.group(2).split(":")[-1]
-            argument = directive.group(3).strip()
-            head = original[index][: len(line) - len(directive.group(3))] + " "
-            if argument and (name in _TITLED or name in _ADMONITIONS):
-                stop = index + 1
-                parts = [argument]
-                while name in _ADMONITIONS and stop < count and lines[stop].strip():
-                    if _indent(lines[stop]) <= indent or _FIELD.match(lines[stop]):
-                        break
-                    parts.append(lines[stop].strip())
-                    stop += 1
-                yield ("paragraph", index, stop, head, " ".join(parts))
-                index = stop
-            else:
-                yield ("verbatim", index, index + 1, "", "")
-                index += 1
-            if name in _VERBATIM:
-                verbatim_deeper_than = indent
-            continue
-        if _EXPLICIT.match(line):
-            yield ("verbatim", index, index + 1, "", "")
-            verbatim_deeper_than = indent
-            index += 1
-            continue
-        if _FIELD.match(line):
-            yield ("verbatim", index, index + 1, "", "")
-            index += 1
-            continue
-        below = lines[index + 1] if index + 1 < count else ""
-        if _ADORNMENT.match(line.strip()):
-            after = lines[index + 2] if index + 2 < count else ""
-            if below.strip() and _ADORNMENT.match(after.strip()):  # over- and underlined
-                yield ("title", index + 1, index + 2, "", below.strip())
-                index += 3
-            else:  # a transition
-                yield ("verbatim", index, index + 1, "", "")
-                index += 1
-            continue
-        if indent == 0 and _ADORNMENT.match(below.strip()) and not _BULLET.match(line):
-            yield ("title", index, index + 2, "", line.strip())
-            index += 2
-            continue
-        prefix = bullet.group(0) if bullet else " " * indent
-        body = len(prefix)
-        parts = [line[body:].strip()]
-        stop = index + 1
-        while stop < count and lines[stop].strip() and _indent(lines[stop]) == body:
-            if _DIRECTIVE.match(lines[stop]) or _EXPLICIT.match(lines[stop]):
-                break
-            parts.append(lines[stop].strip())
-            stop += 1
-        msgid = " ".join(parts)
-        yield ("paragraph", index, stop, prefix, msgid)
-        if msgid.endswith("::"):
-            verbatim_deeper_than = body if bullet else indent
-        index = stop
+        first = source[0].strip()
+        # docutils keeps no column, and a line only for some nodes: the unit is the next
+        # line holding its first line, in reading order.
+        start = next(i for i in range(cursor, len(lines)) if first in lines[i])
+        msgid = " ".join(line.strip() for line in source)
+        if isinstance(node, nodes.title) and isinstance(node.parent, nodes.section):
+            cursor = start + 2
+            yield ("title", start, cursor, "", msgid)
+        else:
+            cursor = start + len(source)
+            yield ("paragraph", start, cursor, lines[start][: lines[start].index(first)], msgid)
+
+
+def _inside(node: nodes.Node, kind: type[nodes.Element]) -> bool:
+    parent = node.parent
+    while parent is not None:
+        if isinstance(parent, kind):
+            return True
+        parent = parent.parent
+    return False
 
 
 def text_msgids(text: str) -> list[str]:
@@ -185,7 +111,7 @@ def text_msgids(text: str) -> list[str]:
     >>> text_msgids("Title\\n=====\\n\\nOne\\nparagraph.\\n\\n- an item\\n  on two lines")
     ['Title', 'One paragraph.', 'an item on two lines']
     """
-    return [unit[4] for unit in _rst_units(text) if unit[0] != "verbatim" and unit[4]]
+    return [unit[4] for unit in _rst_units(text)]
 
 
 def translate_rst(text: str, lookup: Lookup, *, width: int = 88) -> str:
@@ -194,8 +120,6 @@ def translate_rst(text: str, lookup: Lookup, *, width: int = 88) -> str:
     out: list[str] = []
     done = 0
     for kind, start, stop, prefix, msgid in _rst_units(text):
-        if kind == "verbatim" or not msgid:
-            continue
         translated = lookup(msgid)
         if not translated:
             continue
