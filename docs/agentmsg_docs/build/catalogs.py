@@ -15,6 +15,9 @@
   them into the ``agentmsg.mo`` files the package reads (``make update-po`` and
   ``make html`` do).
 - :func:`print_stats`: ``sphinx-intl stat``, then a total per language.
+- :func:`unfinished_entries`: what keeps a language whose status is ``complete`` in
+  ``locales/languages.toml`` from being complete (the tests require none); a language
+  "in progress" builds and shows the English of what is not translated yet.
 
 Catalogs live in two places, ``locales/`` (the documentation) and
 ``src/agentmsg/locale/`` (the package); everything here covers both.
@@ -35,7 +38,7 @@ from pathlib import Path
 from agentmsg_docs.build import BUILD, DOCS, LOCALES, ROOT, BuildError, child_env, shown
 from agentmsg_docs.build.examples import run_examples
 from agentmsg_docs.build.sphinx_runs import run_sphinx_builds, sphinx_command
-from agentmsg_docs.languages import TRANSLATED
+from agentmsg_docs.languages import TRANSLATED, Language
 
 __all__ = [
     "TRANSLATED_LANGS",
@@ -50,6 +53,7 @@ __all__ = [
     "extract_package_messages",
     "malformed_lines",
     "print_stats",
+    "unfinished_entries",
     "update_po",
     "validate_catalogs",
     "warn_fuzzy",
@@ -125,6 +129,31 @@ def malformed_lines(path: Path) -> list[tuple[int, str]]:
         for number, line in enumerate(lines, start=1)
         if line.strip() and not line.startswith("#") and not _PO_LINE.fullmatch(line.strip())
     ]
+
+
+def unfinished_entries(
+    languages: Iterable[Language] = TRANSLATED, locales: Path | None = None
+) -> list[str]:
+    """The untranslated and fuzzy entries of the *complete* ones of *languages* (a
+    language "in progress" may have any), each as ``"<file>:<line>: <what> <msgid>"``,
+    in every catalog (under *locales*; by default the documentation's and the package's).
+    """
+    import polib
+
+    problems = []
+    for language in languages:
+        if not language.complete:
+            continue
+        lang = language.code
+        for path in every_catalog(lang) if locales is None else catalog_files(lang, locales):
+            for entry in polib.pofile(str(path)):
+                forms = entry.msgstr_plural.values() if entry.msgid_plural else [entry.msgstr]
+                what = (
+                    "fuzzy" if entry.fuzzy else "" if all(map(str.strip, forms)) else "untranslated"
+                )
+                if what and not entry.obsolete:
+                    problems.append(f"{shown(path)}:{entry.linenum}: {what} {entry.msgid[:60]!r}")
+    return problems
 
 
 def check_catalogs(langs: Sequence[str]) -> None:
