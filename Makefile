@@ -88,6 +88,12 @@ update-po: $(VENV)/.installed ## Merge freshly extracted messages into locales/ 
 stats: $(VENV)/.installed ## Show translation progress per language and page
 	$(DOCS_BUILD) stats
 
+# LANG is also the locale of the environment: the build runs under a known one.
+.PHONY: add-language
+add-language: $(VENV)/.installed ## A new language, in progress: LANG=xx [NAME="its own name"] [TAG=xx-YY]
+	LC_ALL=C.UTF-8 LANG=C.UTF-8 $(DOCS_BUILD) add-language --lang "$(LANG)" \
+		$(if $(NAME),--name "$(NAME)") $(if $(TAG),--tag "$(TAG)")
+
 # Catalogs of MyST pages hold MyST markup, which two of sphinx-lint's checks misread:
 # {role}`x` is no default role, and a code span may hold backquotes. sphinx.po holds the
 # theme's template strings (plain text and HTML, not reST) and is not linted.

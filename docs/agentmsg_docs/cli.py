@@ -8,6 +8,7 @@ it: ``PYTHONPATH=docs python -m agentmsg_docs ...``)::
     python -m agentmsg_docs gettext [--outdir DIR]     # extract messages into _build/gettext/
     python -m agentmsg_docs update-po                  # ... and merge them into locales/
     python -m agentmsg_docs stats                      # translation progress per catalog
+    python -m agentmsg_docs add-language --lang xx     # a new language, in progress
 
 Each job lives in a module of :mod:`agentmsg_docs.build` named after it; what Sphinx does
 inside a build lives in ``docs/conf.py`` and the extension, :mod:`agentmsg_docs`. After
@@ -40,6 +41,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     gettext.add_argument("--outdir", type=Path, help="write the .pot files here instead")
     sub.add_parser("update-po", help="merge extracted messages into locales/ (sphinx-intl)")
     sub.add_parser("stats", help="translation progress per catalog (sphinx-intl stat)")
+    new = sub.add_parser("add-language", help="a new language, in progress (see new_language)")
+    new.add_argument("--lang", required=True, help="its gettext code: fr, ja, pt_BR")
+    new.add_argument("--name", help="its name in its own script (default: from Babel)")
+    new.add_argument("--tag", help="its BCP 47 tag (default: the code with a hyphen)")
     args = parser.parse_args(argv)
     try:
         if args.command == "html":
@@ -52,6 +57,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             update_po()
         elif args.command == "stats":
             print_stats()
+        elif args.command == "add-language":
+            from agentmsg_docs.build.new_language import add_language
+
+            add_language(args.lang, args.name or None, args.tag or None)
     except BuildError as error:
         print(f"\nagentmsg_docs {args.command}: error: {error}", file=sys.stderr)
         return 1

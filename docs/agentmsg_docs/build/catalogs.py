@@ -53,6 +53,7 @@ __all__ = [
     "extract_package_messages",
     "malformed_lines",
     "print_stats",
+    "sphinx_intl_update",
     "unfinished_entries",
     "update_po",
     "validate_catalogs",
@@ -298,7 +299,7 @@ def _commit_time() -> datetime:
     return datetime.fromtimestamp(int(child_env()["SOURCE_DATE_EPOCH"]), UTC)
 
 
-def _sphinx_intl_update(potdir: Path, locale_dir: Path, langs: Sequence[str]) -> None:
+def sphinx_intl_update(potdir: Path, locale_dir: Path, langs: Sequence[str]) -> None:
     command = [sys.executable, "-m", "sphinx_intl", "update", "-p", str(potdir)]
     command += ["-d", str(locale_dir), *(f"--language={lang}" for lang in langs)]
     if subprocess.run(command, cwd=ROOT, env=child_env(), check=False).returncode:
@@ -340,8 +341,8 @@ def update_po(langs: Sequence[str] = TRANSLATED_LANGS) -> None:
     re-run on unchanged sources leaves every file byte-identical.
     """
     build_gettext()
-    _sphinx_intl_update(GETTEXT, LOCALES, langs)
-    _sphinx_intl_update(extract_package_messages().parent, PACKAGE_LOCALE, langs)
+    sphinx_intl_update(GETTEXT, LOCALES, langs)
+    sphinx_intl_update(extract_package_messages().parent, PACKAGE_LOCALE, langs)
     compile_package_catalogs(langs)
     pages = {
         path.relative_to(GETTEXT).with_suffix("").as_posix() for path in GETTEXT.rglob("*.pot")
