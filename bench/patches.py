@@ -29,10 +29,7 @@ PATCHES = (
     "_fewer_collections",
     "_myst_default_settings_once",
     "_myst_parser_kept",
-    "_lazy_debug_xml",
     "_pooled_state_machines",
-    "_search_split_once",
-    "_jieba_cache_read_at_once",
 )
 GAIN_TARGET = 0.05
 """The least a patch must spare in some language (a share of the build without it)."""
