@@ -74,7 +74,7 @@ test-fast: $(VENV)/.installed ## Run the package tests only (no site build; seco
 
 .PHONY: test-record
 test-record: $(VENV)/.installed ## Re-record tests/expected/ (what each tutorial prints) after an intended change
-	$(PY) tests/site/_outputs.py record
+	PYTHONPATH=docs $(PY) tests/site/_outputs.py record
 
 .PHONY: gettext
 gettext: $(VENV)/.installed ## Extract translatable messages into _build/gettext

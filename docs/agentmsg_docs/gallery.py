@@ -106,7 +106,7 @@ def reset_deterministic(gallery_conf: dict[str, Any], fname: str, when: str) -> 
         _active.pop().__exit__(None, None, None)
     if when == "before":
         import agentmsg
-        from agentmsg._l10n import deferred
+        from agentmsg_docs.cards import deferred
 
         for block in (agentmsg.deterministic(seed=Path(fname).stem), deferred()):
             block.__enter__()

@@ -28,7 +28,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from _checkout import docs_command, docs_env
-from agentmsg._l10n import localize
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "docs" / "examples"
@@ -109,6 +108,8 @@ def captured_cells(generated: str, script_lines: Sequence[str]) -> list[Cell]:
     *script_lines* are the lines of the script the page came from, to place each cell at
     its first non-blank line.
     """
+    from agentmsg_docs.cards import localize  # docs/ on the path: pytest, make test-record
+
     cells = []
     marks = list(_CELL.finditer(generated))
     for index, mark in enumerate(marks):

@@ -21,10 +21,10 @@ from sphinx.builders.html._assets import _CascadingStyleSheet
 
 import agentmsg
 from _outputs import captured_html
-from agentmsg._html import STYLE
-from agentmsg._l10n import localize
+from agentmsg.cards._html import STYLE
 from agentmsg_docs import html_pages
 from agentmsg_docs.build import root_pages as build
+from agentmsg_docs.cards import localize
 from agentmsg_docs.downloads import load_catalog, text_msgids, translate_script
 from agentmsg_docs.languages import LANGUAGES, SITE_URL, language_links
 from conftest import TUTORIALS
