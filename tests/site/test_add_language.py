@@ -12,6 +12,8 @@ from pathlib import Path
 import polib
 import pytest
 
+from agentmsg_docs.build import ROOT
+from agentmsg_docs.build.catalogs import PACKAGE_LOCALE
 from conftest import copy_repository, run_build
 
 pytestmark = pytest.mark.docs
@@ -42,7 +44,7 @@ def test_row_catalogs_and_glossary(with_french: Path) -> None:
     theme = polib.pofile(str(french / "sphinx.po"))
     assert "Languages" in {entry.msgid for entry in theme}
     assert [] == [entry.msgid for entry in theme if entry.msgstr]
-    cards = with_french / "src" / "agentmsg" / "locale" / "fr" / "LC_MESSAGES"
+    cards = with_french / PACKAGE_LOCALE.relative_to(ROOT) / "fr" / "LC_MESSAGES"
     assert (cards / "agentmsg.po").is_file() and (cards / "agentmsg.mo").is_file()
     glossary = (with_french / "locales" / "fr" / "GLOSSARY.md").read_text("utf-8")
     assert "| message | | |" in glossary
