@@ -11,6 +11,8 @@ give the same bytes.
 
 from __future__ import annotations
 
+import copy
+import functools
 import io
 import json
 import re
@@ -19,7 +21,7 @@ import textwrap
 import zipfile
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from docutils import nodes
 from docutils.utils import column_width
@@ -49,17 +51,32 @@ Lookup = Callable[[str], "str | None"]
 # Translating the prose of a gallery script with a page's catalog
 
 _ADORNMENT = re.compile(r"^([=\-`:'\"~^_*+#<>.])\1{2,}\s*$")
-#: docutils reads the prose quietly and as it is written: Sphinx's roles and directives
-#: are unknown to it (their text stays, as Sphinx's gettext builder extracts it), and the
-#: one top-level title stays a section title.
-_QUIET_SETTINGS = {
-    "report_level": 5,
-    "halt_level": 5,
-    "doctitle_xform": False,
-    "sectsubtitle_xform": False,
-    "file_insertion_enabled": False,
-    "raw_enabled": False,
-}
+
+
+@functools.cache
+def _quiet_settings() -> Any:
+    """docutils' settings for reading prose quietly: Sphinx's roles and directives are
+    unknown to it (their text stays, as Sphinx's gettext builder extracts it)."""
+    from docutils.frontend import get_default_settings
+    from docutils.parsers.rst import Parser
+
+    settings = get_default_settings(Parser)
+    settings.report_level = settings.halt_level = 5
+    settings.file_insertion_enabled = settings.raw_enabled = False
+    return settings
+
+
+def _parsed(text: str) -> nodes.document:
+    """*text* parsed by docutils' reST parser alone (no transforms: the one top-level
+    title stays a section title)."""
+    from docutils.parsers.rst import Parser
+    from docutils.utils import new_document
+
+    settings = copy.copy(_quiet_settings())
+    settings.warning_stream = io.StringIO()
+    document = new_document("<prose>", settings)
+    Parser().parse(text, document)
+    return document
 
 
 def _rst_units(text: str) -> Iterator[tuple[str, int, int, str, str]]:
@@ -73,11 +90,8 @@ def _rst_units(text: str) -> Iterator[tuple[str, int, int, str, str]]:
     Sphinx's gettext builder extracts it (the node's source, lines joined with spaces).
     Code (literal blocks, code and raw directives) and comments yield nothing.
     """
-    from docutils.core import publish_doctree
-
     lines = text.split("\n")
-    settings = {**_QUIET_SETTINGS, "warning_stream": io.StringIO()}
-    document = publish_doctree(text, settings_overrides=settings)
+    document = _parsed(text)
     cursor = 0
     for node in document.findall(lambda n: isinstance(n, nodes.paragraph | nodes.title)):
         source = node.rawsource.split("\n")
