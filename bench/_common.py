@@ -18,8 +18,10 @@ from __future__ import annotations
 import statistics
 import textwrap
 import timeit
+import tomllib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 SUBJECT = "agentmsg"
@@ -161,6 +163,14 @@ class Section:
 
 
 # -- measuring ---------------------------------------------------------------------
+
+
+def table_languages() -> tuple[str, ...]:
+    """The codes of the site's languages, in the order of their one table
+    (``locales/languages.toml``; the first is the source language)."""
+    table = Path(__file__).resolve().parent.parent / "locales" / "languages.toml"
+    rows = tomllib.loads(table.read_text(encoding="utf-8"))["language"]
+    return tuple(str(row["code"]) for row in rows)
 
 
 def calibrate(timer: timeit.Timer, min_time: float) -> int:

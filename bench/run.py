@@ -40,6 +40,7 @@ SECTION_MODULES = (
     "bench.providers",
     "bench.imports",
     "bench.docs_build",
+    "bench.patches",
     "bench.lite",
     "bench.lighthouse",
 )

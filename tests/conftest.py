@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from _checkout import ROOT, copy_repository
+from _checkout import ROOT, copy_repository, docs_command, docs_env
 
 # Hypothesis's example database and caches, read when the first test runs: not in the tree,
 # and one folder per checkout, so that two checkouts' examples do not mix.
@@ -45,7 +45,7 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 
 @pytest.fixture(scope="session")
 def site_checkout(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A copy of the working tree in which ``docs/build.py html`` has built the whole site
+    """A copy of the working tree in which ``python -m agentmsg_docs html`` has built the whole site
     (all languages) into ``_build/html``; its ``docs/tutorial/`` holds what the examples
     pass captured.
 
@@ -59,15 +59,16 @@ def site_checkout(tmp_path_factory: pytest.TempPathFactory) -> Path:
         if (ROOT / name).is_dir():
             shutil.copytree(ROOT / name, repo / name, symlinks=True)
     result = subprocess.run(
-        [sys.executable, "docs/build.py", "html"],
+        docs_command(sys.executable, "html"),
         cwd=repo,
+        env=docs_env(repo, dict(os.environ)),
         capture_output=True,
         text=True,
         check=False,
     )
     if result.returncode != 0:
         pytest.fail(
-            f"`docs/build.py html` failed with exit code {result.returncode}:\n"
+            f"`python -m agentmsg_docs html` failed with exit code {result.returncode}:\n"
             f"{result.stdout[-6000:]}\n{result.stderr[-6000:]}",
             pytrace=False,
         )

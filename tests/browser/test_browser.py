@@ -30,11 +30,11 @@ from urllib.parse import unquote, urlsplit
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "docs" / "_ext"))
+from agentmsg_docs.gallery import TUTORIAL_ORDER
+from agentmsg_docs.languages import LANGUAGES, SITE_PATH
 
-from agentmsg_gallery import TUTORIAL_ORDER  # noqa: E402
-from agentmsg_languages import LANGUAGES, SITE_PATH  # noqa: E402
+ROOT = Path(__file__).resolve().parents[2]
+
 
 pytestmark = [pytest.mark.docs, pytest.mark.browser]
 

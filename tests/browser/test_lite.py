@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import json
 import re
-import sys
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -39,15 +38,12 @@ import pytest
 
 import agentmsg
 from _outputs import EXPECTED, cell_title, readable_html
+from agentmsg_docs.build.lite import LITE_DIR, tutorial_names
+from agentmsg_docs.languages import LANGUAGES
 from test_browser import CHROMIUM_FLAGS, chromium, serve_site
 
 ROOT = Path(__file__).resolve().parents[2]
-sys.path.append(str(ROOT / "docs"))  # last: docs/build.py must not shadow PyPA's `build`
-sys.path.insert(0, str(ROOT / "docs" / "_ext"))
 
-from agentmsg_languages import LANGUAGES  # noqa: E402
-
-from builder.lite import LITE_DIR, tutorial_names  # noqa: E402
 
 pytestmark = [pytest.mark.docs, pytest.mark.browser]
 

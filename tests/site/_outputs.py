@@ -1,7 +1,7 @@
 """What each tutorial shows, as sphinx-gallery captured it in the build, against
 ``tests/expected/``.
 
-The examples pass of the docs build (``python docs/build.py examples``, part of ``make
+The examples pass of the docs build (``python -m agentmsg_docs examples``, part of ``make
 html``) executes every ``docs/examples/<name>.py`` once and writes
 ``docs/tutorial/<name>.rst``: for each code cell, the script lines it came from
 (``.. GENERATED FROM PYTHON SOURCE LINES a-b``), its code, and the output box the page
@@ -19,12 +19,15 @@ from __future__ import annotations
 
 import difflib
 import hashlib
+import os
 import re
 import subprocess
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+
+from _checkout import docs_command, docs_env
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "docs" / "examples"
@@ -105,7 +108,7 @@ def captured_cells(generated: str, script_lines: Sequence[str]) -> list[Cell]:
     *script_lines* are the lines of the script the page came from, to place each cell at
     its first non-blank line.
     """
-    from agentmsg_cards import localize  # docs/_ext: on sys.path (conftest, main)
+    from agentmsg_docs.cards import localize  # docs/ on the path: pytest, make test-record
 
     cells = []
     marks = list(_CELL.finditer(generated))
@@ -199,7 +202,7 @@ def shown_by(
     if not page.is_file():
         msg = (
             f"{relative(page)} is missing: the examples pass has not run "
-            "(`python docs/build.py examples`, or `make html`)."
+            "(`python -m agentmsg_docs examples`, or `make html`)."
         )
         raise FileNotFoundError(msg)
     cells = captured_cells(
@@ -298,11 +301,12 @@ def main(argv: Sequence[str]) -> int:
     """``python tests/site/_outputs.py record [NAME...]``: run the examples pass, then
     re-record the expected outputs (every tutorial's when no name is given, removing the
     files of tutorials that no longer exist)."""
-    sys.path.insert(0, str(ROOT / "docs" / "_ext"))
     if not argv or argv[0] != "record":
         print("usage: python tests/site/_outputs.py record [TUTORIAL ...]")
         return 2
-    examples = subprocess.run([sys.executable, str(ROOT / "docs" / "build.py"), "examples"])
+    examples = subprocess.run(
+        docs_command(sys.executable, "examples"), cwd=ROOT, env=docs_env(ROOT, dict(os.environ))
+    )
     if examples.returncode != 0:
         return examples.returncode
     named = [Path(arg).stem for arg in argv[1:]]

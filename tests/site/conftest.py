@@ -14,11 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from _checkout import ROOT, copy_repository
-
-# The docs build's modules (docs/builder/) and extensions (docs/_ext/), for the tests that
-# call their functions.
-sys.path[:0] = [str(ROOT / "docs"), str(ROOT / "docs" / "_ext")]
+from _checkout import ROOT, copy_repository, docs_command, docs_env
 
 __all__ = ["ROOT", "TUTORIALS", "copy_repository", "run_build"]
 
@@ -48,15 +44,15 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
 def run_build(
     repo: Path, *args: str, env: dict[str, str] | None = None, python: str = sys.executable
 ) -> subprocess.CompletedProcess[str]:
-    """``python docs/build.py ARGS`` in *repo* (a copy of the repository), with this
+    """``python -m agentmsg_docs ARGS`` in *repo* (a copy of the repository), with this
     interpreter (or *python*) and *env* added to the environment; its output is captured,
     its exit code left to the caller."""
     if not _may_build[0]:
-        pytest.fail("this test runs docs/build.py: mark it @pytest.mark.slow", pytrace=False)
+        pytest.fail("this test runs the docs build: mark it @pytest.mark.slow", pytrace=False)
     return subprocess.run(
-        [python, "docs/build.py", *args],
+        docs_command(python, *args),
         cwd=repo,
-        env={**os.environ, **(env or {})},
+        env=docs_env(repo, {**os.environ, **(env or {})}),
         capture_output=True,
         text=True,
         check=False,

@@ -19,10 +19,11 @@ import nbformat
 import pytest
 from nbclient import NotebookClient
 
+from agentmsg_docs.languages import LANGUAGES
 from conftest import TUTORIALS
 
 ROOT = Path(__file__).resolve().parents[2]
-LANGS = ("en", "zh_CN", "es")
+LANGS = tuple(language.code for language in LANGUAGES)
 KERNEL = "agentmsg-test-python3"
 CELL_TIMEOUT = 60
 

@@ -1,6 +1,6 @@
 """The built site (``_build/html``): pages, executed output, downloads, language links.
 
-Every test reads the files ``docs/build.py html`` produced (the ``built_site`` fixture
+Every test reads the files ``python -m agentmsg_docs html`` produced (the ``built_site`` fixture
 builds them once per session), in every language.
 """
 
@@ -9,7 +9,6 @@ from __future__ import annotations
 import functools
 import json
 import re
-import sys
 import zipfile
 from pathlib import Path
 from types import SimpleNamespace
@@ -17,23 +16,21 @@ from typing import Any
 
 import pytest
 import snowballstemmer
-from agentmsg_cards import localize
 from bs4 import BeautifulSoup, Tag
 from sphinx.builders.html._assets import _CascadingStyleSheet
 
 import agentmsg
 from _outputs import captured_html
 from agentmsg.cards._html import STYLE
-from builder import root as build
+from agentmsg_docs import html_pages
+from agentmsg_docs.build import root_pages as build
+from agentmsg_docs.cards import localize
+from agentmsg_docs.downloads import load_catalog, text_msgids, translate_script
+from agentmsg_docs.languages import LANGUAGES, SITE_URL, language_links
 from conftest import TUTORIALS
 
 ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "docs" / "_ext"))
 
-
-import agentmsg_site  # noqa: E402
-from agentmsg_downloads import load_catalog, text_msgids, translate_script  # noqa: E402
-from agentmsg_languages import LANGUAGES, SITE_URL, language_links  # noqa: E402
 
 LANGS = [language.code for language in LANGUAGES]
 TAGS = {language.code: language.tag for language in LANGUAGES}
@@ -303,12 +300,12 @@ class TestLanguageLinks:
     @pytest.mark.parametrize("lang", LANGS)
     def test_sitemap(self, built_site: Path, lang: str) -> None:
         """``sitemap.xml`` lists every page (but search, genindex and 404) with its
-        ``zh-CN`` and ``es`` alternates."""
+        alternates in every language."""
         text = (built_site / lang / "sitemap.xml").read_text(encoding="utf-8")
         listed = set(re.findall(rf"<loc>[^<]*?/{lang}/([^<]+)\.html</loc>", text))
         expected = set(pages(built_site, lang)) - {"search", "genindex", "404"}
         assert expected == listed
-        for tag in ("zh-CN", "es", "en"):
+        for tag in TAGS.values():
             assert len(listed) == text.count(f'hreflang="{tag}"'), tag
 
 
@@ -417,7 +414,7 @@ class TestStyleSheetBundle:
             _CascadingStyleSheet("_static/a.css", priority=500),
         ]
         assert ["_static/agentmsg-site.css"] == self.linked(
-            agentmsg_site._bundle_style_sheets(app, sheets)
+            html_pages._bundle_style_sheets(app, sheets)
         )
         assert (
             "/* agentmsg-site.css, from _static/a.css */\na{}\n"
@@ -428,20 +425,20 @@ class TestStyleSheetBundle:
         app = self.outdir(tmp_path, {"a.css": "a{}", "b.css": "b{}", "c.css": "c{}"})
         first = [_CascadingStyleSheet(f"_static/{name}") for name in ("a.css", "b.css")]
         other = [_CascadingStyleSheet(f"_static/{name}") for name in ("a.css", "c.css")]
-        agentmsg_site._bundle_style_sheets(app, first)
+        html_pages._bundle_style_sheets(app, first)
         assert ["_static/a.css", "_static/c.css"] == self.linked(
-            agentmsg_site._bundle_style_sheets(app, other)
+            html_pages._bundle_style_sheets(app, other)
         )
 
     def test_a_new_build_bundles_its_own_sheets(self, tmp_path: Path) -> None:
         """A second build in the same process rereads the sheets and writes them anew."""
         app = self.outdir(tmp_path, {"a.css": "a{}", "b.css": "b{}"})
         sheets = [_CascadingStyleSheet(f"_static/{name}") for name in ("a.css", "b.css")]
-        agentmsg_site._bundle_style_sheets(app, sheets)
+        html_pages._bundle_style_sheets(app, sheets)
         (tmp_path / "_static" / "b.css").write_text("b{color:red}", encoding="utf-8")
-        agentmsg_site._forget_bundles(app)
+        html_pages._forget_bundles(app)
         assert ["_static/agentmsg-site.css"] == self.linked(
-            agentmsg_site._bundle_style_sheets(app, sheets)
+            html_pages._bundle_style_sheets(app, sheets)
         )
         bundle = (tmp_path / "_static" / "agentmsg-site.css").read_text(encoding="utf-8")
         assert bundle.endswith("b{color:red}\n")
@@ -455,18 +452,18 @@ class TestStyleSheetBundle:
             _CascadingStyleSheet("_static/b.css"),
             _CascadingStyleSheet("_static/c.css", media="print"),
         ]
-        assert self.linked(sheets) == self.linked(agentmsg_site._bundle_style_sheets(app, sheets))
+        assert self.linked(sheets) == self.linked(html_pages._bundle_style_sheets(app, sheets))
 
     def test_a_sheet_changed_after_the_pages_is_reported(
         self, tmp_path: Path, caplog: pytest.LogCaptureFixture
     ) -> None:
         app = self.outdir(tmp_path, {"a.css": "a{}", "b.css": "b{}"})
         sheets = [_CascadingStyleSheet(f"_static/{name}") for name in ("a.css", "b.css")]
-        agentmsg_site._bundle_style_sheets(app, sheets)
-        agentmsg_site._check_bundle(app, None)
+        html_pages._bundle_style_sheets(app, sheets)
+        html_pages._check_bundle(app, None)
         assert [] == [record for record in caplog.records if record.levelname == "WARNING"]
         (tmp_path / "_static" / "b.css").write_text("b{color:red}", encoding="utf-8")
-        agentmsg_site._check_bundle(app, None)
+        html_pages._check_bundle(app, None)
         assert ["_static/agentmsg-site.css holds another _static/b.css than the build wrote"] == [
             record.getMessage() for record in caplog.records if record.levelname == "WARNING"
         ]
@@ -685,7 +682,7 @@ class TestThemeStrings:
 
     Furo has no catalogs and Sphinx's lack some entries; ``locales/<lang>/LC_MESSAGES/
     sphinx.po`` fills them in (``docs/_templates/page.html`` and
-    ``docs/_ext/agentmsg_theme_strings.py``).
+    ``docs/agentmsg_docs/theme_strings.py``).
     """
 
     ENGLISH_LABELS = (

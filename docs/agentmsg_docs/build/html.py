@@ -1,14 +1,14 @@
 """``make html`` from start to end: examples, languages, root files.
 
-1. The examples pass (:mod:`builder.examples`) runs the tutorial scripts unless
+1. The examples pass (:mod:`agentmsg_docs.build.examples`) runs the tutorial scripts unless
    ``docs/tutorial/`` is current; meanwhile the catalogs of the languages to build are
-   checked (:mod:`builder.catalogs`).
-2. Every language whose inputs changed since its last build (:mod:`builder.stamps`) is
-   rebuilt from scratch, all at once (:mod:`builder.languages`); the others are kept.
-3. The root files are written (:mod:`builder.root`).
+   checked (:mod:`agentmsg_docs.build.catalogs`).
+2. Every language whose inputs changed since its last build (:mod:`agentmsg_docs.build.stamps`) is
+   rebuilt from scratch, all at once (:mod:`agentmsg_docs.build.sphinx_runs`); the others are kept.
+3. The root files are written (:mod:`agentmsg_docs.build.root_pages`).
 4. The in-browser runtime, one JupyterLite for every language, is built from the
    languages' notebooks unless they and its other inputs are unchanged
-   (:mod:`builder.lite`).
+   (:mod:`agentmsg_docs.build.lite`).
 
 The log says what happened to each language: ``== <lang>: rebuilding from scratch`` or
 ``== <lang>: up to date (nothing it reads changed), not rebuilt``.
@@ -19,15 +19,14 @@ from __future__ import annotations
 import shutil
 from collections.abc import Sequence
 
-from agentmsg_languages import LANGUAGES
-
-from builder import BUILD, BuildError, shown
-from builder.catalogs import check_catalogs
-from builder.examples import examples_current, run_examples
-from builder.languages import SphinxBuilds, run_sphinx_builds, sphinx_command
-from builder.lite import LiteError, build_lite
-from builder.root import write_root_files
-from builder.stamps import forget_stamp, language_digests, up_to_date, write_stamp
+from agentmsg_docs.build import BUILD, BuildError, shown
+from agentmsg_docs.build.catalogs import check_catalogs, compile_package_catalogs
+from agentmsg_docs.build.examples import examples_current, run_examples
+from agentmsg_docs.build.lite import LiteError, build_lite
+from agentmsg_docs.build.root_pages import write_root_files
+from agentmsg_docs.build.sphinx_runs import SphinxBuilds, run_sphinx_builds, sphinx_command
+from agentmsg_docs.build.stamps import forget_stamp, language_digests, up_to_date, write_stamp
+from agentmsg_docs.languages import LANGUAGES, SOURCE
 
 __all__ = ["ALL_LANGS", "HTML", "build_html"]
 
@@ -51,6 +50,7 @@ def build_html(langs: Sequence[str]) -> None:
         msg = f"--langs must list some of {' '.join(ALL_LANGS)}, not {' '.join(langs)!r}"
         raise BuildError(msg)
     langs = [lang for lang in ALL_LANGS if lang in langs]
+    compile_package_catalogs()  # before anything reads the cards' labels
     commands = {
         lang: sphinx_command("html", lang, HTML / lang, BUILD / "doctrees" / lang) for lang in langs
     }
@@ -65,7 +65,7 @@ def build_html(langs: Sequence[str]) -> None:
         for lang in langs:
             if lang not in stale:
                 print(f"== {lang}: up to date (nothing it reads changed), not rebuilt")
-        check_catalogs([lang for lang in stale if lang != "en"])
+        check_catalogs([lang for lang in stale if lang != SOURCE.code])
         _clear(stale)
         codes = run_sphinx_builds([(lang, commands[lang]) for lang in stale]) if stale else {}
     else:
@@ -75,7 +75,9 @@ def build_html(langs: Sequence[str]) -> None:
         _clear(langs)
         builds = SphinxBuilds([(lang, commands[lang]) for lang in langs], gated=True)
         try:
-            run_examples(meanwhile=lambda: check_catalogs([lang for lang in langs if lang != "en"]))
+            run_examples(
+                meanwhile=lambda: check_catalogs([lang for lang in langs if lang != SOURCE.code])
+            )
         except BaseException:
             builds.cancel()
             raise

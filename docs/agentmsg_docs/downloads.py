@@ -4,13 +4,15 @@ In a non-English build, the ``.py`` and ``.zip`` files a tutorial page links to 
 rewritten with the prose translated paragraph by paragraph from the page's catalog (the
 same msgids Sphinx extracts: :func:`text_msgids`), the code untouched. In every language,
 English included, the ``.ipynb`` is written from that script with clean Markdown cells
-(``agentmsg_notebooks.py``) instead of sphinx-gallery's, which keep raw reST. Every zip,
+(``agentmsg_docs.notebooks``) instead of sphinx-gallery's, which keep raw reST. Every zip,
 in every language, is written with fixed timestamps in a sorted order, so that two builds
 give the same bytes.
 """
 
 from __future__ import annotations
 
+import copy
+import functools
 import io
 import json
 import re
@@ -21,10 +23,13 @@ from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from agentmsg_gallery import GALLERY_DIR, example_scripts
-from agentmsg_notebooks import notebook_markdown
+from docutils import nodes
 from docutils.utils import column_width
 from sphinx.util import logging
+
+from agentmsg_docs.gallery import GALLERY_DIR, example_scripts
+from agentmsg_docs.notebooks import notebook_markdown
+from agentmsg_docs.po import translations
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -45,136 +50,73 @@ Lookup = Callable[[str], "str | None"]
 # ----------------------------------------------------------------------------------------
 # Translating the prose of a gallery script with a page's catalog
 
-_BULLET = re.compile(r"^(\s*)((?:(?:[-*+•]|\d+[.)]|#\.)\s+)+)")
-_DIRECTIVE = re.compile(r"^(\s*)\.\.\s+([\w:-]+)::(.*)$")
-_EXPLICIT = re.compile(r"^(\s*)\.\.(\s|$)")  # comments, targets, substitutions
-_FIELD = re.compile(r"^\s*:[^:\s][^:]*:(\s|$)")
 _ADORNMENT = re.compile(r"^([=\-`:'\"~^_*+#<>.])\1{2,}\s*$")
-#: Directives whose content is code or markup, copied as is.
-_VERBATIM = {
-    "code",
-    "code-block",
-    "sourcecode",
-    "literalinclude",
-    "math",
-    "raw",
-    "highlight",
-    "doctest",
-    "testcode",
-    "testoutput",
-    "image",
-    "figure",
-    "include",
-}
-#: Directives whose argument is a translatable title.
-_TITLED = {"admonition", "list-table", "table", "csv-table", "topic", "sidebar", "rubric"}
-#: Admonitions, whose argument is the first paragraph of their body.
-_ADMONITIONS = {
-    "attention",
-    "caution",
-    "danger",
-    "error",
-    "hint",
-    "important",
-    "note",
-    "tip",
-    "warning",
-    "seealso",
-}
 
 
-def _indent(line: str) -> int:
-    return len(line) - len(line.lstrip())
+@functools.cache
+def _quiet_settings() -> Any:
+    """docutils' settings for reading prose quietly: Sphinx's roles and directives are
+    unknown to it (their text stays, as Sphinx's gettext builder extracts it)."""
+    from docutils.frontend import get_default_settings
+    from docutils.parsers.rst import Parser
+
+    settings = get_default_settings(Parser)
+    settings.report_level = settings.halt_level = 5
+    settings.file_insertion_enabled = settings.raw_enabled = False
+    return settings
+
+
+def _parsed(text: str) -> nodes.document:
+    """*text* parsed by docutils' reST parser alone (no transforms: the one top-level
+    title stays a section title)."""
+    from docutils.parsers.rst import Parser
+    from docutils.utils import new_document
+
+    settings = copy.copy(_quiet_settings())
+    settings.warning_stream = io.StringIO()
+    document = new_document("<prose>", settings)
+    Parser().parse(text, document)
+    return document
 
 
 def _rst_units(text: str) -> Iterator[tuple[str, int, int, str, str]]:
-    """Split reST into units: ``(kind, start, stop, prefix, msgid)``.
+    """The translatable units of reST, read by docutils: ``(kind, start, stop, prefix,
+    msgid)``.
 
-    *kind* is ``"title"``, ``"paragraph"`` (also a list item's or table cell's text, and
-    a titled directive's argument) or ``"verbatim"``; lines ``start:stop`` hold the unit;
-    *prefix* is what stays in front of the translated text (indentation, bullet, or the
-    directive up to its argument); *msgid* is the text as Sphinx's gettext builder
-    extracts it (lines joined with spaces).
+    *kind* is ``"title"`` (a section title) or ``"paragraph"`` (also a list item's or
+    table cell's text, and an admonition's or titled directive's argument); lines
+    ``start:stop`` hold the unit; *prefix* is what stays in front of the translated text
+    (indentation, bullet, or the directive up to its argument); *msgid* is the text as
+    Sphinx's gettext builder extracts it (the node's source, lines joined with spaces).
+    Code (literal blocks, code and raw directives) and comments yield nothing.
     """
-    original = text.split("\n")
-    lines = list(original)  # a list item that starts with ".. " is re-read as that markup
-    count = len(lines)
-    index = 0
-    verbatim_deeper_than: int | None = None
-    while index < count:
-        line = lines[index]
-        if not line.strip():
-            index += 1
+    lines = text.split("\n")
+    document = _parsed(text)
+    cursor = 0
+    for node in document.findall(lambda n: isinstance(n, nodes.paragraph | nodes.title)):
+        source = node.rawsource.split("\n")
+        if not node.rawsource.strip() or _inside(node, nodes.system_message):
             continue
-        indent = _indent(line)
-        bullet = _BULLET.match(line)
-        if bullet and _EXPLICIT.match(line[bullet.end() :]):
-            lines[index] = " " * bullet.end() + line[bullet.end() :]
-            continue
-        if verbatim_deeper_than is not None:
-            if indent > verbatim_deeper_than:
-                yield ("verbatim", index, index + 1, "", "")
-                index += 1
-                continue
-            verbatim_deeper_than = None
-        directive = _DIRECTIVE.match(line)
-        if directive:
-            name = directive.group(2).split(":")[-1]
-            argument = directive.group(3).strip()
-            head = original[index][: len(line) - len(directive.group(3))] + " "
-            if argument and (name in _TITLED or name in _ADMONITIONS):
-                stop = index + 1
-                parts = [argument]
-                while name in _ADMONITIONS and stop < count and lines[stop].strip():
-                    if _indent(lines[stop]) <= indent or _FIELD.match(lines[stop]):
-                        break
-                    parts.append(lines[stop].strip())
-                    stop += 1
-                yield ("paragraph", index, stop, head, " ".join(parts))
-                index = stop
-            else:
-                yield ("verbatim", index, index + 1, "", "")
-                index += 1
-            if name in _VERBATIM:
-                verbatim_deeper_than = indent
-            continue
-        if _EXPLICIT.match(line):
-            yield ("verbatim", index, index + 1, "", "")
-            verbatim_deeper_than = indent
-            index += 1
-            continue
-        if _FIELD.match(line):
-            yield ("verbatim", index, index + 1, "", "")
-            index += 1
-            continue
-        below = lines[index + 1] if index + 1 < count else ""
-        if _ADORNMENT.match(line.strip()):
-            after = lines[index + 2] if index + 2 < count else ""
-            if below.strip() and _ADORNMENT.match(after.strip()):  # over- and underlined
-                yield ("title", index + 1, index + 2, "", below.strip())
-                index += 3
-            else:  # a transition
-                yield ("verbatim", index, index + 1, "", "")
-                index += 1
-            continue
-        if indent == 0 and _ADORNMENT.match(below.strip()) and not _BULLET.match(line):
-            yield ("title", index, index + 2, "", line.strip())
-            index += 2
-            continue
-        prefix = bullet.group(0) if bullet else " " * indent
-        body = len(prefix)
-        parts = [line[body:].strip()]
-        stop = index + 1
-        while stop < count and lines[stop].strip() and _indent(lines[stop]) == body:
-            if _DIRECTIVE.match(lines[stop]) or _EXPLICIT.match(lines[stop]):
-                break
-            parts.append(lines[stop].strip())
-            stop += 1
-        msgid = " ".join(parts)
-        yield ("paragraph", index, stop, prefix, msgid)
-        if msgid.endswith("::"):
-            verbatim_deeper_than = body if bullet else indent
-        index = stop
+        first = source[0].strip()
+        # docutils keeps no column, and a line only for some nodes: the unit is the next
+        # line holding its first line, in reading order.
+        start = next(i for i in range(cursor, len(lines)) if first in lines[i])
+        msgid = " ".join(line.strip() for line in source)
+        if isinstance(node, nodes.title) and isinstance(node.parent, nodes.section):
+            cursor = start + 2
+            yield ("title", start, cursor, "", msgid)
+        else:
+            cursor = start + len(source)
+            yield ("paragraph", start, cursor, lines[start][: lines[start].index(first)], msgid)
+
+
+def _inside(node: nodes.Node, kind: type[nodes.Element]) -> bool:
+    parent = node.parent
+    while parent is not None:
+        if isinstance(parent, kind):
+            return True
+        parent = parent.parent
+    return False
 
 
 def text_msgids(text: str) -> list[str]:
@@ -183,7 +125,7 @@ def text_msgids(text: str) -> list[str]:
     >>> text_msgids("Title\\n=====\\n\\nOne\\nparagraph.\\n\\n- an item\\n  on two lines")
     ['Title', 'One paragraph.', 'an item on two lines']
     """
-    return [unit[4] for unit in _rst_units(text) if unit[0] != "verbatim" and unit[4]]
+    return [unit[4] for unit in _rst_units(text)]
 
 
 def translate_rst(text: str, lookup: Lookup, *, width: int = 88) -> str:
@@ -192,8 +134,6 @@ def translate_rst(text: str, lookup: Lookup, *, width: int = 88) -> str:
     out: list[str] = []
     done = 0
     for kind, start, stop, prefix, msgid in _rst_units(text):
-        if kind == "verbatim" or not msgid:
-            continue
         translated = lookup(msgid)
         if not translated:
             continue
@@ -281,25 +221,11 @@ def translate_script(source: str, lookup: Lookup) -> str:
 
 def load_catalog(path: Path) -> dict[str, str]:
     """The usable translations of a .po file: not fuzzy, not empty, not obsolete."""
-    from babel.messages.pofile import read_po
-
-    if not path.is_file():
-        return {}
-    with path.open("rb") as handle:
-        catalog = read_po(handle)
-    return {
-        message.id: message.string
-        for message in catalog
-        if isinstance(message.id, str)
-        and message.id
-        and isinstance(message.string, str)
-        and message.string
-        and not message.fuzzy
-    }
+    return translations(path)
 
 
 # ----------------------------------------------------------------------------------------
-# Downloads: translated for zh_CN and es, reproducible zips for every language
+# Downloads: translated for every translated language, reproducible zips for every language
 
 _ZIP_TIME = (1980, 1, 1, 0, 0, 0)
 
@@ -320,7 +246,7 @@ def _notebook(app: Sphinx, script: str, name: str) -> bytes:
     """The notebook of gallery script *name* (its text *script*, maybe translated).
 
     Its cells are sphinx-gallery's (the same split, the same code cells), each text block
-    written as Markdown by :func:`agentmsg_notebooks.notebook_markdown`.
+    written as Markdown by :func:`agentmsg_docs.notebooks.notebook_markdown`.
     """
     from sphinx_gallery import py_source_parser
     from sphinx_gallery.notebook import (
@@ -410,6 +336,5 @@ def _downloads(app: Sphinx, exception: Exception | None) -> None:
     logger.info("agentmsg-gallery: wrote %d %s downloads", written, language)
 
 
-def setup(app: Sphinx) -> dict[str, Any]:
+def register(app: Sphinx) -> None:
     app.connect("build-finished", _downloads)
-    return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True}

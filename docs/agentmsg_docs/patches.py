@@ -5,8 +5,11 @@ language), and what that parse sets up around it costs more than the parse itsel
 patch below names the upstream function whose behaviour it works around, checks that the
 internals it needs are there and steps aside when they are not, so a new release of a
 library gives a slower build, never a broken or different one. None of them changes a
-byte of the output: ``tests/site/test_build.py`` builds zh_CN and es with and without
-them and compares every file.
+byte of the output: ``tests/site/test_build.py`` builds the translated languages with and
+without them and compares every file. Each one stays because it spares at least 5 % of a
+language's build; ``make bench BENCH_ARGS="--only patches"`` measures each by leaving it
+out. No upstream tracker has an issue for any of them (searched: Sphinx, myst-parser,
+docutils).
 
 ``AGENTMSG_DOCS_UNPATCHED=1`` in the environment turns them all off. The extension is
 listed in ``docs/conf.py``, so plain ``sphinx-build`` gets the same speed as ``make html``.
@@ -17,7 +20,6 @@ from __future__ import annotations
 import copy
 import gc
 import logging as std_logging
-import marshal
 import os
 import types
 from collections.abc import Callable
@@ -31,14 +33,21 @@ if TYPE_CHECKING:
 __all__ = ["PATCHES", "UNPATCHED", "apply_patches"]
 
 UNPATCHED = "AGENTMSG_DOCS_UNPATCHED"
-"""Set to a non-empty value, this extension patches nothing."""
+"""Set to ``1``, this extension patches nothing; set to patch names separated by commas
+(``_fewer_collections,_myst_parser_kept``), it leaves those out (to measure each)."""
+
+
+def _left_out(name: str) -> bool:
+    value = os.environ.get(UNPATCHED, "")
+    return value == "1" or name in value.split(",")
+
 
 logger = logging.getLogger(__name__)
 
 
 def _fewer_collections() -> bool:
-    """CPython ``gc``: a collection every 700 allocations is ~15% of a build, which
-    allocates millions of small, long-lived nodes. Objects that exist now are frozen
+    """CPython ``gc``, its default thresholds: a collection every 700 allocations, in a
+    build that allocates millions of small, long-lived nodes. Objects that exist now are frozen
     (never scanned again) and collections run 70 times less often."""
     gc.freeze()
     gc.set_threshold(50_000, 20, 20)
@@ -48,7 +57,7 @@ def _fewer_collections() -> bool:
 def _myst_default_settings_once() -> bool:
     """myst-parser ``mdit_to_docutils/base.py``, ``make_document()``: evaluated as a
     ``dict.get`` default on every render, it parses docutils' default settings with
-    optparse (~2 ms). The defaults are parsed once per parser class and deep-copied."""
+    optparse. The defaults are parsed once per parser class and deep-copied."""
     try:
         from docutils.frontend import get_default_settings
         from docutils.utils import new_document
@@ -103,34 +112,10 @@ def _myst_parser_kept() -> bool:
     return True
 
 
-def _lazy_debug_xml() -> bool:
-    """Sphinx ``util/nodes.py``, ``repr_domxml``: every node the i18n transform skips is
-    formatted as XML for a debug message that is only written with ``-vv``. It is
-    formatted when a log record actually prints it."""
-    from sphinx.util import nodes as sphinx_nodes
-
-    found = getattr(sphinx_nodes, "repr_domxml", None)
-    if found is None:
-        return False
-    repr_domxml: Callable[[Any, int], str] = found
-
-    class LazyXML:
-        def __init__(self, node: Any, length: int = 80) -> None:
-            self.node, self.length = node, length
-
-        def __str__(self) -> str:
-            return str(repr_domxml(self.node, self.length))
-
-        __repr__ = __str__
-
-    sphinx_nodes.repr_domxml = LazyXML  # type: ignore[assignment]
-    return True
-
-
 def _pooled_state_machines() -> bool:
     """Sphinx ``parsers.py``, ``RSTParser.parse``: a new docutils state machine for every
-    translated paragraph, with ~15 states that each build their transition tables
-    (~0.15 ms, a third of the parse). The machines of the parses that
+    translated paragraph, with some fifteen states that each build their transition
+    tables, a third of the parse. The machines of the parses that
     ``sphinx.transforms.i18n.publish_msgstr`` throws away (their source ends with
     ``:<translated>``) are pooled and reused, as docutils pools its nested machines
     (``RSTState.nested_sm_cache``); a page's own machine is never reused, since its
@@ -167,60 +152,11 @@ def _pooled_state_machines() -> bool:
     return True
 
 
-def _search_split_once() -> bool:
-    """Sphinx ``search/__init__.py``, ``IndexBuilder``: every text of a page is split into
-    words, and most texts recur (zh_CN: 17,286 splits of 1,912 distinct texts, ~12 µs
-    each with jieba). Each builder splits a distinct text once. A split depends on its
-    text alone; zh_CN's one side effect, noting the Latin words it met, repeats alike."""
-    from sphinx.search import IndexBuilder
-
-    init = IndexBuilder.__init__
-
-    def memoizing_init(self: Any, *args: Any, **kwargs: Any) -> None:
-        init(self, *args, **kwargs)
-        split = getattr(getattr(self, "lang", None), "split", None)
-        if split is None:  # another Sphinx: leave it as it is
-            return
-        known: dict[str, tuple[str, ...]] = {}
-
-        def memoized_split(text: str) -> list[str]:
-            words = known.get(text)
-            if words is None:
-                words = known[text] = tuple(split(text))
-            return list(words)
-
-        self.lang.split = memoized_split
-
-    IndexBuilder.__init__ = memoizing_init  # type: ignore[method-assign]
-    return True
-
-
-def _jieba_cache_read_at_once() -> bool:
-    """jieba ``__init__.py``, ``Tokenizer.initialize``: reads its 9 MB dictionary cache
-    with ``marshal.load(file)``, in small pieces (0.55 s here); ``marshal.loads`` of the
-    whole file takes 0.15 s. Its module gets a ``marshal`` whose ``load`` does that."""
-    try:
-        import jieba
-    except ImportError:
-        return False  # the zh_CN build reports a missing jieba itself
-    current = getattr(jieba, "marshal", None)
-    if getattr(current, "agentmsg_whole_file", False):
-        return True  # patched by an earlier build in this process
-    if current is not marshal:
-        return False
-    jieba.marshal = types.SimpleNamespace(
-        load=lambda file: marshal.loads(file.read()), dump=marshal.dump, agentmsg_whole_file=True
-    )
-    return True
-
-
 PATCHES: tuple[Callable[[], bool], ...] = (
     _fewer_collections,
     _myst_default_settings_once,
     _myst_parser_kept,
-    _lazy_debug_xml,
     _pooled_state_machines,
-    _search_split_once,
 )
 """The speed-ups applied when the extension is set up, in order."""
 
@@ -230,25 +166,26 @@ _applied: dict[str, bool] = {}
 def apply_patches() -> dict[str, bool]:
     """Apply every patch once per process; return which applied (by function name).
 
-    Nothing is patched when :data:`UNPATCHED` is set.
+    The patches :data:`UNPATCHED` names are left out.
     """
-    if not _applied and not os.environ.get(UNPATCHED):
+    if not _applied:
         for patch in PATCHES:
-            _applied[patch.__name__] = patch()
+            if not _left_out(patch.__name__):
+                _applied[patch.__name__] = patch()
     return dict(_applied)
 
 
-def _patch_jieba(app: Sphinx) -> None:
+def _load_jieba_early(app: Sphinx) -> None:
     """Only the Chinese build indexes with jieba: the others need not import it. Its
     dictionary is loaded now rather than at the first word to index, so that it loads
-    while ``docs/build.py`` still runs the examples."""
-    if app.config.html_search_language != "zh" or os.environ.get(UNPATCHED):
+    while ``python -m agentmsg_docs`` still runs the examples (no patch: a call of its
+    public API, earlier)."""
+    if app.config.html_search_language != "zh" or _left_out("_load_jieba_early"):
         return
-    _report({"_jieba_cache_read_at_once": _jieba_cache_read_at_once()})
     try:
         import jieba
     except ImportError:
-        return
+        return  # the Chinese build reports a missing jieba itself
     jieba.setLogLevel(std_logging.WARNING)
     jieba.initialize()
 
@@ -256,10 +193,9 @@ def _patch_jieba(app: Sphinx) -> None:
 def _report(applied: dict[str, bool]) -> None:
     skipped = sorted(name for name, done in applied.items() if not done)
     if skipped:
-        logger.info("agentmsg_speedups: library internals changed, not patched: %s", skipped)
+        logger.info("agentmsg_docs.patches: library internals changed, not patched: %s", skipped)
 
 
-def setup(app: Sphinx) -> dict[str, Any]:
+def register(app: Sphinx) -> None:
     _report(apply_patches())
-    app.connect("builder-inited", _patch_jieba)
-    return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True}
+    app.connect("builder-inited", _load_jieba_early)

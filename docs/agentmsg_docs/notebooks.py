@@ -8,7 +8,7 @@ directives in the environment of the language being built, and Sphinx resolves t
 cross-references itself (:class:`~sphinx.transforms.post_transforms.ReferencesResolver`).
 A role therefore becomes what the page shows: a link with the page's text (a ``:ref:``
 carries the target's title in that language), to the same anchor on the published site
-of the same language (:data:`agentmsg_languages.SITE_URL`), since a downloaded notebook
+of the same language (:data:`agentmsg_docs.languages.SITE_URL`), since a downloaded notebook
 has no local site; a target Sphinx does not know becomes a code span.
 :class:`MarkdownWriter` then writes the doctree as CommonMark with GFM tables: headings,
 lists, fenced code, tables, and admonitions as quoted blocks with Sphinx's translated
@@ -30,7 +30,6 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, NoReturn
 from urllib.parse import urljoin
 
-from agentmsg_languages import SITE_URL
 from docutils import frontend, nodes
 from docutils.parsers.rst import Parser
 from docutils.transforms import references
@@ -42,6 +41,8 @@ from sphinx.transforms import DefaultSubstitutions, SphinxSmartQuotes, SphinxTra
 from sphinx.transforms.post_transforms import ReferencesResolver
 from sphinx.util.docutils import LoggingReporter, sphinx_domains
 from sphinx.util.nodes import process_only_nodes
+
+from agentmsg_docs.languages import SITE_URL
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -55,7 +56,7 @@ CELL_BREAK = "agentmsg-notebook-cell-break"
 def page_url(lang: str, docname: str) -> str:
     """The published address of page *docname* in *lang*, which its notebooks link to.
 
-    >>> page_url("zh_CN", "api") == SITE_URL + "zh_CN/api.html"
+    >>> page_url("xx", "api") == SITE_URL + "xx/api.html"
     True
     """
     return f"{SITE_URL}{lang}/{docname}.html"
@@ -317,7 +318,7 @@ class MarkdownWriter:
         where = f"{node.source}:{node.line}" if node.source else self.docname
         msg = (
             f"{where}: the notebook writer has no Markdown for a {type(node).__name__} "
-            f"node yet ({node.astext()[:60]!r}); teach agentmsg_notebooks.MarkdownWriter"
+            f"node yet ({node.astext()[:60]!r}); teach agentmsg_docs.notebooks.MarkdownWriter"
         )
         raise ExtensionError(msg)
 

@@ -21,6 +21,8 @@ from typing import Any
 
 from sphinx.application import Sphinx
 
+from agentmsg_docs.po import translations
+
 _PREFIX = "Documentation.addTranslations("
 # The search summary is a plural entry in translations.js, keyed by its singular form.
 # Templates cannot declare plural messages for extraction, so the catalog holds the two
@@ -31,16 +33,10 @@ _MANY = "Search finished, found ${resultCount} pages matching the search query."
 
 def merged_translations(js_text: str, po_path: Path) -> str:
     """*js_text* (a ``translations.js``) with the non-empty entries of *po_path* laid over it."""
-    import polib
-
     start, end = js_text.index(_PREFIX) + len(_PREFIX), js_text.rindex(");")
     catalog: dict[str, Any] = json.loads(js_text[start:end])
     messages: dict[str, Any] = catalog["messages"]
-    ours = {
-        entry.msgid: entry.msgstr
-        for entry in polib.pofile(str(po_path))
-        if entry.msgstr and not entry.obsolete and "fuzzy" not in entry.flags
-    }
+    ours = translations(po_path)
     for msgid, msgstr in ours.items():
         if msgid in messages and msgid not in (_ONE, _MANY):
             messages[msgid] = msgstr
@@ -69,13 +65,7 @@ COPYBUTTON_MESSAGES = {
 def copybutton_messages(js_text: str, tag: str, po_path: Path) -> str:
     """*js_text* (sphinx-copybutton's script) with the messages for ``<html lang>`` *tag*
     taken from *po_path*: its entry replaced, or added when the script has none."""
-    import polib
-
-    ours = {
-        entry.msgid: entry.msgstr
-        for entry in polib.pofile(str(po_path))
-        if entry.msgstr and not entry.obsolete and "fuzzy" not in entry.flags
-    }
+    ours = translations(po_path)
     messages = {key: ours.get(english, english) for key, english in COPYBUTTON_MESSAGES.items()}
     body = "".join(
         f"    {json.dumps(key)}: {json.dumps(value, ensure_ascii=False)},\n"
@@ -107,6 +97,5 @@ def _build_finished(app: Sphinx, exception: Exception | None) -> None:
         copybutton.write_text(text, encoding="utf-8")
 
 
-def setup(app: Sphinx) -> dict[str, Any]:
+def register(app: Sphinx) -> None:
     app.connect("build-finished", _build_finished)
-    return {"parallel_read_safe": True, "parallel_write_safe": True}

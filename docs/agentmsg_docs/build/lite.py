@@ -13,7 +13,7 @@
 - JupyterLite itself (``jupyterlite-core``, ``jupyterlite-pyodide-kernel``, from the
   virtual environment) and the settings in ``docs/lite/jupyter-lite.json``.
 
-Pyodide's lock file for the served wheels is written by :mod:`builder.pyodide_lock`.
+Pyodide's lock file for the served wheels is written by :mod:`agentmsg_docs.build.pyodide_lock`.
 
 Nothing the site loads comes from elsewhere. Pyodide's lock file
 (``lite/static/pyodide/pyodide-lock.json``) lists exactly the wheels served beside it, with
@@ -39,7 +39,7 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from builder.lite_inputs import (
+from agentmsg_docs.build.lite_inputs import (
     APPS,
     KERNEL_PLUGIN,
     LITE_DIR,
@@ -53,8 +53,8 @@ from builder.lite_inputs import (
     source_date_epoch,
     tutorial_names,
 )
-from builder.pyodide_lock import LockError, lock_entries
-from builder.stamps import forget_stamp, up_to_date, write_stamp
+from agentmsg_docs.build.pyodide_lock import LockError, lock_entries
+from agentmsg_docs.build.stamps import forget_stamp, up_to_date, write_stamp
 
 __all__ = [
     "LITE_DIR",
@@ -66,7 +66,7 @@ __all__ = [
     "tutorial_names",
 ]
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 STAMP = "lite"  # _build/stamps/lite.sha256
 
 

@@ -3,10 +3,11 @@
 sphinx-gallery executes ``docs/examples/*.py`` and writes ``docs/tutorial/``: a page per
 script with the output each cell printed or displayed, and its ``.py``, ``.ipynb`` and
 ``.zip`` downloads. Its md5 cache re-executes only the scripts that changed; a change in
-the agentmsg package re-runs them all (``docs/_ext/agentmsg_gallery.py``). Every language
+what every script depends on (the package, ``conf.py``, the gallery hooks, the installed
+distributions) re-runs them all (:func:`agentmsg_docs.gallery.inputs_digest`). Every language
 build then reuses these results and executes nothing.
 
-The pass runs in a child process, ``python -m builder.examples``: a Sphinx application
+The pass runs in a child process, ``python -m agentmsg_docs.build.examples``: a Sphinx application
 with the dummy builder whose start-up runs sphinx-gallery; nothing is read or written
 beyond that, so it costs the scripts' run time and Sphinx's start. A script that raises
 fails the pass, and sphinx-gallery's traceback names the script and the line.
@@ -21,30 +22,31 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import IO, Any, cast
 
-from builder import BUILD, DOCS, BuildError, child_env, shown
-from builder.stamps import examples_digest, forget_stamp, up_to_date, write_stamp
+from agentmsg_docs.build import BUILD, DOCS, BuildError, child_env, shown
 
 __all__ = ["examples_current", "run_examples"]
 
 
 def examples_current() -> bool:
-    """Whether ``docs/tutorial/`` is what the last examples pass made from today's inputs."""
-    return up_to_date("examples", examples_digest())
+    """Whether ``docs/tutorial/`` is what the examples make from today's inputs (the
+    inputs stamp and sphinx-gallery's md5 of each script, :mod:`agentmsg_docs.gallery`)."""
+    from agentmsg_docs.gallery import examples_current as current
+
+    return current(DOCS)
 
 
 def run_examples(meanwhile: Callable[[], None] = lambda: None) -> bool:
     """Run the examples pass unless ``docs/tutorial/`` is current; return whether it ran.
 
     When it runs, *meanwhile* is called while the scripts run. A failing script raises
-    :class:`~builder.BuildError` once *meanwhile* has returned.
+    :class:`~agentmsg_docs.build.BuildError` once *meanwhile* has returned.
     """
     if examples_current():
         print("== examples: up to date (docs/tutorial/ is current)", flush=True)
         return False
-    forget_stamp("examples")
     started = time.monotonic()
     child = subprocess.Popen(
-        [sys.executable, "-m", "builder.examples"],
+        [sys.executable, "-m", "agentmsg_docs.build.examples"],
         cwd=DOCS.parent,
         env=child_env(),
         stdout=subprocess.PIPE,
@@ -63,7 +65,6 @@ def run_examples(meanwhile: Callable[[], None] = lambda: None) -> bool:
     if code != 0:
         msg = "the examples failed (the traceback above names the script and the line)"
         raise BuildError(msg)
-    write_stamp("examples", examples_digest())
     print(f"== examples: done in {time.monotonic() - started:.1f}s", flush=True)
     return True
 
@@ -84,21 +85,22 @@ class _Counting:
 
 def _execute() -> int:
     """What the child does: start Sphinx, whose start-up runs sphinx-gallery."""
-    from agentmsg_gallery import (
-        GALLERY_DIR,
-        PACKAGE_STAMP,
-        example_scripts,
-        package_digest,
-        stale_examples,
-    )
     from sphinx.application import Sphinx
     from sphinx.util.console import nocolor
     from sphinx.util.docutils import docutils_namespace, patch_docutils
 
+    from agentmsg_docs.gallery import (
+        GALLERY_DIR,
+        INPUTS_STAMP,
+        example_scripts,
+        inputs_digest,
+        stale_examples,
+    )
+
     nocolor()
-    stamp = DOCS / GALLERY_DIR / PACKAGE_STAMP
-    package_unchanged = stamp.is_file() and stamp.read_text() == package_digest()
-    scripts = stale_examples(DOCS) if package_unchanged else example_scripts(DOCS)
+    stamp = DOCS / GALLERY_DIR / INPUTS_STAMP
+    inputs_unchanged = stamp.is_file() and stamp.read_text() == inputs_digest(DOCS)
+    scripts = stale_examples(DOCS) if inputs_unchanged else example_scripts(DOCS)
     names = ", ".join(path.name for path in scripts) or "none"
     print(f"== examples: executing {len(scripts)} of {len(example_scripts(DOCS))}: {names}")
     warnings = _Counting(sys.stderr)

@@ -10,10 +10,10 @@ Two measured choices (``make bench`` has the figures):
 
 - A clean build starts the language builds while the examples still run (*gated*, see
   :class:`SphinxBuilds`): each sets itself up (imports, configuration, jieba's dictionary
-  for zh_CN) and then waits for a line on its standard input, which it gets once the
-  examples are done (``docs/_ext/agentmsg_gallery.py``, ``WAIT_FOR_EXAMPLES``).
+  for Chinese) and then waits for a line on its standard input, which it gets once the
+  examples are done (``docs/agentmsg_docs/gallery.py``, ``WAIT_FOR_EXAMPLES``).
 - On two cores, three builds would share them evenly and all end late; the heaviest
-  (zh_CN, whose search index is segmented with jieba) keeps full priority and the others
+  (Chinese, whose search index is segmented with jieba) keeps full priority and the others
   yield to it, so that it does not end alone while the other core idles.
 - While they wait for the examples, gated builds also yield to the examples pass
   (:data:`GATED_NICENESS`): the pass is what every build waits for, and their set-up
@@ -34,16 +34,22 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from agentmsg_gallery import WAIT_FOR_EXAMPLES
-
-from builder import BUILD, DOCS, child_env
+from agentmsg_docs.build import BUILD, DOCS, child_env
+from agentmsg_docs.gallery import WAIT_FOR_EXAMPLES
+from agentmsg_docs.languages import SOURCE, TRANSLATED
 
 __all__ = ["LOGS", "SphinxBuilds", "run_sphinx_builds", "sphinx_command"]
 
 LOGS = BUILD / "logs"
 STRICT = ("-n", "-W", "--keep-going")
-#: The builds, heaviest first; the others yield to those before them.
-BY_WEIGHT = ("zh_CN", "es", "en", "gettext")
+#: The builds, heaviest first; the others yield to those before them: a language whose
+#: search index is segmented with jieba, then the translated ones, the source, gettext.
+BY_WEIGHT = (
+    *(language.code for language in TRANSLATED if language.search == "zh"),
+    *(language.code for language in TRANSLATED if language.search != "zh"),
+    SOURCE.code,
+    "gettext",
+)
 #: How much lower a gated build's priority is (a ``nice`` increment) until it is released.
 GATED_NICENESS = 5
 

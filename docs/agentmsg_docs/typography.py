@@ -1,9 +1,9 @@
-"""Chinese typography for the zh_CN build.
+"""Chinese typography for the Chinese builds.
 
 reStructuredText and MyST need a space (or punctuation) between inline markup and the
 text around it, so a translator writes ``详见 :ref:`保存与加载 <x>` 教程``; Chinese puts no
 space between two Chinese characters, and the page should read 详见保存与加载教程. In a
-zh_CN build, :class:`ChineseSpacing` removes the spaces that stand between a Chinese
+Chinese build, :class:`ChineseSpacing` removes the spaces that stand between a Chinese
 character and inline markup (a link, emphasis, a label) whose text starts or ends with a
 Chinese character too. Spaces between Chinese and Latin letters, digits or code stay:
 the glossary asks for one there (``调用 to_dict 方法``), and translators write it.
@@ -26,6 +26,8 @@ from typing import TYPE_CHECKING, Any
 from docutils import nodes
 from sphinx.transforms.post_transforms import SphinxPostTransform
 
+from agentmsg_docs.languages import built_language
+
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
 
@@ -40,7 +42,8 @@ __all__ = [
 #: Chinese characters and the full-width punctuation set around them.
 CJK = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u3000-\u303f\uff00-\uffef"
 _CJK = re.compile(f"[{CJK}]")
-LANGUAGES = ("zh_CN",)
+#: The primary language subtags these rules apply to (Chinese, in any of its regions).
+PRIMARY_SUBTAGS = ("zh",)
 
 
 def is_cjk(char: str) -> bool:
@@ -79,7 +82,7 @@ class ChineseSpacing(SphinxPostTransform):
     formats = ("html",)
 
     def is_supported(self) -> bool:
-        return (self.config.language or "") in LANGUAGES and super().is_supported()
+        return built_language(self.config).primary in PRIMARY_SUBTAGS and super().is_supported()
 
     def run(self, **kwargs: Any) -> None:
         for block in self.document.findall(nodes.TextElement):
@@ -112,7 +115,7 @@ class FullWidthVersionPunctuation(SphinxPostTransform):
     formats = ("html",)
 
     def is_supported(self) -> bool:
-        return (self.config.language or "") in LANGUAGES and super().is_supported()
+        return built_language(self.config).primary in PRIMARY_SUBTAGS and super().is_supported()
 
     def run(self, **kwargs: Any) -> None:
         for inline in self.document.findall(nodes.inline):
@@ -135,7 +138,7 @@ class EnumerationCommas(SphinxPostTransform):
     formats = ("html",)
 
     def is_supported(self) -> bool:
-        return (self.config.language or "") in LANGUAGES and super().is_supported()
+        return built_language(self.config).primary in PRIMARY_SUBTAGS and super().is_supported()
 
     def run(self, **kwargs: Any) -> None:
         for paragraph in self.document.findall(nodes.paragraph):
@@ -153,8 +156,7 @@ class EnumerationCommas(SphinxPostTransform):
                     _replace(child, "、")
 
 
-def setup(app: Sphinx) -> dict[str, Any]:
+def register(app: Sphinx) -> None:
     app.add_post_transform(ChineseSpacing)
     app.add_post_transform(EnumerationCommas)
     app.add_post_transform(FullWidthVersionPunctuation)
-    return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True}

@@ -8,26 +8,24 @@ successful build of a language, the hash of all that is written to
 same and its pages are still there, and otherwise rebuilds it from scratch (an
 incremental Sphinx build writes only the changed pages, so the sitemap would list only
 those and the search index would keep words of removed text). The examples pass is
-skipped the same way when neither its inputs nor ``docs/tutorial/`` changed.
+skipped when ``docs/tutorial/`` is current (:func:`agentmsg_docs.gallery.examples_current`).
 """
 
 from __future__ import annotations
 
 import hashlib
-import os
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from agentmsg_languages import SITE_URL
-
-from builder import BUILD, DOCS, LOCALES, ROOT
+from agentmsg_docs.build import BUILD, DOCS, LOCALES, ROOT
+from agentmsg_docs.gallery import installed_distributions
+from agentmsg_docs.languages import SITE_URL
 
 __all__ = [
     "GALLERY",
     "STAMPS",
-    "examples_digest",
     "forget_stamp",
     "language_digest",
     "language_digests",
@@ -60,12 +58,7 @@ def _environment(digest: Hash) -> None:
     """The interpreter, the installed distributions (their ``*.dist-info`` folder names
     carry the versions) and the site's URL."""
     digest.update(f"{_FORMAT}\0{sys.version}\0{sys.executable}\0{SITE_URL}\0".encode())
-    names: set[str] = set()
-    for entry in sys.path:
-        folder = Path(entry or ".")
-        if folder.is_dir() and folder.name in {"site-packages", "dist-packages"}:
-            names.update(p for p in os.listdir(folder) if p.endswith((".dist-info", ".egg-info")))
-    digest.update("\0".join(sorted(names)).encode())
+    digest.update("\0".join(installed_distributions()).encode())
 
 
 def _rewritten_anyway(path: Path) -> bool:
@@ -99,21 +92,6 @@ def language_digests(commands: Mapping[str, Sequence[str]]) -> dict[str, str]:
 def language_digest(lang: str, command: Sequence[str]) -> str:
     """The hash of everything the *lang* build reads (see :func:`language_digests`)."""
     return language_digests({lang: command})[lang]
-
-
-def examples_digest() -> str:
-    """The hash of the examples pass's inputs and of its output, ``docs/tutorial/``."""
-    digest = hashlib.sha256()
-    _environment(digest)
-    for path in (DOCS / "conf.py", DOCS / "_ext", DOCS / "examples", ROOT / "src"):
-        digest.update(f"\0{path.name}\0".encode())
-        if path.is_file():
-            digest.update(path.read_bytes())
-        else:
-            _hash_tree(digest, path)
-    digest.update(b"\0output\0")
-    _hash_tree(digest, GALLERY, _rewritten_anyway)
-    return digest.hexdigest()
 
 
 def _stamp(name: str) -> Path:

@@ -1,9 +1,9 @@
 """The files at the site's root, where browsers and hosts look for them.
 
 - ``index.html`` sends a browser to the language the reader chose last on the site, else
-  to the first of ``navigator.languages`` whose primary subtag is one of ours (``zh-TW``
-  goes to zh_CN, ``es-MX`` to es), else to English; without scripts it offers every
-  built language, each in its own words;
+  to the first of ``navigator.languages`` whose primary subtag is one of ours (a regional
+  variant goes to the language of its primary subtag), else to the source language;
+  without scripts it offers every built language, each in its own words;
 - ``404.html``, the page hosts show for any missing address, says "page not found" in
   every built language (each language's own 404 page's text), the reader's first;
 - ``sitemap.xml`` is an index of the languages' sitemaps.
@@ -19,9 +19,9 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from agentmsg_languages import LANGUAGES, SITE_URL, Language
-
-from builder import DOCS, LOCALES
+from agentmsg_docs.build import DOCS, LOCALES
+from agentmsg_docs.languages import LANGUAGES, SITE_URL, SOURCE, Language
+from agentmsg_docs.po import translations
 
 __all__ = ["not_found_html", "root_index_html", "write_root_files"]
 
@@ -41,16 +41,9 @@ def _render(name: str, **context: object) -> str:
 
 def translator(code: str) -> Callable[[str], str]:
     """The ``sphinx.po`` translations of language *code* (English stays as it is)."""
-    path = LOCALES / code / "LC_MESSAGES" / "sphinx.po"
-    if code == "en" or not path.is_file():
-        return lambda text: text
-    import polib
-
-    table = {
-        entry.msgid: entry.msgstr
-        for entry in polib.pofile(str(path))
-        if entry.msgstr and not entry.obsolete and "fuzzy" not in entry.flags
-    }
+    table = (
+        {} if code == SOURCE.code else translations(LOCALES / code / "LC_MESSAGES" / "sphinx.po")
+    )
     return lambda text: table.get(text, text)
 
 

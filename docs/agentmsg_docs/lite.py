@@ -3,7 +3,7 @@
 sphinx-gallery ends each tutorial page with a footer of download buttons
 (``div.sphx-glr-footer``). This extension puts one more button first in that footer: a
 plain link to the page's notebook, in the page's language, in the site's one JupyterLite
-(``lite/``, built by ``docs/builder/lite.py`` after the language builds). The link is
+(``lite/``, built by ``docs/agentmsg_docs/build/lite.py`` after the language builds). The link is
 relative, from ``<lang>/tutorial/<name>.html`` up to the site's root:
 ``../../lite/notebooks/index.html?path=<lang>/<name>.ipynb``.
 
@@ -13,7 +13,7 @@ through gettext like the theme's strings (``sphinx.po``).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from docutils import nodes
 
@@ -25,14 +25,14 @@ __all__ = ["FOOTER_CLASS", "TEMPLATE", "notebook_href"]
 FOOTER_CLASS = "sphx-glr-footer"
 EXAMPLE_FOOTER_CLASS = "sphx-glr-footer-example"  # a tutorial's; the gallery's has no notebook
 TEMPLATE = "agentmsg-lite.html"
-LITE_DIR = "lite"  # as docs/builder/lite.py's LITE_DIR
+LITE_DIR = "lite"  # as docs/agentmsg_docs/build/lite.py's LITE_DIR
 
 
 def notebook_href(docname: str, lang: str) -> str:
     """The link from page *docname* of *lang* to its notebook in the site's JupyterLite.
 
-    >>> notebook_href("tutorial/tools", "zh_CN")
-    '../../lite/notebooks/index.html?path=zh_CN/tools.ipynb'
+    >>> notebook_href("tutorial/tools", "xx")
+    '../../lite/notebooks/index.html?path=xx/tools.ipynb'
     """
     up = "../" * (docname.count("/") + 1)  # out of the page's folders and its language's
     name = docname.rsplit("/", 1)[-1]
@@ -56,6 +56,5 @@ def _add_link(app: Sphinx, doctree: nodes.document, docname: str) -> None:
         footer.insert(0, nodes.raw("", html, format="html"))
 
 
-def setup(app: Sphinx) -> dict[str, Any]:
+def register(app: Sphinx) -> None:
     app.connect("doctree-resolved", _add_link)
-    return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -5,22 +5,22 @@ What this extension adds to sphinx-gallery (configured in ``docs/conf.py``):
 - :class:`TutorialOrder` and :func:`reset_deterministic`: the tutorial order, and a fresh
   :func:`agentmsg.deterministic` block per example (seeded with the script's name), so
   ids and timestamps in the rendered output never change between builds.
-- The *examples pass* and *reuse mode* (``-D agentmsg_gallery_reuse=1``). ``docs/build.py``
-  executes the examples once (sphinx-gallery's normal generation, re-run in full when the
-  agentmsg package changed since the last run). Every language build then runs in reuse
-  mode: it checks that ``docs/tutorial/`` is current for every script (sphinx-gallery's
-  md5 cache) and does not run sphinx-gallery's generation at all, so it executes nothing
-  and writes nothing into the shared folder; the builds can therefore run concurrently.
-  ``docs/build.py`` starts them while the examples still run: with
-  :data:`WAIT_FOR_EXAMPLES` set, a build waits for a line on its standard input before
-  that check.
+- The *examples pass* and *reuse mode* (``-D agentmsg_gallery_reuse=1``). The build
+  (``python -m agentmsg_docs``) executes the examples once (sphinx-gallery's normal
+  generation, re-run in full when the agentmsg package changed since the last run). Every
+  language build then runs in reuse mode: it checks that ``docs/tutorial/`` is current for
+  every script (sphinx-gallery's md5 cache) and does not run sphinx-gallery's generation at
+  all, so it executes nothing and writes nothing into the shared folder; the builds can
+  therefore run concurrently. ``python -m agentmsg_docs`` starts them while the examples
+  still run: with :data:`WAIT_FOR_EXAMPLES` set, a build waits for a line on its standard
+  input before that check.
 - Accessible gallery cards: sphinx-gallery hides a card's link text (axe-core
   ``link-name``) and repeats the title in raw HTML that gettext cannot translate. Each card
   becomes one real link whose text is the tutorial's title (translated like any page
   title); ``_static/agentmsg.css`` shows that text under the thumbnail.
 
 The downloads (``.py``, ``.ipynb``, ``.zip``) each language links to are written by
-``agentmsg_downloads.py``.
+``agentmsg_docs.downloads``.
 """
 
 from __future__ import annotations
@@ -71,7 +71,7 @@ TUTORIAL_ORDER = tuple(TUTORIALS)
 THUMBNAILS = Path(__file__).resolve().parent.parent / "_static" / "thumbs"
 EXAMPLES_DIR = "examples"  # relative to docs/
 GALLERY_DIR = "tutorial"  # relative to docs/
-PACKAGE_STAMP = ".agentmsg-package.md5"  # in docs/tutorial/
+INPUTS_STAMP = ".agentmsg-inputs.md5"  # in docs/tutorial/: see inputs_digest()
 
 # ----------------------------------------------------------------------------------------
 # Order and determinism (referenced by name from conf.py, so the config stays picklable)
@@ -97,7 +97,7 @@ _active: list[Any] = []
 
 def reset_deterministic(gallery_conf: dict[str, Any], fname: str, when: str) -> None:
     """``reset_modules`` hook: run each example inside ``agentmsg.deterministic(<name>)``,
-    with the chat cards' labels deferred (``agentmsg_cards.py`` writes them in each
+    with the chat cards' labels deferred (``agentmsg_docs.cards`` writes them in each
     build's language).
 
     Called with ``when="before"`` and ``"after"`` (``reset_modules_order="both"``).
@@ -105,9 +105,8 @@ def reset_deterministic(gallery_conf: dict[str, Any], fname: str, when: str) -> 
     while _active:  # leave the previous example's blocks, even if "after" never came
         _active.pop().__exit__(None, None, None)
     if when == "before":
-        from agentmsg_cards import deferred
-
         import agentmsg
+        from agentmsg_docs.cards import deferred
 
         for block in (agentmsg.deterministic(seed=Path(fname).stem), deferred()):
             block.__enter__()
@@ -124,18 +123,44 @@ def example_scripts(srcdir: Path) -> list[Path]:
     return sorted((srcdir / EXAMPLES_DIR).glob("*.py"), key=lambda path: order(path.name))
 
 
-def package_digest() -> str:
-    """An md5 over the agentmsg package's files (its modules, the cards' style sheet and
-    catalogs): the examples re-run when it changes."""
+def installed_distributions() -> list[str]:
+    """The ``*.dist-info`` folder names on the import path (they carry the versions)."""
+    names: set[str] = set()
+    for entry in sys.path:
+        folder = Path(entry or ".")
+        if folder.is_dir() and folder.name in {"site-packages", "dist-packages"}:
+            names.update(p for p in os.listdir(folder) if p.endswith((".dist-info", ".egg-info")))
+    return sorted(names)
+
+
+def inputs_digest(srcdir: Path) -> str:
+    """An md5 over what every example's output depends on besides its own script: the
+    agentmsg package's files (modules, the cards' style sheet and catalogs), ``conf.py``,
+    this module (its hooks run around each script), the interpreter and the installed
+    distributions.
+
+    With sphinx-gallery's md5 of each script, it is the one cache over the executed
+    examples: every script runs again when it changes, a changed script alone otherwise.
+    """
     import agentmsg
 
     digest = hashlib.md5()
+    digest.update("\0".join([sys.version, *installed_distributions()]).encode())
     root = Path(agentmsg.__file__).parent
     for path in sorted(root.rglob("*")):
         if path.is_file() and "__pycache__" not in path.parts and path.suffix != ".mo":
-            digest.update(path.relative_to(root).as_posix().encode())
+            digest.update(f"{path.relative_to(root).as_posix()}\0".encode())
             digest.update(path.read_bytes())
+    for path in (srcdir / "conf.py", Path(__file__)):  # this module runs around each script
+        digest.update(path.read_bytes())
     return digest.hexdigest()
+
+
+def examples_current(srcdir: Path) -> bool:
+    """Whether ``docs/tutorial/`` holds every script's output from today's inputs."""
+    stamp = srcdir / GALLERY_DIR / INPUTS_STAMP
+    current = stamp.is_file() and stamp.read_text() == inputs_digest(srcdir)
+    return current and not stale_examples(srcdir)
 
 
 def stale_examples(srcdir: Path) -> list[Path]:
@@ -171,13 +196,13 @@ def _config_inited(app: Sphinx, config: Config) -> None:
                     app.disconnect(listener.id)
         app.connect("builder-inited", _check_reusable, priority=900)
     else:
-        stamp = srcdir / GALLERY_DIR / PACKAGE_STAMP
-        if not stamp.is_file() or stamp.read_text() != package_digest():
+        stamp = srcdir / GALLERY_DIR / INPUTS_STAMP
+        if not stamp.is_file() or stamp.read_text() != inputs_digest(srcdir):
             config.sphinx_gallery_conf["run_stale_examples"] = True
-        app.connect("builder-inited", _write_package_stamp, priority=900)
+        app.connect("builder-inited", _write_inputs_stamp, priority=900)
 
 
-#: Set by ``docs/build.py`` for a build it starts while the examples still run: the build
+#: Set by ``python -m agentmsg_docs`` for a build it starts while the examples still run: the build
 #: sets itself up, then waits for a line on its standard input before it reads anything,
 #: and goes on when the line is ``go`` (otherwise it exits at once).
 WAIT_FOR_EXAMPLES = "AGENTMSG_GALLERY_WAIT_FOR_EXAMPLES"
@@ -191,7 +216,7 @@ def _check_reusable(app: Sphinx) -> None:
         names = ", ".join(path.name for path in stale)
         msg = (
             f"docs/{GALLERY_DIR}/ is missing or out of date for {names}: run the examples "
-            "first (`python docs/build.py examples`, or `make html`, which does)."
+            "first (`python -m agentmsg_docs examples`, or `make html`, which does)."
         )
         raise ExtensionError(msg)
     count = len(example_scripts(Path(app.srcdir)))
@@ -202,10 +227,11 @@ def _check_reusable(app: Sphinx) -> None:
     )
 
 
-def _write_package_stamp(app: Sphinx) -> None:
+def _write_inputs_stamp(app: Sphinx) -> None:
     conf = app.config.sphinx_gallery_conf
     if not conf["failing_examples"]:
-        (Path(app.srcdir) / GALLERY_DIR / PACKAGE_STAMP).write_text(package_digest())
+        srcdir = Path(app.srcdir)
+        (srcdir / GALLERY_DIR / INPUTS_STAMP).write_text(inputs_digest(srcdir))
 
 
 # ----------------------------------------------------------------------------------------
@@ -277,8 +303,7 @@ class GalleryCards(SphinxTransform):
                 link.parent.insert(link.parent.index(link) + 1, paragraph)
 
 
-def setup(app: Sphinx) -> dict[str, Any]:
+def register(app: Sphinx) -> None:
     app.add_config_value("agentmsg_gallery_reuse", False, "", types=frozenset({bool}))
     app.connect("config-inited", _config_inited, priority=800)
     app.add_transform(GalleryCards)
-    return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True}

@@ -1,8 +1,8 @@
 """The chat cards of the tutorials, in the page's language.
 
-The examples run once for every language (``docs/builder/examples.py``), with the cards'
-labels *deferred* (:func:`deferred`, entered per example by
-``agentmsg_gallery.reset_deterministic``): each label is a marker that holds its message
+The examples run once for every language (:mod:`agentmsg_docs.build.examples`), with the
+cards' labels *deferred* (:func:`deferred`, entered per example by
+``agentmsg_docs.gallery.reset_deterministic``): each label is a marker that holds its message
 and arguments. Each language build turns the markers of the pages it reads into text in
 its language with :func:`localize`, through the labels and catalogs
 (``src/agentmsg/cards/locale/``) that a notebook user's cards use. The message data the
@@ -129,7 +129,6 @@ class OneCardStyle(SphinxTransform):
             seen = True
 
 
-def setup(app: Sphinx) -> dict[str, Any]:
+def register(app: Sphinx) -> None:
     app.add_transform(LocalizedCards)
     app.add_transform(OneCardStyle)
-    return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True}

@@ -38,6 +38,8 @@ from sphinx import addnodes
 from sphinx.util import logging
 from sphinx.writers.html5 import HTML5Translator
 
+from agentmsg_docs.languages import built_language
+
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
 
@@ -49,9 +51,9 @@ logger = logging.getLogger(__name__)
 CAPTION_LEVEL = 2
 
 
-#: The colon after a field name (the API reference's "Parameters", "Returns"), in the
-#: languages that write it full-width.
-FIELD_COLONS = {"zh_CN": "："}
+#: The colon after a field name (the API reference's "Parameters", "Returns"), by the
+#: primary subtag of the languages that write it full-width.
+FIELD_COLONS = {"zh": "："}
 
 
 class AccessibleHTMLTranslator(HTML5Translator):
@@ -59,7 +61,7 @@ class AccessibleHTMLTranslator(HTML5Translator):
     a field name's colon in the page's language (docutils writes a Western one)."""
 
     def depart_field_name(self, node: nodes.Element) -> None:
-        colon = FIELD_COLONS.get(self.config.language or "")
+        colon = FIELD_COLONS.get(built_language(self.config).primary)
         if colon is None:
             super().depart_field_name(node)
         else:
@@ -216,7 +218,7 @@ def _bundle_style_sheets(app: Sphinx, sheets: list[Any]) -> list[Any]:
     """*sheets* with its run of plain local sheets as one entry, :data:`BUNDLE`.
 
     Seven render-blocking sheets cost a phone on a slow network more than their bytes: a
-    connection and a round trip each (Lighthouse, mobile, zh_CN tools page: first paint
+    connection and a round trip each (Lighthouse, mobile, Chinese tools page: first paint
     2.4 s with seven, 1.8 s with the same bytes in one sheet). The bundle is the sheets'
     copies in the output, concatenated in the page's order, so it styles the page as they
     did (Sphinx sorts a page's sheets by priority, so the order is that sort's); Sphinx
@@ -318,7 +320,7 @@ def _deferred(script: Any) -> Any:
     return type(script)(filename, priority=script.priority, **attributes, defer="defer")
 
 
-def setup(app: Sphinx) -> dict[str, Any]:
+def register(app: Sphinx) -> None:
     _config_hash_without_local_paths(app)
     app.connect("builder-inited", _forget_bundles)
     app.connect("html-page-context", _lighter_head, priority=900)
@@ -326,4 +328,3 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("build-finished", _complete_sitemap, priority=400)  # sphinx-sitemap: 500
     app.connect("build-finished", _check_bundle, priority=900)  # after furo's (500)
     app.connect("doctree-resolved", _absolute_links_in_404)
-    return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True}

@@ -1,22 +1,23 @@
 """The site's languages: links between translations, ``<html lang>`` and search settings.
 
-One table, :data:`LANGUAGES`, lists every language the site is built in. This extension
-uses it to
+One table, ``locales/languages.toml``, lists every language the site is built in; it is
+read here into :data:`LANGUAGES`, which everything else imports (the build, the root
+pages, the catalogs' checks, the tests). This extension uses it to
 
 - give every page the context its templates need (``docs/_templates/``): plain links to
   the same page in the other languages and ``<link rel="alternate" hreflang=...>`` tags;
-- write ``<html lang>`` as a BCP 47 tag (``zh-CN``), not Sphinx's ``zh_CN``;
-- choose the search language (``zh`` needs jieba) and the per-language site URLs of the
-  Open Graph tags and the sitemap.
-
-``docs/build.py`` imports the same table, so the orchestrator and the pages agree.
+- write ``<html lang>`` as a BCP 47 tag (the table's ``tag``), not Sphinx's code;
+- choose the search language and the per-language site URLs of the Open Graph tags and
+  the sitemap.
 """
 
 from __future__ import annotations
 
 import os
+import tomllib
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Literal
 from urllib.parse import urlsplit
 
 from sphinx.locale import get_translation
@@ -25,7 +26,20 @@ if TYPE_CHECKING:
     from sphinx.application import Sphinx
     from sphinx.config import Config
 
-__all__ = ["LANGUAGES", "SITE_PATH", "SITE_URL", "Language", "language_links", "page_href"]
+__all__ = [
+    "LANGUAGES",
+    "SITE_PATH",
+    "SITE_URL",
+    "SOURCE",
+    "TABLE",
+    "TRANSLATED",
+    "Language",
+    "LanguageTableError",
+    "built_language",
+    "language_links",
+    "page_href",
+    "read_languages",
+]
 
 #: Absolute URL the site is published at (Open Graph tags, sitemap, and the 404 page,
 #: which the server shows at any address; every other link inside the site is relative).
@@ -40,23 +54,70 @@ SITE_URL = (
 SITE_PATH = urlsplit(SITE_URL).path.rstrip("/") + "/"
 
 
+#: The table of languages (see its comments for the fields).
+TABLE = Path(__file__).resolve().parents[2] / "locales" / "languages.toml"
+STATUSES = ("complete", "in progress")
+
+
 @dataclass(frozen=True)
 class Language:
-    """One language of the site."""
+    """One language of the site: a row of :data:`TABLE`."""
 
-    code: str  #: Sphinx's code and the output folder name: ``en``, ``zh_CN``, ``es``.
-    tag: str  #: BCP 47 tag for ``<html lang>`` and ``hreflang``: ``en``, ``zh-CN``, ``es``.
+    code: str  #: Sphinx's and gettext's code, the output and catalog folders' name.
+    tag: str  #: BCP 47 tag for ``<html lang>`` and ``hreflang``.
     name: str  #: The language's name in its own script.
     search: str  #: ``html_search_language``.
-    nav_label: str  #: Accessible name of the language switcher, in this language.
+    status: Literal["complete", "in progress"]  #: Whether every entry must be translated.
+
+    @property
+    def complete(self) -> bool:
+        """Whether the build and the tests require every entry of its catalogs."""
+        return self.status == "complete"
+
+    @property
+    def primary(self) -> str:
+        """The primary subtag of :attr:`tag` (before the first hyphen), for script rules."""
+        return self.tag.split("-")[0].lower()
 
 
-LANGUAGES: tuple[Language, ...] = (
-    Language("en", "en", "English", "en", "Languages"),
-    Language("zh_CN", "zh-CN", "简体中文", "zh", "语言"),
-    Language("es", "es", "Español", "es", "Idiomas"),
-)
-DEFAULT = LANGUAGES[0]
+class LanguageTableError(ValueError):
+    """The table of languages is malformed; the message names the row and field."""
+
+
+def read_languages(path: Path = TABLE) -> tuple[Language, ...]:
+    """The rows of the table at *path*, in its order (the first is the source language).
+
+    Raises:
+        LanguageTableError: a row lacks a field, has an unknown one, repeats a code or
+            has a status other than ``complete`` or ``in progress``.
+    """
+    rows = tomllib.loads(path.read_text(encoding="utf-8")).get("language", [])
+    fields = set(Language.__dataclass_fields__)
+    languages: list[Language] = []
+    for index, row in enumerate(rows, 1):
+        where = f"{path.name}, language {index}"
+        if set(row) != fields:
+            missing, extra = sorted(fields - set(row)), sorted(set(row) - fields)
+            msg = f"{where}: fields missing {missing}, unknown {extra}"
+            raise LanguageTableError(msg)
+        if row["status"] not in STATUSES:
+            msg = f"{where}: `status` must be one of {STATUSES}, not {row['status']!r}"
+            raise LanguageTableError(msg)
+        if any(language.code == row["code"] for language in languages):
+            msg = f"{where}: `code` {row['code']!r} is listed twice"
+            raise LanguageTableError(msg)
+        languages.append(Language(**row))
+    if not languages:
+        msg = f"{path.name}: no [[language]] row"
+        raise LanguageTableError(msg)
+    return tuple(languages)
+
+
+LANGUAGES: tuple[Language, ...] = read_languages()
+#: The language the pages are written in (the table's first row): the root page's fallback.
+SOURCE = DEFAULT = LANGUAGES[0]
+#: The languages built from catalogs: every row but the source language.
+TRANSLATED = LANGUAGES[1:]
 _BY_CODE = {language.code: language for language in LANGUAGES}
 
 
@@ -68,11 +129,11 @@ def page_href(
     Relative, unless *absolute*: then rooted at the site's path (:data:`SITE_PATH`), for
     pages such as a 404 page that the server shows at any address.
 
-    >>> page_href("tutorial/tools", "zh_CN")
-    '../../zh_CN/tutorial/tools.html'
-    >>> page_href("index", "es")
-    '../es/index.html'
-    >>> page_href("404", "es", absolute=True) == SITE_PATH + "es/404.html"
+    >>> page_href("tutorial/tools", "xx")
+    '../../xx/tutorial/tools.html'
+    >>> page_href("index", "xx")
+    '../xx/index.html'
+    >>> page_href("404", "xx", absolute=True) == SITE_PATH + "xx/404.html"
     True
     """
     target = from_page if to_page is None else to_page
@@ -101,13 +162,14 @@ def language_links(pagename: str, current: str, *, absolute: bool = False) -> li
     ]
 
 
-def _language(config: Config) -> Language:
-    return _BY_CODE.get(config.language or "en", DEFAULT)
+def built_language(config: Config) -> Language:
+    """The row of the language a build is for (``-D language=...``), else the source's."""
+    return _BY_CODE.get(config.language or DEFAULT.code, DEFAULT)
 
 
 def _config_inited(app: Sphinx, config: Config) -> None:
     """Settings that depend on ``-D language=...`` (applied after conf.py has run)."""
-    language = _language(config)
+    language = built_language(config)
     config.html_search_language = language.search
     if language.search == "zh":
         # Sphinx would load jieba's own default dictionary a second time as a "user
@@ -126,9 +188,9 @@ def _config_inited(app: Sphinx, config: Config) -> None:
 def _page_context(
     app: Sphinx, pagename: str, templatename: str, context: dict[str, Any], doctree: Any
 ) -> None:
-    language = _language(app.config)
+    language = built_language(app.config)
     absolute = pagename in app.config.agentmsg_absolute_language_links
-    context["language"] = language.tag  # <html lang="zh-CN">, not Sphinx's "zh_CN"
+    context["language"] = language.tag  # <html lang> wants the BCP 47 tag, not Sphinx's code
     context["agentmsg_language"] = language
     context["agentmsg_languages"] = language_links(pagename, language.code, absolute=absolute)
     context["agentmsg_x_default"] = f"{SITE_URL}{DEFAULT.code}/{pagename}.html"
@@ -136,11 +198,10 @@ def _page_context(
     context["copyright"] = get_translation("sphinx")(app.config.copyright)
 
 
-def setup(app: Sphinx) -> dict[str, Any]:
+def register(app: Sphinx) -> None:
     # Pages shown at any address (a 404 page) link to their translations from the root.
     app.add_config_value(
         "agentmsg_absolute_language_links", ["404"], "html", types=frozenset({list})
     )
     app.connect("config-inited", _config_inited, priority=900)
     app.connect("html-page-context", _page_context)
-    return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True}

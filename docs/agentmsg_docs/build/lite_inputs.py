@@ -1,5 +1,5 @@
-"""The inputs of the in-browser runtime (``docs/builder/lite.py``): where each comes from,
-whether it is installed as pinned, and their content hash.
+"""The inputs of the in-browser runtime (:mod:`agentmsg_docs.build.lite`): where each comes
+from, whether it is installed as pinned, and their content hash.
 
 - the language builds' notebooks (``_build/html/<lang>/_downloads/<hash>/<tutorial>.ipynb``)
   and the data folders beside the tutorials (``docs/examples/media/``);
@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from builder.pyodide_lock import sha256
+from agentmsg_docs.build.pyodide_lock import sha256
 
 __all__ = [
     "APPS",
@@ -39,7 +39,7 @@ __all__ = [
     "tutorial_names",
 ]
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 DOCS = ROOT / "docs"
 EXAMPLES = DOCS / "examples"
 PINS = DOCS / "lite"

@@ -10,9 +10,14 @@
 - :func:`extract_package_messages`: the chat cards' labels, marked in
   ``src/agentmsg/cards`` with ``_()``, ``_n()`` and ``N_()``, extracted with Babel into
   ``_build/gettext-package/agentmsg.pot``; :func:`update_po` merges them into the
-  package's own catalogs, ``src/agentmsg/cards/locale/<lang>/LC_MESSAGES/agentmsg.po`` (they
-  ship in the wheel, for notebook users).
+  package's own catalogs, ``src/agentmsg/cards/locale/<lang>/LC_MESSAGES/agentmsg.po``
+  (they ship in the wheel, for notebook users), and :func:`compile_package_catalogs`
+  compiles them into the ``agentmsg.mo`` files the package reads (``make update-po`` and
+  ``make html`` do).
 - :func:`print_stats`: ``sphinx-intl stat``, then a total per language.
+- :func:`unfinished_entries`: what keeps a language whose status is ``complete`` in
+  ``locales/languages.toml`` from being complete (the tests require none); a language
+  "in progress" builds and shows the English of what is not translated yet.
 
 Catalogs live in two places, ``locales/`` (the documentation) and
 ``src/agentmsg/cards/locale/`` (the package); everything here covers both.
@@ -30,11 +35,10 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
-from agentmsg_languages import LANGUAGES
-
-from builder import BUILD, DOCS, LOCALES, ROOT, BuildError, child_env, shown
-from builder.examples import run_examples
-from builder.languages import run_sphinx_builds, sphinx_command
+from agentmsg_docs.build import BUILD, DOCS, LOCALES, ROOT, BuildError, child_env, shown
+from agentmsg_docs.build.examples import run_examples
+from agentmsg_docs.build.sphinx_runs import run_sphinx_builds, sphinx_command
+from agentmsg_docs.languages import TRANSLATED, Language
 
 __all__ = [
     "TRANSLATED_LANGS",
@@ -43,23 +47,27 @@ __all__ = [
     "catalog_files",
     "catalog_stats",
     "check_catalogs",
+    "compile_package_catalogs",
+    "compiled_package_catalog",
     "every_catalog",
     "extract_package_messages",
     "malformed_lines",
     "print_stats",
+    "sphinx_intl_update",
+    "unfinished_entries",
     "update_po",
     "validate_catalogs",
     "warn_fuzzy",
 ]
 
-TRANSLATED_LANGS = tuple(language.code for language in LANGUAGES if language.code != "en")
+TRANSLATED_LANGS = tuple(language.code for language in TRANSLATED)
 GETTEXT = BUILD / "gettext"
 PACKAGE = ROOT / "src" / "agentmsg"
 PACKAGE_LOCALE = PACKAGE / "cards" / "locale"
 PACKAGE_GETTEXT = BUILD / "gettext-package"
 #: The marking functions of ``src/agentmsg/cards/_labels.py``, as the cards import them,
-#: and its own label class (byte counts).
-PACKAGE_KEYWORDS = {"_": None, "_n": (1, 2), "N_": None, "Label": (1, 2)}
+#: and its own ``label()`` and label class (sample numbers, byte counts).
+PACKAGE_KEYWORDS = {"_": None, "_n": (1, 2), "N_": None, "label": None, "Label": (1, 2)}
 
 
 def catalog_files(lang: str, locales: Path = LOCALES) -> list[Path]:
@@ -124,8 +132,33 @@ def malformed_lines(path: Path) -> list[tuple[int, str]]:
     ]
 
 
+def unfinished_entries(
+    languages: Iterable[Language] = TRANSLATED, locales: Path | None = None
+) -> list[str]:
+    """The untranslated and fuzzy entries of the *complete* ones of *languages* (a
+    language "in progress" may have any), each as ``"<file>:<line>: <what> <msgid>"``,
+    in every catalog (under *locales*; by default the documentation's and the package's).
+    """
+    import polib
+
+    problems = []
+    for language in languages:
+        if not language.complete:
+            continue
+        lang = language.code
+        for path in every_catalog(lang) if locales is None else catalog_files(lang, locales):
+            for entry in polib.pofile(str(path)):
+                forms = entry.msgstr_plural.values() if entry.msgid_plural else [entry.msgstr]
+                what = (
+                    "fuzzy" if entry.fuzzy else "" if all(map(str.strip, forms)) else "untranslated"
+                )
+                if what and not entry.obsolete:
+                    problems.append(f"{shown(path)}:{entry.linenum}: {what} {entry.msgid[:60]!r}")
+    return problems
+
+
 def check_catalogs(langs: Sequence[str]) -> None:
-    """Raise :class:`~builder.BuildError` listing every problem in the catalogs of
+    """Raise :class:`~agentmsg_docs.build.BuildError` listing every problem in the catalogs of
     *langs*; note the fuzzy entries, which the pages show in English."""
     problems = validate_catalogs(langs)
     if problems:
@@ -153,22 +186,23 @@ def catalog_stats(
     langs: Iterable[str] = TRANSLATED_LANGS, locales: Path | None = None
 ) -> list[CatalogStats]:
     """Per language and page (``agentmsg/agentmsg`` for the package's catalog):
-    translated, untranslated and fuzzy entries, under *locales* (by default all)."""
-    from sphinx_intl import catalog
+    translated, untranslated and fuzzy entries, under *locales* (by default all), as
+    polib counts them (obsolete entries left out)."""
+    import polib
 
     rows = []
     for lang in langs:
         base = (locales or LOCALES) / lang / "LC_MESSAGES"
         for path in every_catalog(lang) if locales is None else catalog_files(lang, locales):
-            entries = catalog.load_po(str(path))
+            entries = polib.pofile(str(path))
             if path.is_relative_to(base):
                 page = path.relative_to(base).with_suffix("").as_posix()
             else:  # the package's catalog
                 page = f"agentmsg/{path.stem}"
             counts = (
-                len(catalog.translated_entries(entries)),
-                len(catalog.untranslated_entries(entries)),
-                len(catalog.fuzzy_entries(entries)),
+                len(entries.translated_entries()),
+                len(entries.untranslated_entries()),
+                len(entries.fuzzy_entries()),
             )
             rows.append(CatalogStats(lang, page, *counts))
     return rows
@@ -217,9 +251,10 @@ def build_gettext(outdir: Path = GETTEXT) -> None:
 def _check_example_msgids(potdir: Path) -> None:
     """Say which gallery paragraphs the translated downloads could not find in the .pot."""
     import polib
-    from agentmsg_downloads import text_msgids
-    from agentmsg_gallery import GALLERY_DIR, example_scripts
     from sphinx_gallery.py_source_parser import split_code_and_text_blocks
+
+    from agentmsg_docs.downloads import text_msgids
+    from agentmsg_docs.gallery import GALLERY_DIR, example_scripts
 
     for script in example_scripts(DOCS):
         pot = potdir / GALLERY_DIR / f"{script.stem}.pot"
@@ -264,12 +299,37 @@ def _commit_time() -> datetime:
     return datetime.fromtimestamp(int(child_env()["SOURCE_DATE_EPOCH"]), UTC)
 
 
-def _sphinx_intl_update(potdir: Path, locale_dir: Path, langs: Sequence[str]) -> None:
+def sphinx_intl_update(potdir: Path, locale_dir: Path, langs: Sequence[str]) -> None:
     command = [sys.executable, "-m", "sphinx_intl", "update", "-p", str(potdir)]
     command += ["-d", str(locale_dir), *(f"--language={lang}" for lang in langs)]
     if subprocess.run(command, cwd=ROOT, env=child_env(), check=False).returncode:
         msg = f"sphinx-intl update failed for {shown(locale_dir)}"
         raise BuildError(msg)
+
+
+def compiled_package_catalog(po: Path) -> bytes:
+    """The ``.mo`` form of the package catalog *po*: its translated entries only (polib
+    leaves out fuzzy and untranslated ones), so the runtime shows their English."""
+    import polib
+
+    return bytes(polib.pofile(str(po)).to_binary())
+
+
+def compile_package_catalogs(langs: Sequence[str] = TRANSLATED_LANGS) -> list[Path]:
+    """Write ``agentmsg.mo`` beside each package catalog of *langs* whose compiled form
+    changed (the runtime reads those with the standard library); return what was written."""
+    written = []
+    for lang in langs:
+        po = PACKAGE_LOCALE / lang / "LC_MESSAGES" / "agentmsg.po"
+        if not po.is_file():
+            continue
+        mo = po.with_suffix(".mo")
+        data = compiled_package_catalog(po)
+        if not mo.is_file() or mo.read_bytes() != data:
+            mo.write_bytes(data)
+            written.append(mo)
+            print(f"== catalogs: compiled {shown(mo)}", flush=True)
+    return written
 
 
 def update_po(langs: Sequence[str] = TRANSLATED_LANGS) -> None:
@@ -281,8 +341,9 @@ def update_po(langs: Sequence[str] = TRANSLATED_LANGS) -> None:
     re-run on unchanged sources leaves every file byte-identical.
     """
     build_gettext()
-    _sphinx_intl_update(GETTEXT, LOCALES, langs)
-    _sphinx_intl_update(extract_package_messages().parent, PACKAGE_LOCALE, langs)
+    sphinx_intl_update(GETTEXT, LOCALES, langs)
+    sphinx_intl_update(extract_package_messages().parent, PACKAGE_LOCALE, langs)
+    compile_package_catalogs(langs)
     pages = {
         path.relative_to(GETTEXT).with_suffix("").as_posix() for path in GETTEXT.rglob("*.pot")
     }
