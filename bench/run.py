@@ -41,6 +41,7 @@ SECTION_MODULES = (
     "bench.imports",
     "bench.docs_build",
     "bench.lite",
+    "bench.runner",
     "bench.lighthouse",
 )
 DISTRIBUTIONS = ("agentmsg", "langchain-core", "agentscope", "pydantic", "mcp", "msgspec")

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from agentmsg_gallery import GALLERY_DIR, example_scripts
 from agentmsg_notebooks import notebook_markdown
+from agentmsg_runner import NOTEBOOK_NOTE, language_cells
 from docutils.utils import column_width
 from sphinx.util import logging
 
@@ -351,6 +352,9 @@ def _notebook(app: Sphinx, script: str, name: str) -> bytes:
     notebook = jupyter_notebook_skeleton()
     if gallery_conf.get("first_notebook_cell") is not None:
         add_code_cell(notebook, gallery_conf["first_notebook_cell"])
+    note = app.builder.templates.render_string("{{ _(note) }}", {"note": NOTEBOOK_NOTE})
+    for kind, source in language_cells(app.config.language or "en", note):
+        (add_code_cell if kind == "code" else add_markdown_cell)(notebook, source)
     for block in blocks:
         if block.type == "code":
             add_code_cell(notebook, block.content)

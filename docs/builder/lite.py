@@ -53,6 +53,7 @@ from builder.lite_inputs import (
     source_date_epoch,
     tutorial_names,
 )
+from agentmsg_runner import add_freshness
 from builder.pyodide_lock import LockError, lock_entries
 from builder.stamps import forget_stamp, up_to_date, write_stamp
 
@@ -207,6 +208,10 @@ def build_lite(site: Path, langs: Sequence[str]) -> None:
         out = work / "out"
         _jupyter_lite_build(inputs, project, contents, out, env)
         _add_favicons(out)
+        try:
+            add_freshness(out, contents)
+        except LookupError as error:
+            raise LiteError(str(error)) from error
         _check(out)
         shutil.rmtree(target, ignore_errors=True)
         os.replace(out, target)
