@@ -39,6 +39,8 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
+from agentmsg_runner import add_freshness
+
 from builder.lite_inputs import (
     APPS,
     KERNEL_PLUGIN,
@@ -53,7 +55,6 @@ from builder.lite_inputs import (
     source_date_epoch,
     tutorial_names,
 )
-from agentmsg_runner import add_freshness
 from builder.pyodide_lock import LockError, lock_entries
 from builder.stamps import forget_stamp, up_to_date, write_stamp
 

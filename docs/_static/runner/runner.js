@@ -133,7 +133,7 @@
       block.output.textContent = "";
       block.output.removeAttribute("data-state");
       block.captured.forEach(function (node) {
-        node.hidden = false;
+        node.classList.remove("agentmsg-run-replaced");
       });
     });
   }
@@ -192,7 +192,7 @@
     block.busy = true;
     block.output.setAttribute("data-state", "running");
     block.captured.forEach(function (node) {
-      node.hidden = true;
+      node.classList.add("agentmsg-run-replaced");
     });
     block.output.hidden = false;
     block.output.textContent = "";
