@@ -40,7 +40,7 @@ import pytest
 from bs4 import BeautifulSoup
 
 import agentmsg
-from _outputs import EXPECTED, cell_title, readable_html
+from _outputs import EXPECTED, cards_in, cell_title, readable_html
 from test_browser import CHROMIUM_FLAGS, chromium, serve_site
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -455,6 +455,7 @@ def problems(lang: str, name: str, cells: list[dict[str, Any]]) -> list[str]:
     for key, (text, _reason) in BROWSER_OUTPUTS.items():
         if key[0] == name:
             expected = [(h, text if h == key[1] else body) for h, body in expected]
+    expected = cards_in(lang, name, expected)  # the notebook sets its display language
     actual = sections(cells)
     headings = ([h for h, _ in expected], [h for h, _ in actual])
     if headings[0] != headings[1]:

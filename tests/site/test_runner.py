@@ -24,8 +24,7 @@ from typing import Any
 
 import pytest
 
-from _outputs import GALLERY, captured_html, cell_title, readable_html
-from agentmsg._l10n import localize
+from _outputs import cards_in, cell_title, readable_html
 from test_browser import ALL_WCAG_RULES, AXE, _axe
 from test_lite import (
     BROWSER_OUTPUTS,
@@ -75,18 +74,7 @@ def expected_sections(name: str, lang: str) -> list[tuple[str, str]]:
     for key, (text, _reason) in BROWSER_OUTPUTS.items():
         if key[0] == name:
             sections = [(h, text if h == key[1] else body) for h, body in sections]
-    if lang == "en":
-        return sections
-    cards = iter(captured_html((GALLERY / f"{name}.rst").read_text(encoding="utf-8")))
-    localized = []
-    for heading, body in sections:
-        if "[html]" in body.splitlines():
-            before, _, english = body.partition("[html]\n")
-            card = next(cards)
-            assert readable_html(localize(card, "en")) == english, f"{name}: `{heading}`"
-            body = f"{before}[html]\n{readable_html(localize(card, lang))}"
-        localized.append((heading, body))
-    return localized
+    return cards_in(lang, name, sections)
 
 
 def normal(body: str) -> str:
