@@ -174,6 +174,8 @@ def cards_in(
     Raises:
         OutputMismatch: The captured cards are not the recorded ones.
     """
+    from agentmsg_cards import localize  # docs/_ext: on sys.path (conftest, main)
+
     if lang == "en":
         return list(sections)
     cards = iter(captured_html((gallery / f"{name}.rst").read_text(encoding="utf-8")))
