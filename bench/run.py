@@ -42,6 +42,7 @@ SECTION_MODULES = (
     "bench.docs_build",
     "bench.patches",
     "bench.lite",
+    "bench.runner",
     "bench.lighthouse",
 )
 DISTRIBUTIONS = ("agentmsg", "langchain-core", "agentscope", "pydantic", "mcp", "msgspec")

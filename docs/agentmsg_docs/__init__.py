@@ -13,6 +13,7 @@ each job's module, one module per job:
 - :mod:`~agentmsg_docs.html_pages`: accessible markup, sitemap, 404 links, a light head;
 - :mod:`~agentmsg_docs.theme_strings`: the theme's and scripts' strings, translated;
 - :mod:`~agentmsg_docs.lite`: each tutorial's "run in the browser" link;
+- :mod:`~agentmsg_docs.runner`: the code blocks that run on the page (``_static/runner/``);
 - :mod:`~agentmsg_docs.patches`: speed patches of upstream internals (last: see there).
 
 Shared by them and the build: :mod:`~agentmsg_docs.po`, the one reader of ``.po`` files.
@@ -41,6 +42,7 @@ MODULES = (
     "html_pages",
     "theme_strings",
     "lite",
+    "runner",
     "patches",  # last: it freezes what the others imported (see its docstring)
 )
 

@@ -30,6 +30,7 @@ from sphinx.util import logging
 from agentmsg_docs.gallery import GALLERY_DIR, example_scripts
 from agentmsg_docs.notebooks import notebook_markdown
 from agentmsg_docs.po import translations
+from agentmsg_docs.runner import NOTEBOOK_NOTE, language_cells
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -277,6 +278,9 @@ def _notebook(app: Sphinx, script: str, name: str) -> bytes:
     notebook = jupyter_notebook_skeleton()
     if gallery_conf.get("first_notebook_cell") is not None:
         add_code_cell(notebook, gallery_conf["first_notebook_cell"])
+    note = app.builder.templates.render_string("{{ _(note) }}", {"note": NOTEBOOK_NOTE})
+    for kind, source in language_cells(app.config.language or "en", note):
+        (add_code_cell if kind == "code" else add_markdown_cell)(notebook, source)
     for block in blocks:
         if block.type == "code":
             add_code_cell(notebook, block.content)

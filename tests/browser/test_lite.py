@@ -37,7 +37,7 @@ from typing import Any
 import pytest
 
 import agentmsg
-from _outputs import EXPECTED, cell_title, readable_html
+from _outputs import EXPECTED, cards_in, cell_title, readable_html
 from agentmsg_docs.build.lite import LITE_DIR, tutorial_names
 from agentmsg_docs.languages import LANGUAGES
 from test_browser import CHROMIUM_FLAGS, chromium, serve_site
@@ -330,6 +330,7 @@ def problems(lang: str, name: str, cells: list[dict[str, Any]]) -> list[str]:
     for key, (text, _reason) in BROWSER_OUTPUTS.items():
         if key[0] == name:
             expected = [(h, text if h == key[1] else body) for h, body in expected]
+    expected = cards_in(lang, name, expected)  # the notebook sets its display language
     actual = sections(cells)
     headings = ([h for h, _ in expected], [h for h, _ in actual])
     if headings[0] != headings[1]:

@@ -43,6 +43,7 @@ __all__ = [
     "OutputMismatch",
     "captured_cells",
     "captured_html",
+    "cards_in",
     "cell_title",
     "compare_with_expected",
     "readable_html",
@@ -162,6 +163,36 @@ def readable_html(html: str) -> str:
         html,
     )
     return re.sub(r">\s*<", ">\n<", html)
+
+
+def cards_in(
+    lang: str, name: str, sections: Sequence[tuple[str, str]], gallery: Path = GALLERY
+) -> list[tuple[str, str]]:
+    """*sections* of ``tests/expected/<name>.txt`` (``(heading, body)``) with each card
+    in *lang*: the card the build captured (``docs/tutorial/<name>.rst``, its labels as
+    markers) rendered in *lang*, once its English rendering is checked to be the recorded
+    one. Where code runs in a reader's language (the in-page runner, the zh_CN and es
+    notebooks), this is what it shows.
+
+    Raises:
+        OutputMismatch: The captured cards are not the recorded ones.
+    """
+    from agentmsg_cards import localize  # docs/_ext: on sys.path (conftest, main)
+
+    if lang == "en":
+        return list(sections)
+    cards = iter(captured_html((gallery / f"{name}.rst").read_text(encoding="utf-8")))
+    found = []
+    for heading, body in sections:
+        text, marker, english = body.partition("[html]\n")
+        if marker:
+            card = next(cards, None)
+            if card is None or readable_html(localize(card, "en")) != english:
+                msg = f"{name}: the card of `{heading}` is not the one {RECORD_COMMAND} recorded"
+                raise OutputMismatch(msg)
+            body = f"{text}{marker}{readable_html(localize(card, lang))}"
+        found.append((heading, body))
+    return found
 
 
 def expected_path(name: str, expected_dir: Path = EXPECTED) -> Path:

@@ -55,6 +55,7 @@ from agentmsg_docs.build.lite_inputs import (
 )
 from agentmsg_docs.build.pyodide_lock import LockError, lock_entries
 from agentmsg_docs.build.stamps import forget_stamp, up_to_date, write_stamp
+from agentmsg_docs.runner import add_freshness
 
 __all__ = [
     "LITE_DIR",
@@ -207,6 +208,10 @@ def build_lite(site: Path, langs: Sequence[str]) -> None:
         out = work / "out"
         _jupyter_lite_build(inputs, project, contents, out, env)
         _add_favicons(out)
+        try:
+            add_freshness(out, contents)
+        except LookupError as error:
+            raise LiteError(str(error)) from error
         _check(out)
         shutil.rmtree(target, ignore_errors=True)
         os.replace(out, target)

@@ -209,6 +209,7 @@ def lite_digest(inputs: Inputs) -> str:
     here = Path(__file__).parent
     for module in ("lite.py", "lite_inputs.py", "pyodide_lock.py"):  # the code that builds it
         feed(f"builder {module}", (here / module).read_bytes())
+    feed("runner.py", (here.parent / "runner.py").read_bytes())
     feed("epoch", str(source_date_epoch()).encode())
     for name in DISTRIBUTIONS:
         feed(f"dist {name}", importlib.metadata.version(name).encode())
