@@ -37,7 +37,7 @@ from ._blocks import (
     URLSource,
     VideoBlock,
 )
-from ._chat import (
+from .chat import (
     AIMessage,
     AIMessageChunk,
     ChatMessage,

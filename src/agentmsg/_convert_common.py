@@ -12,7 +12,7 @@ import json
 from json.encoder import encode_basestring
 from typing import Any, NamedTuple
 
-from ._chat import ChatMessage
+from .chat import ChatMessage
 from ._errors import MessageError
 from ._media import _EXTENSIONS
 from ._message import Msg

@@ -10,9 +10,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from ._containers import DICT_TYPES, LIST_TYPES
-from ._errors import MessageError, TokenCountError
-from ._validate import (
+from .._containers import DICT_TYPES, LIST_TYPES
+from .._errors import MessageError, TokenCountError
+from .._validate import (
     check_block,
     check_id,
     check_json,

@@ -13,13 +13,13 @@ import os
 from collections.abc import Generator, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Literal, NotRequired, TypedDict
 
-from ._containers import copy_json
-from ._errors import MediaError, MessageAttributeError, MessageError, TokenCountError
-from ._media import block_from_bytes, block_from_file
-from ._message import Msg
-from ._tokens import estimate_tokens
-from ._validate import check_id, check_name, check_str, show, with_article
-from ._validate_chat import (
+from .._containers import copy_json
+from .._errors import MediaError, MessageAttributeError, MessageError, TokenCountError
+from .._media import block_from_bytes, block_from_file
+from .._message import Msg
+from .._tokens import estimate_tokens
+from .._validate import check_id, check_name, check_str, show, with_article
+from ._rules import (
     MEDIA_KINDS,
     check_arguments,
     check_blocks_for,
