@@ -37,6 +37,13 @@ from ._blocks import (
     URLSource,
     VideoBlock,
 )
+from ._errors import MediaError, MessageAttributeError, MessageError, TokenCountError
+from ._ids import deterministic
+from ._l10n import display_language, set_display_language
+from ._media import block_from_bytes, block_from_file, block_from_url, detect_media_type
+from ._message import Msg
+from ._schema import json_schema
+from ._tokens import estimate_tokens
 from .chat import (
     AIMessage,
     AIMessageChunk,
@@ -50,13 +57,6 @@ from .chat import (
     SystemMessage,
     TokenUsage,
 )
-from ._errors import MediaError, MessageAttributeError, MessageError, TokenCountError
-from ._ids import deterministic
-from ._l10n import display_language, set_display_language
-from ._media import block_from_bytes, block_from_file, block_from_url, detect_media_type
-from ._message import Msg
-from ._schema import json_schema
-from ._tokens import estimate_tokens
 
 if TYPE_CHECKING:
     from ._convert import (
