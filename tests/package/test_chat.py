@@ -1082,3 +1082,126 @@ class TestRoundTrips:
         except MessageError:
             return
         assert message.to_dict() == ChatMessage.from_dict(message.to_dict()).to_dict()
+
+
+def _probe_messages():
+    """One message of each kind with every field that holds a dict or a list set."""
+    png = png_block()
+    msg = Msg(
+        "Jarvis",
+        [
+            {"type": "text", "text": "Look."},
+            png,
+            {"type": "tool_use", "id": "c1", "name": "look", "input": {"at": [1, {"x": 2}]}},
+            {
+                "type": "tool_result",
+                "id": "c1",
+                "name": "look",
+                "output": [{"type": "text", "text": "ok"}],
+            },
+        ],
+        "assistant",
+        metadata={"tags": ["a"], "nested": {"k": [1]}},
+    )
+    usage = {
+        "prompt_tokens": 3,
+        "completion_tokens": 2,
+        "plugins": [{"name": "eChart", "total_tokens": 4}],
+    }
+    answer = AIMessage(
+        "Sunny.",
+        {"name": "look", "thoughts": "t", "arguments": "{}"},
+        usage,
+        {"names": ["eChart"]},
+        {"results": [{"index": 1, "url": "", "title": "Lima"}]},
+    )
+    return [
+        msg,
+        answer,
+        HumanMessage("q", files=[png]),
+        FunctionMessage("f", "r"),
+        SystemMessage("s"),
+        Message("user", "u", token_count=1),
+    ]
+
+
+def _public_values(message):
+    """The values of the message's public properties (what it hands out)."""
+    for name in dir(type(message)):
+        if not name.startswith("_") and isinstance(getattr(type(message), name), property):
+            try:
+                yield name, getattr(message, name)
+            except AttributeError:  # a count not known yet
+                continue
+
+
+def _containers(value, path):
+    """Every dict and list inside *value*, with the path of keys that reaches it."""
+    if isinstance(value, dict):
+        yield path, value
+        for key, item in value.items():
+            yield from _containers(item, (*path, key))
+    elif isinstance(value, list):
+        yield path, value
+        for index, item in enumerate(value):
+            yield from _containers(item, (*path, index))
+
+
+def _read(message, path):
+    value = getattr(message, path[0])
+    for key in path[1:]:
+        value = value[key]
+    return value
+
+
+def _saved(message):
+    if isinstance(message, Msg):
+        return message.to_dict()
+    data = message.to_msg().to_dict()
+    del data["id"], data["timestamp"]  # fresh for each Msg made
+    return data
+
+
+class TestNothingChangedInPlaceIsLost:
+    """Every dict and list a message hands out, at any depth: a change made in place is
+    either kept (read back through the message, which stays valid and saves it) or refused
+    with MessageError (and the message is unchanged); it is never silently lost."""
+
+    @pytest.mark.parametrize("index", range(6))
+    def test_every_container(self, index):
+        """An added item is kept-and-valid or refused; an unstorable one is refused."""
+        walked = 0
+        for name, value in _public_values(_probe_messages()[index]):
+            for path, container in list(_containers(value, (name,))):
+                message = _probe_messages()[index]  # a fresh one for each change
+                before = _saved(message)
+                target = _read(message, path)
+                assert container == target
+                if isinstance(target, dict):
+                    change = lambda t: t.__setitem__("zz_probe", 1)  # noqa: E731
+                    bad = lambda t: t.__setitem__("zz_probe", object())  # noqa: E731
+                    expected = {**target, "zz_probe": 1}
+                else:
+                    item = copy.deepcopy(target[0]) if target else 1
+                    change = lambda t, item=item: t.append(item)  # noqa: E731
+                    bad = lambda t: t.append(object())  # noqa: E731
+                    expected = [*target, item]
+                try:
+                    change(target)
+                except MessageError:
+                    assert before == _saved(message), path  # refused, nothing changed
+                else:
+                    assert expected == _read(message, path), path  # kept
+                    saved = _saved(message)
+                    assert before != saved, path  # and saved
+                    if isinstance(message, Msg):
+                        assert message == Msg.from_dict(saved), path
+                    else:
+                        assert message == ChatMessage.from_msg(message.to_msg()), path
+                message = _probe_messages()[index]
+                before = _saved(message)
+                with pytest.raises(MessageError):
+                    bad(_read(message, path))
+                assert before == _saved(message), path
+                walked += 1
+        assert walked >= {0: 10, 1: 8, 2: 3}.get(index, 0)
