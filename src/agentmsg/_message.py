@@ -98,21 +98,8 @@ class Msg:
     (``copy.deepcopy``, :meth:`to_dict`, :meth:`get_content_blocks`) are plain.
     A value you put in is copied, as a constructor argument is.
 
-    Code written for AgentScope 1.x's ``Msg`` runs unchanged: the same arguments in the
-    same order, the same blocks (with the optional fields AgentScope writes), local
-    files in a :class:`~agentmsg.URLSource`, the same helpers, and in-place changes to
-    ``content``. Where agentmsg differs, it does so on purpose, to keep every message
-    loadable:
-
-    - the role is checked always (AgentScope checks it with ``assert``, which
-      ``python -O`` drops);
-    - ``metadata`` holds JSON values only, and is None until given (AgentScope's is
-      ``{}``): assign ``msg.metadata = {...}`` before setting keys in it;
-    - a block with a key it does not have is refused, so a misspelled field is caught
-      rather than lost;
-    - :meth:`get_content_blocks` returns copies (AgentScope's returns the message's own
-      blocks): change a block through ``msg.content``;
-    - :meth:`to_dict` writes ``invocation_id`` when it is set (AgentScope's drops it).
+    The arguments, blocks and helpers are those of AgentScope 1.x's ``Msg``; the
+    :ref:`migration tutorial <tutorial-migration>` lists where agentmsg differs, and why.
 
     Example:
         >>> from agentmsg import Msg

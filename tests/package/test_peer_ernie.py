@@ -529,3 +529,31 @@ class TestTokenFormula:
     def test_ernie_texts(self, text, count):
         """ERNIE's own texts give the counts its cookbook and tests show."""
         assert count == AIMessage(text).token_count
+
+
+class TestCreateWithFiles:
+    """FunctionAgent._run: ``await HumanMessage.create_with_files(prompt, files or [],
+    include_file_urls=self.file_needs_url)``."""
+
+    @pytest.mark.parametrize("needs_url", [False, True])
+    def test_the_agents_call_without_files(self, needs_url):
+        """Without files, either value of include_file_urls gives the prompt as it is."""
+
+        async def run() -> HumanMessage:
+            return await HumanMessage.create_with_files(
+                "Hello, world!", [], include_file_urls=needs_url
+            )
+
+        coroutine = run()
+        with pytest.raises(StopIteration) as finished:
+            coroutine.send(None)
+        assert HumanMessage("Hello, world!") == finished.value.value
+
+    def test_urls_cannot_be_written_for_kept_files(self):
+        """With files, which agentmsg keeps as media blocks, asking for URLs is refused."""
+        gif = b"GIF89a" + bytes(10)
+        with pytest.raises(MessageError) as info:
+            HumanMessage.create_with_files("What is it?", [gif], include_file_urls=True)
+        assert "include_file_urls" == info.value.path
+        with pytest.raises(MessageError):
+            HumanMessage.create_with_files("What is it?", [], include_file_urls="yes")

@@ -618,6 +618,7 @@ class HumanMessage(Message):
         files: Sequence[str | os.PathLike[str] | bytes],
         *,
         name: str | None = None,
+        include_file_urls: bool = False,
     ) -> Self:
         """Create a message whose text comes with images, sounds or videos.
 
@@ -633,11 +634,15 @@ class HumanMessage(Message):
             text: The text of the message.
             files: Local file paths (``str`` or path objects) and raw ``bytes``.
             name: The user's name, or None.
+            include_file_urls: ERNIE Bot Agent's option to write the URLs of remote files
+                into the text. Its agents pass it on every call; it must be False when
+                there are files, which agentmsg keeps as media blocks, not as URLs.
 
         Raises:
             MediaError: A file is missing or unreadable, or holds no supported image,
                 audio or video format; the text names it, such as ``files[1]``.
-            MessageError: *files* is not a list, or an item is neither a path nor bytes.
+            MessageError: *files* is not a list, or an item is neither a path nor bytes;
+                *include_file_urls* is not a bool, or true while there are files.
 
         Example:
             >>> from agentmsg import HumanMessage
@@ -649,6 +654,13 @@ class HumanMessage(Message):
         .. versionchanged:: 0.2.0
            The result can be awaited.
         """
+        if include_file_urls is not False and (files or include_file_urls is not True):
+            msg = (
+                "`include_file_urls` must be False when files are given (agentmsg keeps "
+                "them as media blocks, with no URLs to write into the text), not "
+                f"{show(include_file_urls)}."
+            )
+            raise MessageError(msg, "include_file_urls")
         if type(files) not in (list, tuple):
             msg = f"`files` must be a list of file paths or bytes, not {show(files)}."
             raise MessageError(msg, "files")
