@@ -462,10 +462,10 @@ print(note.metadata)
 #    * - ERNIE Bot Agent ``memory/messages.py`` (docstrings)
 #      - ``Message("user", "hello", token_count=5)``, a system count set again, the same
 #        reprs.
-#    * - ERNIE Bot Agent ``tests/unit_tests/memory/`` (three files)
-#      - Pass.
-#    * - ERNIE Bot Agent ``tests/unit_tests/chat_model/test_chat_model_various_output.py``
-#      - Pass: search, plugin (with its usage) and function-call answers.
+#    * - ERNIE Bot Agent ``tests/unit_tests/memory/``, ``chat_model/`` and ``agents/``
+#      - Their 36 tests pass, run with ERNIE Bot Agent's own code and its message module
+#        replaced by agentmsg: memories, search, plugin and function-call answers, the
+#        function agent and the retrieval agents.
 #    * - ERNIE Bot Agent ``agents/function_agent_with_retrieval.py``
 #      - ``search_info`` assigned and extended in place: kept, and checked.
 #    * - ERNIE Bot Agent ``agents/function_agent.py``, ``tools/remote_toolkit.py``

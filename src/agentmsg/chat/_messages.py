@@ -158,8 +158,8 @@ class ChatMessage:
     Agent's code assigns can be assigned here too: :attr:`token_count` on every message,
     and the fields that :class:`AIMessage` and :class:`FunctionMessage` list; each value
     is checked when it is set. A field that holds a dict or a list (``search_info``,
-    ``function_call``, ``files``...) is handed out as a checked container, as
-    :attr:`Msg.content <agentmsg.Msg.content>` is: a change made in place
+    ``function_call``, ``files``...) is handed out as a checked container, as the
+    ``content`` of a :class:`~agentmsg.Msg` is: a change made in place
     (``answer.search_info["results"].append({...})``) is checked at once and kept, or
     refused with :class:`~agentmsg.MessageError` and undone. Assigning, deleting or
     reading any other attribute raises :class:`~agentmsg.MessageAttributeError`, a
@@ -207,8 +207,8 @@ class ChatMessage:
 
     @property
     def role(self) -> str:
-        """The role in a chat payload: ``"user"``, ``"system"``, ``"assistant"`` or
-        ``"function"``."""
+        """The role of the message in a chat payload (``"user"``, ``"system"``,
+        ``"assistant"`` or ``"function"``)."""
         return self._role
 
     @property
