@@ -377,7 +377,7 @@ class Msg:
         if invocation_id is not None:
             data["invocation_id"] = invocation_id
         if indent is None:
-            text: str = _json_writer().encode(data)
+            text: str = _json_writer()(data)
             return text
         import json
 
@@ -509,13 +509,34 @@ _writer: Any = None
 
 
 def _json_writer() -> Any:
-    """The JSON encoder of :meth:`Msg.to_json`, made once: ``json.dumps`` builds one per
-    call. It skips the check for reference cycles, which a validated message cannot hold."""
+    """The JSON writer of :meth:`Msg.to_json`, made once: ``json.dumps`` builds an encoder
+    per call, and ``JSONEncoder.encode`` a C encoder per call, which costs a small
+    message as much as writing it. It skips the check for reference cycles, which a
+    validated message cannot hold."""
     global _writer
     if _writer is None:
         import json
+        from json import encoder
 
-        _writer = json.JSONEncoder(ensure_ascii=False, check_circular=False)
+        settings = json.JSONEncoder(ensure_ascii=False, check_circular=False)
+        make = getattr(encoder, "c_make_encoder", None)
+        if make is None:  # no C accelerator: the encoder's own method
+            _writer = settings.encode
+        else:
+            # The arguments JSONEncoder.iterencode passes for these settings.
+            chunks = make(
+                None,
+                settings.default,
+                encoder.encode_basestring,
+                None,
+                settings.key_separator,
+                settings.item_separator,
+                settings.sort_keys,
+                settings.skipkeys,
+                settings.allow_nan,
+            )
+            join = "".join
+            _writer = lambda data: join(chunks(data, 0))  # noqa: E731
     return _writer
 
 
