@@ -462,7 +462,7 @@ class TestAIMessage:
         message.function_call["name"] = "maths/add"
         assert "maths/add" == message.function_call["name"]
         with pytest.raises(MessageError) as info:
-            message.function_call["name"] = ""
+            message.function_call["name"] = 3
         assert ("maths/add", "function_call.name") == (
             message.function_call["name"],
             info.value.path,
@@ -474,7 +474,7 @@ class TestAIMessage:
             ("add()", "function_call"),
             ({"name": "add"}, "function_call.arguments"),
             ({"arguments": "{}"}, "function_call.name"),
-            ({"name": "", "arguments": "{}"}, "function_call.name"),
+            ({"name": 7, "arguments": "{}"}, "function_call.name"),
             ({"name": "add", "arguments": {"a": 1}}, "function_call.arguments"),
             ({"name": "add", "arguments": "{}", "thoughts": 1}, "function_call.thoughts"),
             ({"name": "add", "arguments": "{}", "id": ""}, "function_call.id"),

@@ -557,3 +557,19 @@ class TestCreateWithFiles:
         assert "include_file_urls" == info.value.path
         with pytest.raises(MessageError):
             HumanMessage.create_with_files("What is it?", [], include_file_urls="yes")
+
+
+class TestRemoteToolkitExamples:
+    """RemoteToolkit.load_examples_dict: an example answer that calls no tool has a
+    function call named ""."""
+
+    def test_an_empty_function_name_is_kept(self):
+        """The example loads and prints as in ERNIE Bot Agent; it has no Msg form."""
+        example = AIMessage(
+            "", function_call={"name": "", "thoughts": "无需工具", "arguments": "{}"}
+        )
+        assert "" == example.function_call["name"]
+        assert example == AIMessage.from_dict(example.to_dict())
+        with pytest.raises(MessageError) as info:
+            example.to_msg()
+        assert "function_call.name" == info.value.path

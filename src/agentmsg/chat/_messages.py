@@ -771,7 +771,9 @@ class AIMessage(Message):
         name: The assistant's name, or None.
 
     The arguments are in ERNIE Bot Agent's order, so code written for its ``AIMessage``
-    runs unchanged. The token count is known from the start: ``completion_tokens`` of
+    runs unchanged; as there, a function call's ``name`` may be empty (its remote
+    toolkit's example of an answer that calls nothing), though such a message has no
+    :class:`~agentmsg.Msg` form. The token count is known from the start: ``completion_tokens`` of
     *token_usage*, else ERNIE Bot's estimate of the content (each CJK ideograph one
     token, each other word 1.3, rounded down), so a token-limited memory keeps the
     messages it kept there. :attr:`query_tokens_count` is ``prompt_tokens``, or 0
@@ -976,6 +978,12 @@ class AIMessage(Message):
         if self._content:
             blocks.append({"type": "text", "text": self._content})
         name = call["name"]
+        if not name:
+            msg = (
+                "`function_call.name` is empty (ERNIE Bot Agent's example of an answer that "
+                "calls no function), so the call cannot become a tool_use block."
+            )
+            raise MessageError(msg, "function_call.name")
         arguments = check_arguments(call["arguments"])
         call_id = call.get("id", _default_call_id(name))
         blocks.append(

@@ -67,14 +67,17 @@ def _check_dict_keys(
 
 
 def check_function_call(value: Any, path: str = "function_call") -> dict[str, Any] | None:
-    """None, or a function call: ``name`` and ``arguments``, maybe ``thoughts`` and ``id``."""
+    """None, or a function call: ``name`` (a string, empty for none) and ``arguments``,
+    maybe ``thoughts`` and ``id``."""
     if value is None:
         return None
     if type(value) not in DICT_TYPES:
         msg = f"`{path}` must be a dict with `name` and `arguments`, or None, not {show(value)}."
         raise MessageError(msg, path)
     _check_dict_keys(value, _FUNCTION_CALL_KEYS, ("name", "arguments"), path)
-    call: dict[str, Any] = {"name": check_name(value["name"], f"{path}.name")}
+    name = value["name"]
+    # ERNIE Bot Agent's remote toolkit writes "" for an example answer that calls nothing.
+    call: dict[str, Any] = {"name": "" if name == "" else check_name(name, f"{path}.name")}
     if "thoughts" in value:
         call["thoughts"] = check_str(value["thoughts"], f"{path}.thoughts")
     call["arguments"] = check_str(value["arguments"], f"{path}.arguments")
