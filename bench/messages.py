@@ -236,7 +236,7 @@ def load_contenders(workload: Workload | None = None) -> dict[str, Contender]:
         except ImportError as error:
             msg = (
                 f"cannot import a benchmarked library ({error}); the peers come with the "
-                "`bench` extra: run `make bench`, or `pip install -e '.[bench]'`"
+                "`bench` dependency group: run `make bench`, or `pip install --group bench`"
             )
             raise SystemExit(msg) from error
         contenders[contender.label] = contender

@@ -12,13 +12,11 @@ from html.parser import HTMLParser
 from typing import Any
 
 import pytest
+from samples import PNG, PNG_B64, WAV_B64
 
 from agentmsg import Msg, deterministic
-from agentmsg._html import INLINE_MEDIA_LIMIT, JSON_LIMIT, STYLE, render_blocks, render_card
+from agentmsg.cards._html import INLINE_MEDIA_LIMIT, JSON_LIMIT, STYLE, render_blocks, render_card
 
-PNG = b"\x89PNG\r\n\x1a\n" + bytes(24)
-PNG_B64 = base64.b64encode(PNG).decode()
-WAV_B64 = base64.b64encode(b"RIFF\x24\x00\x00\x00WAVEfmt " + bytes(24)).decode()
 STAMP = "2025-01-01 09:00:00.000"
 VOID = frozenset({"img", "br", "hr", "meta", "link", "input", "source", "wbr"})
 
@@ -187,7 +185,7 @@ class TestReprHtml:
         """``import agentmsg`` leaves ``agentmsg._html`` and :mod:`html` unimported."""
         code = (
             "import sys, agentmsg; "
-            "print(sorted(m for m in ('agentmsg._html', 'html') if m in sys.modules))"
+            "print(sorted(m for m in ('agentmsg.cards._html', 'html') if m in sys.modules))"
         )
         result = subprocess.run(
             [sys.executable, "-c", code], capture_output=True, text=True, check=True

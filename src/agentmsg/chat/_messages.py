@@ -106,18 +106,13 @@ class SearchInfo(TypedDict):
 
     ``results`` holds one dict of JSON values per result (ERNIE Bot gives each an
     ``index``, a ``url`` and a ``title``).
-
-    .. versionadded:: 0.2.0
     """
 
     results: list[dict[str, Any]]
 
 
 class PluginInfo(TypedDict):
-    """The plugins a chat API ran for an answer: their ``names``.
-
-    .. versionadded:: 0.2.0
-    """
+    """The plugins a chat API ran for an answer: their ``names``."""
 
     names: list[str]
 
@@ -650,9 +645,6 @@ class HumanMessage(Message):
             >>> message = HumanMessage.create_with_files("What is in this picture?", [gif])
             >>> print(message)
             <role: 'user', content: 'What is in this picture?', files: ['image/gif']>
-
-        .. versionchanged:: 0.2.0
-           The result can be awaited.
         """
         if include_file_urls is not False and (files or include_file_urls is not True):
             msg = (
@@ -681,10 +673,7 @@ class HumanMessage(Message):
         return cls(text, name=name, files=blocks)
 
     def __await__(self) -> Generator[Any, None, Self]:
-        """Awaiting a human message gives the message itself (see :meth:`create_with_files`).
-
-        .. versionadded:: 0.2.0
-        """
+        """Awaiting a human message gives the message itself (see :meth:`create_with_files`)."""
         return self
         yield  # unreachable: makes this a generator that returns at once
 
@@ -773,12 +762,12 @@ class AIMessage(Message):
     The arguments are in ERNIE Bot Agent's order, so code written for its ``AIMessage``
     runs unchanged; as there, a function call's ``name`` may be empty (its remote
     toolkit's example of an answer that calls nothing), though such a message has no
-    :class:`~agentmsg.Msg` form. The token count is known from the start: ``completion_tokens`` of
-    *token_usage*, else ERNIE Bot's estimate of the content (each CJK ideograph one
-    token, each other word 1.3, rounded down), so a token-limited memory keeps the
-    messages it kept there. :attr:`query_tokens_count` is ``prompt_tokens``, or 0
-    without a usage report. The function-call arguments are kept as text; they are
-    parsed only by :meth:`~ChatMessage.to_msg`.
+    :class:`~agentmsg.Msg` form. The token count is known from the start:
+    ``completion_tokens`` of *token_usage*, else ERNIE Bot's estimate of the content
+    (each CJK ideograph one token, each other word 1.3, rounded down), so a
+    token-limited memory keeps the messages it kept there. :attr:`query_tokens_count`
+    is ``prompt_tokens``, or 0 without a usage report. The function-call arguments are
+    kept as text; they are parsed only by :meth:`~ChatMessage.to_msg`.
 
     As in ERNIE Bot Agent, :attr:`function_call`, :attr:`plugin_info`,
     :attr:`search_info`, :attr:`clarify`, :attr:`query_tokens_count` and
@@ -1081,8 +1070,6 @@ class AIMessageChunk(AIMessage):
         >>> answer = sum(pieces[1:], pieces[0])
         >>> answer.content
         'The capital is Lima.'
-
-    .. versionadded:: 0.2.0
     """
 
     __slots__ = ()
