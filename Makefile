@@ -83,6 +83,10 @@ test-fast: $(VENV)/.installed ## Run the package and docs-tool tests (no site bu
 test-record: $(VENV)/.installed ## Re-record tests/expected/ (what each tutorial prints) after an intended change
 	PYTHONPATH=docs $(PY) tests/site/_outputs.py record
 
+.PHONY: release-fixtures
+release-fixtures: $(VENV)/.installed ## Write tests/fixtures/releases/<version>/: what this version saves, which later releases must load
+	$(PY) tests/fixtures/releases/write.py
+
 .PHONY: gettext
 gettext: $(VENV)/.installed ## Extract translatable messages into _build/gettext
 	$(DOCS_BUILD) gettext

@@ -13,7 +13,8 @@ Everything public is importable from here. Where things live:
 - ``_media.py``: media types, media blocks from files, bytes and URLs, and the checks of
   :meth:`Msg.check_media`;
 - ``_schema.py``: :func:`json_schema`; ``_tokens.py``: :func:`estimate_tokens`;
-- ``_chat.py``: the role messages, with their rules in ``_validate_chat.py``;
+- ``chat/``: the role messages (``_messages.py``; ``Message``, ERNIE Bot Agent's class,
+  is their base) and their rules (``_rules.py``);
 - ``cards/``: the chat cards of :meth:`Msg._repr_html_`: ``_html.py`` (the HTML) and
   ``card.css``, ``_labels.py`` and ``locale/`` (their labels in English, Chinese and
   Spanish, and :func:`display_language`);
@@ -42,7 +43,14 @@ from ._blocks import (
     URLSource,
     VideoBlock,
 )
-from ._chat import (
+from ._errors import MediaError, MessageAttributeError, MessageError, TokenCountError
+from ._ids import deterministic
+from ._media import block_from_bytes, block_from_file, block_from_url, detect_media_type
+from ._message import Msg
+from ._schema import json_schema
+from ._tokens import estimate_tokens
+from .cards import display_language, set_display_language
+from .chat import (
     AIMessage,
     AIMessageChunk,
     ChatMessage,
@@ -55,13 +63,6 @@ from ._chat import (
     SystemMessage,
     TokenUsage,
 )
-from ._errors import MediaError, MessageAttributeError, MessageError, TokenCountError
-from ._ids import deterministic
-from ._media import block_from_bytes, block_from_file, block_from_url, detect_media_type
-from ._message import Msg
-from ._schema import json_schema
-from ._tokens import estimate_tokens
-from .cards import display_language, set_display_language
 
 if TYPE_CHECKING:
     from .providers import *  # noqa: F403

@@ -12,11 +12,11 @@ import json
 from json.encoder import encode_basestring
 from typing import Any, NamedTuple
 
-from .._chat import ChatMessage
 from .._errors import MessageError
 from .._media import _EXTENSIONS
 from .._message import Msg
 from .._validate import check_str, show
+from ..chat import ChatMessage
 
 __all__ = [
     "Conversion",

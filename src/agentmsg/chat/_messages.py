@@ -10,16 +10,16 @@ Each converts to and from a :class:`~agentmsg.Msg` (:meth:`ChatMessage.to_msg`,
 from __future__ import annotations
 
 import os
-from collections.abc import Generator, Sequence
+from collections.abc import Callable, Generator, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Literal, NotRequired, TypedDict
 
-from ._containers import copy_json
-from ._errors import MediaError, MessageAttributeError, MessageError, TokenCountError
-from ._media import block_from_bytes, block_from_file
-from ._message import Msg
-from ._tokens import estimate_tokens
-from ._validate import check_id, check_name, check_str, show, with_article
-from ._validate_chat import (
+from .._containers import checked_field, copy_json
+from .._errors import MediaError, MessageAttributeError, MessageError, TokenCountError
+from .._media import block_from_bytes, block_from_file
+from .._message import Msg
+from .._tokens import ernie_tokens
+from .._validate import check_id, check_name, check_role, check_str, show, with_article
+from ._rules import (
     MEDIA_KINDS,
     check_arguments,
     check_blocks_for,
@@ -62,6 +62,8 @@ _object_setattr = object.__setattr__
 # The role a tool result travels with in a Msg, and the sender name it gets by default
 # (the core tutorials send tool results as ``Msg("system", [ToolResultBlock], "system")``).
 _TOOL_RESULT_ROLE: Literal["system"] = "system"
+# The roles a Message of no particular class takes (a function result needs its name).
+_MESSAGE_ROLES = ("user", "assistant", "system")
 
 
 class FunctionCall(TypedDict):
@@ -85,8 +87,10 @@ class TokenUsage(TypedDict):
     """The token usage a chat API reports for one reply.
 
     The counts are integers >= 0. ``total_tokens`` is optional: ERNIE Bot Agent's own
-    ``TokenUsage`` has only the other two. :attr:`AIMessage.token_count` is
-    ``completion_tokens`` and :attr:`AIMessage.query_tokens_count` ``prompt_tokens``.
+    ``TokenUsage`` has only the other two. ``plugins`` is what ERNIE Bot adds to the
+    usage of a plugin answer: one dict per plugin, its ``name`` and its counts (such as
+    ``parse_tokens`` and ``total_tokens``, integers >= 0). :attr:`AIMessage.token_count`
+    is ``completion_tokens`` and :attr:`AIMessage.query_tokens_count` ``prompt_tokens``.
 
     .. versionadded:: 0.1.0
     """
@@ -94,6 +98,7 @@ class TokenUsage(TypedDict):
     prompt_tokens: int
     completion_tokens: int
     total_tokens: NotRequired[int]
+    plugins: NotRequired[list[dict[str, Any]]]
 
 
 class SearchInfo(TypedDict):
@@ -141,62 +146,65 @@ def _describe_file(block: dict[str, Any]) -> str:
 
 
 class ChatMessage:
-    """The base of the four role messages; not created directly. Also called
-    :data:`~agentmsg.Message`, its name in ERNIE Bot Agent.
+    """The base of the role messages; not created directly.
 
     Every role message has a :attr:`role`, a string :attr:`content` and a
-    :attr:`token_count`. Messages are immutable except for :attr:`token_count`, which
-    can be set once when it is not known yet. Assigning, deleting or reading any other
-    attribute raises :class:`~agentmsg.MessageAttributeError`, a
+    :attr:`token_count`. The role and the content are fixed. The fields that ERNIE Bot
+    Agent's code assigns can be assigned here too: :attr:`token_count` on every message,
+    and the fields that :class:`AIMessage` and :class:`FunctionMessage` list; each value
+    is checked when it is set. A field that holds a dict or a list (``search_info``,
+    ``function_call``, ``files``...) is handed out as a checked container, as the
+    ``content`` of a :class:`~agentmsg.Msg` is: a change made in place
+    (``answer.search_info["results"].append({...})``) is checked at once and kept, or
+    refused with :class:`~agentmsg.MessageError` and undone. Assigning, deleting or
+    reading any other attribute raises :class:`~agentmsg.MessageAttributeError`, a
     :class:`~agentmsg.MessageError` and an :exc:`AttributeError`.
 
-    Use :meth:`from_dict` and :meth:`from_msg` on this class to get whichever role
-    message the data describes, or on a subclass to insist on that role.
-
-    Code written for ERNIE Bot Agent's messages runs unchanged, with these differences
-    on purpose:
-
-    - the messages are immutable: ERNIE Bot Agent lets you reassign ``search_info`` and
-      other fields, agentmsg asks for a new message, so a conversation already sent
-      stays exactly as it was;
-    - a token count is set once: ERNIE Bot Agent logs a warning and overwrites a known
-      count, agentmsg raises :class:`~agentmsg.TokenCountError`, so a count reported
-      by a model is never replaced by mistake;
-    - this base class is not created directly (ERNIE Bot Agent's takes any role): a
-      message has one of the four roles;
-    - :meth:`HumanMessage.create_with_files` takes local paths and bytes and keeps the
-      files as media blocks (ERNIE Bot Agent's takes its own file objects and writes
-      their ids into the text).
+    Use :meth:`from_dict` and :meth:`from_msg` on this class (or on
+    :class:`~agentmsg.Message`) to get whichever role message the data describes, or on
+    a subclass to insist on that role.
 
     .. versionadded:: 0.1.0
     """
 
-    __slots__ = ("_content", "_name", "_token_count")
+    __slots__ = ("_content", "_name", "_role", "_token_count")
     __hash__ = None  # type: ignore[assignment]  # compared by value
 
-    role: ClassVar[str] = ""
-    """The role in a chat payload: ``"user"``, ``"system"``, ``"assistant"`` or ``"function"``."""
-
+    _ROLE: ClassVar[str] = ""
     _PAYLOAD_KEYS: ClassVar[tuple[str, ...]] = ("role", "name", "content")
     _FIELDS: ClassVar[tuple[str, ...]] = ("role", "name", "content", "token_count")
+    # The fields that can be assigned (ERNIE Bot Agent's plain attributes); each has a
+    # property whose setter checks the value.
+    _SETTABLE: ClassVar[frozenset[str]] = frozenset({"token_count"})
     _DEFAULT_NAME: ClassVar[str] = ""
 
     _content: str
     _name: str | None
+    _role: str
     _token_count: int | None
 
     def __init__(self, content: str, *, name: str | None = None) -> None:
         if type(self) is ChatMessage:
             msg = (
-                "ChatMessage is a base class; use HumanMessage, SystemMessage, AIMessage "
-                "or FunctionMessage."
+                "ChatMessage is a base class; use HumanMessage, SystemMessage, AIMessage, "
+                "FunctionMessage, or Message with a role."
             )
             raise TypeError(msg)
+        self._setup(content, name)
+
+    def _setup(self, content: str, name: str | None) -> None:
         _object_setattr(self, "_content", check_str(content, "content"))
         _object_setattr(self, "_name", None if name is None else check_name(name))
+        _object_setattr(self, "_role", self._ROLE)
         _object_setattr(self, "_token_count", None)
 
     # -- attributes --------------------------------------------------------------------
+
+    @property
+    def role(self) -> str:
+        """The role of the message in a chat payload (``"user"``, ``"system"``,
+        ``"assistant"`` or ``"function"``)."""
+        return self._role
 
     @property
     def content(self) -> str:
@@ -213,17 +221,17 @@ class ChatMessage:
         """The number of tokens the content costs.
 
         A :class:`SystemMessage` and an :class:`AIMessage` know it from the start; a
-        :class:`HumanMessage` and a :class:`FunctionMessage` know it once it is set.
-        It can be set only once: setting it when it is already known raises
-        :class:`~agentmsg.TokenCountError`, so a count reported by a model is never
-        overwritten by mistake.
+        :class:`HumanMessage` and a :class:`FunctionMessage` know it once it is set. As
+        in ERNIE Bot Agent, it can be set again (its memories set the count of a message
+        each time it enters one): the new count replaces the old one, and a warning
+        saying so is logged on the ``agentmsg`` logger.
 
         :class:`~agentmsg.TokenCountError` is an :exc:`AttributeError` too, so
         ``getattr(message, "token_count", None)`` gives None while the count is unknown.
 
         Raises:
-            TokenCountError: Read before it is known; set when it is already known; set
-                to anything but an integer >= 0.
+            TokenCountError: Read before it is known; set to anything but an integer
+                >= 0.
         """
         count = self._token_count
         if count is None:
@@ -232,13 +240,18 @@ class ChatMessage:
 
     @token_count.setter
     def token_count(self, value: int) -> None:
-        if self._token_count is not None:
-            msg = (
-                f"The token count of this {type(self).__name__} is already known "
-                f"({self._token_count}); it can be set only once, not again to {show(value)}."
+        count = check_count(value)
+        known = self._token_count
+        if known is not None:
+            import logging  # here, not at the top: `import agentmsg` stays light
+
+            logging.getLogger("agentmsg").warning(
+                "The token count of this %s was already known (%d); it is now %d.",
+                type(self).__name__,
+                known,
+                count,
             )
-            raise TokenCountError(msg, "token_count")
-        _object_setattr(self, "_token_count", check_count(value))
+        _object_setattr(self, "_token_count", count)
 
     def _count_not_known(self) -> TokenCountError:
         msg = (
@@ -247,10 +260,23 @@ class ChatMessage:
         )
         return TokenCountError(msg, "token_count")
 
+    def _derived_count(self) -> int | None:
+        """The count the message works out by itself from its fields, if any."""
+        return None
+
+    def _checked(self, slot: str, check: Callable[[Any, str], Any], path: str) -> Any:
+        """The field kept in *slot* as a checked container (made on first read), whose
+        in-place changes *check* accepts or refuses; None stays None."""
+        value = getattr(self, slot)
+        if type(value) is dict or type(value) is list:
+            value = checked_field(value, lambda node: check(node, path))
+            _object_setattr(self, slot, value)
+        return value
+
     def __setattr__(self, field: str, value: Any) -> None:
-        if field == "token_count" or field in _PRIVATE_SLOTS:
-            # token_count goes through its setter; the private slots are only set this
-            # way by copy and pickle, which restore a message slot by slot.
+        if field in self._SETTABLE or field in _PRIVATE_SLOTS:
+            # A settable field goes through its property's setter; the private slots
+            # are only set this way by copy and pickle, slot by slot.
             _object_setattr(self, field, value)
             return
         kind = type(self).__name__
@@ -261,6 +287,11 @@ class ChatMessage:
         else:
             msg = f"`{field}` is not a field of {kind}; the fields are {', '.join(self._FIELDS)}."
         raise MessageAttributeError(msg, field)
+
+    def __getstate__(self) -> tuple[None, dict[str, Any]]:
+        # Plain copies of the containers: a copy never shares a checked field with this one.
+        slots = (slot for cls in type(self).__mro__ for slot in getattr(cls, "__slots__", ()))
+        return None, {slot: copy_json(getattr(self, slot)) for slot in slots}
 
     def __delattr__(self, field: str) -> None:
         kind = type(self).__name__
@@ -328,7 +359,7 @@ class ChatMessage:
     def _expect(cls, target: type[ChatMessage], what: str) -> type[ChatMessage]:
         """The class to build: *target*, or this class when it is a subclass of it (an
         :class:`AIMessageChunk` asked for an AI message); anything else raises."""
-        if cls is ChatMessage:
+        if cls is ChatMessage or cls is Message:
             return target
         if not issubclass(cls, target):
             msg = (
@@ -357,7 +388,7 @@ class ChatMessage:
             MessageError: The message cannot be expressed as a Msg (an AI message whose
                 function-call arguments are not a JSON object).
         """
-        sender = (self._name or self._DEFAULT_NAME) if name is None else name
+        sender = (self._name or self._DEFAULT_NAME or self._role) if name is None else name
         return Msg(sender, self._msg_content(), self._msg_role(), self._msg_metadata())
 
     def _msg_content(self) -> str | list[Any]:
@@ -367,9 +398,10 @@ class ChatMessage:
         return self.role
 
     def _msg_metadata(self) -> dict[str, Any] | None:
-        if self._token_count is None:
+        count = self._token_count
+        if count is None or count == self._derived_count():
             return None
-        return {"token_count": self._token_count}
+        return {"token_count": count}
 
     @classmethod
     def from_msg(cls, msg: Msg) -> ChatMessage:
@@ -431,7 +463,7 @@ class ChatMessage:
     # -- comparison and display --------------------------------------------------------
 
     def _state(self) -> tuple[Any, ...]:
-        return (self._content, self._name, self._token_count)
+        return (self._role, self._content, self._name, self._token_count)
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, ChatMessage):
@@ -439,10 +471,14 @@ class ChatMessage:
         return type(self) is type(other) and self._state() == other._state()
 
     def _parts(self) -> list[str]:
-        parts = [f"role: {self.role!r}"]
-        if self._name is not None:
-            parts.append(f"name: {self._name!r}")
-        parts.append(f"content: {self._content!r}")
+        # ERNIE Bot Agent's rule: the payload's fields in order, leaving out None and "".
+        parts = []
+        for key, value in self.to_dict().items():
+            if value is None or value == "":
+                continue
+            if key == "files":
+                value = [_describe_file(block) for block in value]
+            parts.append(f"{key}: {value!r}")
         return parts
 
     def __str__(self) -> str:
@@ -467,6 +503,42 @@ class ChatMessage:
         return msg._repr_html_()
 
 
+class Message(ChatMessage):
+    """A message of any chat role, as ERNIE Bot Agent's ``Message``; also the base class of
+    :class:`HumanMessage`, :class:`SystemMessage`, :class:`AIMessage` and
+    :class:`FunctionMessage`, so annotations and ``isinstance`` checks written for ERNIE
+    Bot Agent's ``Message`` hold for them.
+
+    Args:
+        role: ``"user"``, ``"assistant"`` or ``"system"``. A function's result needs the
+            function's name: write it as a :class:`FunctionMessage`.
+        content: The text of the message.
+        token_count: The number of tokens the content costs, if known (an integer >= 0).
+
+    :meth:`~ChatMessage.to_msg`, :meth:`~ChatMessage.to_dict` and the other methods work as
+    for the role messages; :meth:`~ChatMessage.from_dict` and
+    :meth:`~ChatMessage.from_msg` give the role message of the data's role.
+
+    Raises:
+        MessageError: A field has the wrong type or value.
+
+    Example:
+        >>> from agentmsg import Message
+        >>> Message("user", "hello", token_count=5)
+        <Message role: 'user', content: 'hello', token_count: 5>
+
+    .. versionadded:: 0.1.0
+    """
+
+    __slots__ = ()
+
+    def __init__(self, role: str, content: str, token_count: int | None = None) -> None:
+        self._setup(content, None)
+        _object_setattr(self, "_role", check_role(role, "role", _MESSAGE_ROLES))
+        if token_count is not None:
+            _object_setattr(self, "_token_count", check_count(token_count))
+
+
 def _kept_name(msg: Msg, default: str) -> str | None:
     return None if msg.name == default else msg.name
 
@@ -478,7 +550,7 @@ def _join_text(blocks: list[dict[str, Any]]) -> str:
 # -- the four roles --------------------------------------------------------------------
 
 
-class HumanMessage(ChatMessage):
+class HumanMessage(Message):
     """What the user says to the model: a question, a request, maybe with media.
 
     Args:
@@ -487,7 +559,7 @@ class HumanMessage(ChatMessage):
         files: Image, audio or video blocks sent along with the text; see
             :meth:`create_with_files` to make them from files or bytes.
 
-    The token count is not known until it is set (once).
+    The token count is not known until it is set.
 
     Raises:
         MessageError: A field has the wrong type or value.
@@ -507,7 +579,7 @@ class HumanMessage(ChatMessage):
     """
 
     __slots__ = ("_files",)
-    role: ClassVar[str] = "user"
+    _ROLE: ClassVar[str] = "user"
     _PAYLOAD_KEYS: ClassVar[tuple[str, ...]] = ("role", "name", "content", "files")
     _FIELDS: ClassVar[tuple[str, ...]] = ("role", "name", "content", "files", "token_count")
     _DEFAULT_NAME: ClassVar[str] = "user"
@@ -521,13 +593,18 @@ class HumanMessage(ChatMessage):
         name: str | None = None,
         files: Sequence[dict[str, Any]] | None = None,
     ) -> None:
-        super().__init__(content, name=name)
+        self._setup(content, name)
         _object_setattr(self, "_files", check_files(files))
 
     @property
     def files(self) -> list[dict[str, Any]]:
-        """Copies of the media blocks sent with the text (empty when there are none)."""
-        return copy_json(self._files)  # type: ignore[no-any-return]
+        """The media blocks sent with the text (empty when there are none).
+
+        A change made in place (``message.files.append(block)``) is checked at once:
+        kept when the list still holds image, audio and video blocks only, else refused
+        with :class:`~agentmsg.MessageError`.
+        """
+        return self._checked("_files", check_files, "files")  # type: ignore[no-any-return]
 
     @classmethod
     def create_with_files(
@@ -536,6 +613,7 @@ class HumanMessage(ChatMessage):
         files: Sequence[str | os.PathLike[str] | bytes],
         *,
         name: str | None = None,
+        include_file_urls: bool = False,
     ) -> Self:
         """Create a message whose text comes with images, sounds or videos.
 
@@ -551,11 +629,15 @@ class HumanMessage(ChatMessage):
             text: The text of the message.
             files: Local file paths (``str`` or path objects) and raw ``bytes``.
             name: The user's name, or None.
+            include_file_urls: ERNIE Bot Agent's option to write the URLs of remote files
+                into the text. Its agents pass it on every call; it must be False when
+                there are files, which agentmsg keeps as media blocks, not as URLs.
 
         Raises:
             MediaError: A file is missing or unreadable, or holds no supported image,
                 audio or video format; the text names it, such as ``files[1]``.
-            MessageError: *files* is not a list, or an item is neither a path nor bytes.
+            MessageError: *files* is not a list, or an item is neither a path nor bytes;
+                *include_file_urls* is not a bool, or true while there are files.
 
         Example:
             >>> from agentmsg import HumanMessage
@@ -564,6 +646,13 @@ class HumanMessage(ChatMessage):
             >>> print(message)
             <role: 'user', content: 'What is in this picture?', files: ['image/gif']>
         """
+        if include_file_urls is not False and (files or include_file_urls is not True):
+            msg = (
+                "`include_file_urls` must be False when files are given (agentmsg keeps "
+                "them as media blocks, with no URLs to write into the text), not "
+                f"{show(include_file_urls)}."
+            )
+            raise MessageError(msg, "include_file_urls")
         if type(files) not in (list, tuple):
             msg = f"`files` must be a list of file paths or bytes, not {show(files)}."
             raise MessageError(msg, "files")
@@ -616,14 +705,8 @@ class HumanMessage(ChatMessage):
     def _state(self) -> tuple[Any, ...]:
         return (*super()._state(), self._files)
 
-    def _parts(self) -> list[str]:
-        parts = super()._parts()
-        if self._files:
-            parts.append(f"files: {[_describe_file(block) for block in self._files]!r}")
-        return parts
 
-
-class SystemMessage(ChatMessage):
+class SystemMessage(Message):
     """A global instruction for the model: the part to play, the format to answer in.
 
     Args:
@@ -631,8 +714,8 @@ class SystemMessage(ChatMessage):
         name: A sender name, or None.
 
     The token count is known from the start: the number of characters of *content*
-    (a rough count that suits Chinese text, where a character is about a token). It
-    cannot be set.
+    (a rough count that suits Chinese text, where a character is about a token), as in
+    ERNIE Bot Agent. It can be set again, as on every role message.
 
     Raises:
         MessageError: A field has the wrong type or value.
@@ -646,18 +729,18 @@ class SystemMessage(ChatMessage):
     """
 
     __slots__ = ()
-    role: ClassVar[str] = "system"
+    _ROLE: ClassVar[str] = "system"
     _DEFAULT_NAME: ClassVar[str] = "system"
 
     def __init__(self, content: str, *, name: str | None = None) -> None:
-        super().__init__(content, name=name)
+        self._setup(content, name)
         _object_setattr(self, "_token_count", len(self._content))
 
-    def _msg_metadata(self) -> dict[str, Any] | None:
-        return None  # the count is the length of the content, worked out again
+    def _derived_count(self) -> int | None:
+        return len(self._content)
 
 
-class AIMessage(ChatMessage):
+class AIMessage(Message):
     """What the model answers: text, or a request to call a function.
 
     Args:
@@ -666,8 +749,8 @@ class AIMessage(ChatMessage):
             ``arguments`` (a JSON object as text) and optionally ``thoughts`` and
             ``id``; or None. See :class:`~agentmsg.FunctionCall`.
         token_usage: The usage the chat API reported, a dict with ``prompt_tokens`` and
-            ``completion_tokens`` and optionally ``total_tokens`` (integers >= 0); or
-            None. See :class:`~agentmsg.TokenUsage`.
+            ``completion_tokens``, optionally ``total_tokens`` and the ``plugins`` of a
+            plugin answer; or None. See :class:`~agentmsg.TokenUsage`.
         plugin_info: The plugins the chat API ran for this answer, as
             ``{"names": [...]}``; or None. See :class:`~agentmsg.PluginInfo`.
         search_info: The search results the answer draws on, as
@@ -677,13 +760,19 @@ class AIMessage(ChatMessage):
         name: The assistant's name, or None.
 
     The arguments are in ERNIE Bot Agent's order, so code written for its ``AIMessage``
-    runs unchanged. The token count is known from the start: ``completion_tokens`` of
-    *token_usage*, else :func:`~agentmsg.estimate_tokens` of the content and the
-    function call. It cannot be set. :attr:`query_tokens_count` is ``prompt_tokens``,
-    or 0 without a usage report. The function-call arguments are kept as text; they
-    are parsed only by :meth:`~ChatMessage.to_msg`. :meth:`to_dict` always has the
-    ``function_call``, ``plugin_info`` and ``search_info`` keys (None when unset), as
-    ERNIE Bot Agent's does.
+    runs unchanged; as there, a function call's ``name`` may be empty (its remote
+    toolkit's example of an answer that calls nothing), though such a message has no
+    :class:`~agentmsg.Msg` form. The token count is known from the start:
+    ``completion_tokens`` of *token_usage*, else ERNIE Bot's estimate of the content
+    (each CJK ideograph one token, each other word 1.3, rounded down), so a
+    token-limited memory keeps the messages it kept there. :attr:`query_tokens_count`
+    is ``prompt_tokens``, or 0 without a usage report. The function-call arguments are
+    kept as text; they are parsed only by :meth:`~ChatMessage.to_msg`.
+
+    As in ERNIE Bot Agent, :attr:`function_call`, :attr:`plugin_info`,
+    :attr:`search_info`, :attr:`clarify`, :attr:`query_tokens_count` and
+    :attr:`~ChatMessage.token_count` can be assigned; each value is checked as the
+    argument of the same name is.
 
     Raises:
         MessageError: A field has the wrong type or value, or a dict has an unknown key.
@@ -694,15 +783,28 @@ class AIMessage(ChatMessage):
         >>> reply = AIMessage("", function_call=call)
         >>> reply.to_dict()["function_call"]
         {'name': 'multiply', 'arguments': '{"a": 7, "b": 8}'}
+        >>> reply.token_count  # ERNIE Bot's estimate of the empty content
+        0
         >>> answer = AIMessage("56", token_usage={"prompt_tokens": 30, "completion_tokens": 3})
         >>> answer.token_count, answer.query_tokens_count
         (3, 30)
+        >>> answer.search_info = {"results": [{"index": 1, "url": "", "title": "Times tables"}]}
+        >>> answer.search_info["results"].append({"index": 2, "url": "", "title": "Products"})
+        >>> len(answer.search_info["results"])
+        2
 
     .. versionadded:: 0.1.0
     """
 
-    __slots__ = ("_clarify", "_function_call", "_plugin_info", "_search_info", "_token_usage")
-    role: ClassVar[str] = "assistant"
+    __slots__ = (
+        "_clarify",
+        "_function_call",
+        "_plugin_info",
+        "_query_tokens_count",
+        "_search_info",
+        "_token_usage",
+    )
+    _ROLE: ClassVar[str] = "assistant"
     _PAYLOAD_KEYS: ClassVar[tuple[str, ...]] = (
         "role",
         "name",
@@ -723,13 +825,24 @@ class AIMessage(ChatMessage):
         "query_tokens_count",
         "token_count",
     )
+    _SETTABLE: ClassVar[frozenset[str]] = frozenset(
+        {
+            "function_call",
+            "plugin_info",
+            "search_info",
+            "clarify",
+            "query_tokens_count",
+            "token_count",
+        }
+    )
     _DEFAULT_NAME: ClassVar[str] = "assistant"
 
     _function_call: dict[str, Any] | None
-    _token_usage: dict[str, int] | None
+    _token_usage: dict[str, Any] | None
     _plugin_info: dict[str, Any] | None
     _search_info: dict[str, Any] | None
     _clarify: bool
+    _query_tokens_count: int
 
     def __init__(
         self,
@@ -742,68 +855,94 @@ class AIMessage(ChatMessage):
         *,
         name: str | None = None,
     ) -> None:
-        super().__init__(content, name=name)
-        call = check_function_call(function_call)
+        self._setup(content, name)
         usage = check_token_usage(token_usage)
-        _object_setattr(self, "_function_call", call)
+        _object_setattr(self, "_function_call", check_function_call(function_call))
         _object_setattr(self, "_token_usage", usage)
         _object_setattr(self, "_plugin_info", check_plugin_info(plugin_info))
         _object_setattr(self, "_search_info", check_search_info(search_info))
         _object_setattr(self, "_clarify", check_clarify(clarify))
+        _object_setattr(self, "_query_tokens_count", 0 if usage is None else usage["prompt_tokens"])
+        _object_setattr(self, "_token_count", self._derived_count())
+
+    def _derived_count(self) -> int:
+        usage = self._token_usage
         if usage is not None:
-            count = usage["completion_tokens"]
-        else:
-            count = estimate_tokens(self._content)
-            if call is not None:
-                spoken = (call["name"], call.get("thoughts", ""), call["arguments"])
-                count += sum(estimate_tokens(text) for text in spoken)
-        _object_setattr(self, "_token_count", count)
+            return int(usage["completion_tokens"])
+        return ernie_tokens(self._content)
 
     @property
     def function_call(self) -> FunctionCall | None:
-        """A copy of the function call, or None when the model answered with text."""
-        call = self._function_call
-        return None if call is None else FunctionCall(**call)  # type: ignore[typeddict-item]
+        """The function call, or None when the model answered with text.
+
+        A change made in place (``reply.function_call["name"] = "ocr/v1"``) is checked
+        and kept.
+        """
+        return self._checked("_function_call", check_function_call, "function_call")  # type: ignore[no-any-return]
+
+    @function_call.setter
+    def function_call(self, value: FunctionCall | None) -> None:
+        _object_setattr(self, "_function_call", check_function_call(value))
 
     @property
     def token_usage(self) -> TokenUsage | None:
-        """A copy of the token usage the chat API reported, or None."""
-        usage = self._token_usage
-        return None if usage is None else TokenUsage(**usage)  # type: ignore[typeddict-item]
+        """The token usage the chat API reported, or None.
+
+        A change made in place is checked and kept; :attr:`~ChatMessage.token_count`
+        and :attr:`query_tokens_count`, taken from it when the message was made, stay
+        as they are (assign them to change them).
+        """
+        return self._checked("_token_usage", check_token_usage, "token_usage")  # type: ignore[no-any-return]
 
     @property
     def query_tokens_count(self) -> int:
         """How many tokens the request this message answers cost.
 
         It is ``prompt_tokens`` of the usage report, and 0 without one, as in ERNIE Bot
-        Agent.
+        Agent; it can be assigned an integer >= 0.
         """
-        usage = self._token_usage
-        return 0 if usage is None else usage["prompt_tokens"]
+        return self._query_tokens_count
+
+    @query_tokens_count.setter
+    def query_tokens_count(self, value: int) -> None:
+        _object_setattr(self, "_query_tokens_count", check_count(value, "query_tokens_count"))
 
     @property
     def plugin_info(self) -> PluginInfo | None:
-        """A copy of the plugins the chat API ran, or None."""
-        info = self._plugin_info
-        return None if info is None else PluginInfo(names=list(info["names"]))
+        """The plugins the chat API ran, or None; changes made in place are checked."""
+        return self._checked("_plugin_info", check_plugin_info, "plugin_info")  # type: ignore[no-any-return]
+
+    @plugin_info.setter
+    def plugin_info(self, value: PluginInfo | None) -> None:
+        _object_setattr(self, "_plugin_info", check_plugin_info(value))
 
     @property
     def search_info(self) -> SearchInfo | None:
-        """A copy of the search results the answer draws on, or None."""
-        info = self._search_info
-        return None if info is None else copy_json(info)
+        """The search results the answer draws on, or None.
+
+        A change made in place (``answer.search_info["results"].append({...})``, as ERNIE
+        Bot Agent's retrieval agent does) is checked and kept.
+        """
+        return self._checked("_search_info", check_search_info, "search_info")  # type: ignore[no-any-return]
+
+    @search_info.setter
+    def search_info(self, value: SearchInfo | None) -> None:
+        _object_setattr(self, "_search_info", check_search_info(value))
 
     @property
     def clarify(self) -> bool:
         """Whether the answer asks the user to clarify the question."""
         return self._clarify
 
+    @clarify.setter
+    def clarify(self, value: bool | None) -> None:
+        _object_setattr(self, "_clarify", check_clarify(value))
+
     def to_dict(self) -> dict[str, Any]:
         data = super().to_dict()
-        call = self._function_call
-        data["function_call"] = None if call is None else dict(call)
-        data["plugin_info"] = self.plugin_info
-        data["search_info"] = self.search_info
+        data["function_call"] = copy_json(self._function_call)
+        data["plugin_info"] = copy_json(self._plugin_info)
+        data["search_info"] = copy_json(self._search_info)
         return data
 
     @classmethod
@@ -828,6 +967,12 @@ class AIMessage(ChatMessage):
         if self._content:
             blocks.append({"type": "text", "text": self._content})
         name = call["name"]
+        if not name:
+            msg = (
+                "`function_call.name` is empty (ERNIE Bot Agent's example of an answer that "
+                "calls no function), so the call cannot become a tool_use block."
+            )
+            raise MessageError(msg, "function_call.name")
         arguments = check_arguments(call["arguments"])
         call_id = call.get("id", _default_call_id(name))
         blocks.append(
@@ -842,13 +987,16 @@ class AIMessage(ChatMessage):
         return blocks
 
     def _msg_metadata(self) -> dict[str, Any] | None:
-        metadata: dict[str, Any] = {}
-        if self._token_usage is not None:
-            metadata["token_usage"] = dict(self._token_usage)
+        metadata = super()._msg_metadata() or {}
+        usage = self._token_usage
+        if usage is not None:
+            metadata["token_usage"] = copy_json(usage)
+        if self._query_tokens_count != (0 if usage is None else usage["prompt_tokens"]):
+            metadata["query_tokens_count"] = self._query_tokens_count
         if self._plugin_info is not None:
-            metadata["plugin_info"] = self.plugin_info
+            metadata["plugin_info"] = copy_json(self._plugin_info)
         if self._search_info is not None:
-            metadata["search_info"] = self.search_info
+            metadata["search_info"] = copy_json(self._search_info)
         if self._clarify:
             metadata["clarify"] = True
         return metadata or None
@@ -867,7 +1015,7 @@ class AIMessage(ChatMessage):
             if use["id"] != _default_call_id(use["name"]):
                 call["id"] = use["id"]
         metadata = msg.metadata or {}
-        return cls(
+        message = cls(
             _join_text(blocks),
             call,  # type: ignore[arg-type]
             check_token_usage(metadata.get("token_usage"), "metadata.token_usage"),  # type: ignore[arg-type]
@@ -876,6 +1024,14 @@ class AIMessage(ChatMessage):
             check_clarify(metadata.get("clarify"), "metadata.clarify"),
             name=_kept_name(msg, "assistant"),
         )
+        message._restore_count(metadata)
+        if "query_tokens_count" in metadata:
+            _object_setattr(
+                message,
+                "_query_tokens_count",
+                check_count(metadata["query_tokens_count"], "metadata.query_tokens_count"),
+            )
+        return message
 
     def _state(self) -> tuple[Any, ...]:
         return (
@@ -885,19 +1041,8 @@ class AIMessage(ChatMessage):
             self._plugin_info,
             self._search_info,
             self._clarify,
+            self._query_tokens_count,
         )
-
-    def _parts(self) -> list[str]:
-        parts = super()._parts()
-        if self._function_call is not None:
-            parts.append(f"function_call: {self._function_call!r}")
-        if self._plugin_info is not None:
-            parts.append(f"plugin_info: {self._plugin_info!r}")
-        if self._search_info is not None:
-            parts.append(f"search_info: {self._search_info!r}")
-        if self._clarify:
-            parts.append("clarify: True")
-        return parts
 
 
 class AIMessageChunk(AIMessage):
@@ -946,7 +1091,7 @@ class AIMessageChunk(AIMessage):
         )
 
 
-class FunctionMessage(ChatMessage):
+class FunctionMessage(Message):
     """What a function returned, sent back to the model after its function call.
 
     Args:
@@ -960,7 +1105,8 @@ class FunctionMessage(ChatMessage):
     with in agentmsg. When neither the call nor the result has an id, both get
     ``"call_<name>"``, so they still match up.
 
-    The token count is not known until it is set (once).
+    The token count is not known until it is set. As in ERNIE Bot Agent, :attr:`name`
+    can be assigned (a non-empty string).
 
     Raises:
         MessageError: A field has the wrong type or value.
@@ -978,21 +1124,26 @@ class FunctionMessage(ChatMessage):
     """
 
     __slots__ = ("_call_id",)
-    role: ClassVar[str] = "function"
+    _ROLE: ClassVar[str] = "function"
     _PAYLOAD_KEYS: ClassVar[tuple[str, ...]] = ("role", "name", "content", "call_id")
     _FIELDS: ClassVar[tuple[str, ...]] = ("role", "name", "content", "call_id", "token_count")
+    _SETTABLE: ClassVar[frozenset[str]] = frozenset({"name", "token_count"})
     _DEFAULT_NAME: ClassVar[str] = "system"
 
     _call_id: str | None
 
     def __init__(self, name: str, content: str, *, call_id: str | None = None) -> None:
-        super().__init__(content, name=check_name(name))
+        self._setup(content, check_name(name))
         _object_setattr(self, "_call_id", None if call_id is None else check_id(call_id, "call_id"))
 
     @property
     def name(self) -> str:
         """The name of the function that produced the result."""
         return self._name  # type: ignore[return-value]  # always set for a function message
+
+    @name.setter
+    def name(self, value: str) -> None:
+        _object_setattr(self, "_name", check_name(value))
 
     @property
     def call_id(self) -> str | None:
@@ -1046,9 +1197,6 @@ class FunctionMessage(ChatMessage):
         return (*super()._state(), self._call_id)
 
 
-Message = ChatMessage
-"""The base class under the name ERNIE Bot Agent gives it: ``Message`` is ``ChatMessage``."""
-
 _PRIVATE_SLOTS = frozenset(
     slot
     for cls in (ChatMessage, HumanMessage, AIMessage, FunctionMessage)
@@ -1062,6 +1210,14 @@ _BY_ROLE: dict[str, type[ChatMessage]] = {
 }
 
 # Public classes say they live in ``agentmsg``, where users import them from.
-for _cls in (ChatMessage, HumanMessage, SystemMessage, AIMessage, AIMessageChunk, FunctionMessage):
+for _cls in (
+    ChatMessage,
+    Message,
+    HumanMessage,
+    SystemMessage,
+    AIMessage,
+    AIMessageChunk,
+    FunctionMessage,
+):
     _cls.__module__ = "agentmsg"
 del _cls

@@ -10,9 +10,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from ._containers import DICT_TYPES, LIST_TYPES
-from ._errors import MessageError, TokenCountError
-from ._validate import (
+from .._containers import DICT_TYPES, LIST_TYPES
+from .._errors import MessageError, TokenCountError
+from .._validate import (
     check_block,
     check_id,
     check_json,
@@ -44,7 +44,8 @@ __all__ = [
 
 MEDIA_KINDS = ("image", "audio", "video")
 _FUNCTION_CALL_KEYS = ("name", "thoughts", "arguments", "id")
-_USAGE_KEYS = ("prompt_tokens", "completion_tokens", "total_tokens")
+_USAGE_COUNTS = ("prompt_tokens", "completion_tokens", "total_tokens")
+_USAGE_KEYS = (*_USAGE_COUNTS, "plugins")
 _USAGE_REQUIRED = ("prompt_tokens", "completion_tokens")
 
 
@@ -66,14 +67,17 @@ def _check_dict_keys(
 
 
 def check_function_call(value: Any, path: str = "function_call") -> dict[str, Any] | None:
-    """None, or a function call: ``name`` and ``arguments``, maybe ``thoughts`` and ``id``."""
+    """None, or a function call: ``name`` (a string, empty for none) and ``arguments``,
+    maybe ``thoughts`` and ``id``."""
     if value is None:
         return None
     if type(value) not in DICT_TYPES:
         msg = f"`{path}` must be a dict with `name` and `arguments`, or None, not {show(value)}."
         raise MessageError(msg, path)
     _check_dict_keys(value, _FUNCTION_CALL_KEYS, ("name", "arguments"), path)
-    call: dict[str, Any] = {"name": check_name(value["name"], f"{path}.name")}
+    name = value["name"]
+    # ERNIE Bot Agent's remote toolkit writes "" for an example answer that calls nothing.
+    call: dict[str, Any] = {"name": "" if name == "" else check_name(name, f"{path}.name")}
     if "thoughts" in value:
         call["thoughts"] = check_str(value["thoughts"], f"{path}.thoughts")
     call["arguments"] = check_str(value["arguments"], f"{path}.arguments")
@@ -90,10 +94,11 @@ def check_count(value: Any, path: str = "token_count") -> int:
     raise TokenCountError(msg, path)
 
 
-def check_token_usage(value: Any, path: str = "token_usage") -> dict[str, int] | None:
+def check_token_usage(value: Any, path: str = "token_usage") -> dict[str, Any] | None:
     """None, or a usage report: ``prompt_tokens`` and ``completion_tokens`` (ERNIE Bot
     Agent's ``TokenUsage`` has just these two), maybe ``total_tokens`` (which chat APIs
-    add); kept as given, no count made up."""
+    add) and the ``plugins`` of an ERNIE Bot plugin answer; kept as given, no count made
+    up."""
     if value is None:
         return None
     if type(value) not in DICT_TYPES:
@@ -101,7 +106,34 @@ def check_token_usage(value: Any, path: str = "token_usage") -> dict[str, int] |
         msg = f"`{path}` must be a dict with {names}, or None, not {show(value)}."
         raise MessageError(msg, path)
     _check_dict_keys(value, _USAGE_KEYS, _USAGE_REQUIRED, path)
-    return {key: check_count(value[key], f"{path}.{key}") for key in _USAGE_KEYS if key in value}
+    usage: dict[str, Any] = {
+        key: check_count(value[key], f"{path}.{key}") for key in _USAGE_COUNTS if key in value
+    }
+    if "plugins" in value:
+        usage["plugins"] = _check_plugin_usage(value["plugins"], f"{path}.plugins")
+    return usage
+
+
+def _check_plugin_usage(value: Any, path: str) -> list[dict[str, Any]]:
+    """The ``plugins`` of a usage report: dicts of a plugin ``name`` and its counts."""
+    if type(value) not in LIST_TYPES:
+        msg = f"`{path}` must be a list of dicts, one per plugin, not {show(value)}."
+        raise MessageError(msg, path)
+    plugins = []
+    for index, item in enumerate(value):
+        here = f"{path}[{index}]"
+        if type(item) not in DICT_TYPES or "name" not in item:
+            msg = f"`{here}` must be a dict of the plugin's `name` and counts, not {show(item)}."
+            raise MessageError(msg, here)
+        plugin: dict[str, Any] = {}
+        for key, count in item.items():
+            if type(key) is not str:
+                msg = f"`{here}` has a key that is not a string: {show(key)}."
+                raise MessageError(msg, here)
+            where = f"{here}.{key}"
+            plugin[key] = check_name(count, where) if key == "name" else check_count(count, where)
+        plugins.append(plugin)
+    return plugins
 
 
 def check_search_info(value: Any, path: str = "search_info") -> dict[str, Any] | None:
