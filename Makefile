@@ -94,12 +94,13 @@ MYST_CATALOGS := $(foreach page,$(basename $(notdir $(wildcard docs/*.md))),\
 MYST_FALSE_ALARMS := missing-space-before-default-role,unbalanced-inline-literals-delimiters
 
 .PHONY: lint
-lint: $(VENV)/.installed ## ruff, mypy --strict, sphinx-lint (docs and catalogs)
+lint: $(VENV)/.installed ## ruff, mypy --strict, sphinx-lint (docs and catalogs), the glossaries
 	$(BIN)/ruff check src tests bench docs
 	$(BIN)/ruff format --check src tests bench docs
 	$(BIN)/mypy
 	$(BIN)/sphinx-lint docs $(filter-out $(MYST_CATALOGS) %/sphinx.po,$(CATALOGS))
 	$(BIN)/sphinx-lint --disable $(MYST_FALSE_ALARMS) $(MYST_CATALOGS)
+	$(PY) docs/_ext/agentmsg_glossary.py
 
 # Lighthouse for the lighthouse section of the benchmarks, from the npm registry.
 bench/node_modules/.installed: bench/package-lock.json | $(NPM)
