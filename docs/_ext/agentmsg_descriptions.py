@@ -29,6 +29,7 @@ __all__ = ["LENGTH", "describe"]
 LENGTH = 200
 _SKIPPED = (
     nodes.table,
+    nodes.container,
     nodes.Admonition,
     nodes.Invisible,
     nodes.literal_block,
@@ -43,14 +44,21 @@ _SKIPPED = (
     addnodes.desc,
     addnodes.toctree,
 )
-_CJK_END = re.compile(r"[。！？]$")
+_CJK_END = re.compile(r"[。！？：；]$")
+_COLONS = (":", "：")
 _SENTENCE = re.compile(r"(?<=[。！？])|(?<=[.!?])\s+")
 
 
 def _skipped(paragraph: nodes.paragraph, lists: bool) -> bool:
+    """Whether *paragraph* is not the page's own prose: only a section's (or the page's)
+    paragraphs count, and, when *lists*, those of list items."""
     parent = paragraph.parent
+    if isinstance(parent, nodes.section | nodes.document):
+        return False
+    if not lists or not isinstance(parent, nodes.list_item):
+        return True
     while parent is not None:
-        if isinstance(parent, _SKIPPED) or (not lists and isinstance(parent, nodes.list_item)):
+        if isinstance(parent, _SKIPPED):
             return True
         parent = parent.parent
     return False
@@ -73,24 +81,28 @@ def _join(text: str, more: str) -> str:
     return f"{text} {more}"
 
 
+def _collect(document: nodes.document, length: int, lists: bool) -> str:
+    """The first paragraphs, up to *length*; a paragraph that ends in a colon introduces
+    what the description leaves out (a list, a table), so nothing follows it."""
+    text = ""
+    for paragraph in _paragraphs(document, lists):
+        text = _join(text, paragraph)
+        if len(text) >= length or paragraph.endswith(_COLONS):
+            break
+    return text
+
+
 def describe(document: nodes.document, length: int = LENGTH) -> str:
     """The description of *document*: its first paragraphs (those of lists only when it
     has no others), at most *length* characters, cut after the last whole sentence that
-    fits (else at *length*, with an ellipsis)."""
-    text = ""
-    for paragraph in _paragraphs(document, lists=False):
-        text = _join(text, paragraph)
-        if len(text) >= length:
-            break
-    if not text:
-        for paragraph in _paragraphs(document, lists=True):
-            text = _join(text, paragraph)
-            if len(text) >= length:
-                break
-    if len(text) <= length:
-        return text
+    fits (else at *length*, with an ellipsis). A last sentence that ends in a colon goes,
+    when there is one before it."""
+    text = _collect(document, length, lists=False) or _collect(document, length, lists=True)
+    sentences = [piece for piece in _SENTENCE.split(text) if piece]
+    if len(sentences) > 1 and sentences[-1].endswith(_COLONS):
+        sentences.pop()
     cut = ""
-    for piece in filter(None, _SENTENCE.split(text)):
+    for piece in sentences:
         joined = _join(cut, piece)
         if len(joined) > length:
             break

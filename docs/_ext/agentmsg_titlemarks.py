@@ -38,7 +38,7 @@ def marks_for(env: Any, node: addnodes.pending_xref) -> tuple[str, str] | None:
         if node.get("refexplicit"):
             return None
         docname = docname_join(node.get("refdoc", ""), target)
-        return PAGE if docname.startswith("tutorial/") else None
+        return PAGE if _is_tutorial(docname) else None
     if kind != "ref":
         return None
     docname, _labelid, title = env.get_domain("std").labels.get(target, ("", "", ""))
@@ -48,8 +48,13 @@ def marks_for(env: Any, node: addnodes.pending_xref) -> tuple[str, str] | None:
         return None
     page_title = clean_astext(env.titles[docname]) if docname in env.titles else None
     if title == page_title:
-        return PAGE if docname.startswith("tutorial/") else None
+        return PAGE if _is_tutorial(docname) else None
     return SECTION
+
+
+def _is_tutorial(docname: str) -> bool:
+    """A tutorial's page; the gallery's index is the list of them, not a work."""
+    return docname.startswith("tutorial/") and docname != "tutorial/index"
 
 
 def _wrap(node: nodes.Element, opening: str, closing: str) -> None:
@@ -83,8 +88,11 @@ class TitleMarks(SphinxPostTransform):
 
     def run(self, **kwargs: Any) -> None:
         for node in list(self.document.findall(addnodes.pending_xref)):
-            if not isinstance(node.parent, nodes.paragraph):
-                continue
+            if (
+                not isinstance(node.parent, nodes.paragraph)
+                or len(node.parent.astext()) <= len(node.astext()) + 1
+            ):
+                continue  # a link alone (a gallery card's title) is no part of a sentence
             marks = marks_for(self.env, node)
             if marks:
                 _wrap(node, *marks)
