@@ -43,6 +43,7 @@ extensions = [
     "agentmsg_titlemarks",
     "agentmsg_literals",
     "agentmsg_descriptions",
+    "agentmsg_comments",
     "agentmsg_site",
     "agentmsg_theme_strings",
     "agentmsg_lite",
