@@ -106,6 +106,19 @@ class TestTitleMarks:
         assert tutorials >= 5
         assert sections >= 1
 
+    def test_the_scan_finds_a_bare_title(self, built_site: Path, tmp_path: Path) -> None:
+        """A copy of a page whose 《》 are gone fails (meta-test)."""
+        for name in ("multimodal.html", "create_message.html", "migration.html"):
+            source = built_site / "zh_CN" / "tutorial" / name
+            copy = tmp_path / "zh_CN" / "tutorial" / name
+            copy.parent.mkdir(parents=True, exist_ok=True)
+            text = source.read_text(encoding="utf-8")
+            if name == "multimodal.html":
+                text = text.replace("详见《", "详见").replace("》教程。", "教程。")
+            copy.write_text(text, encoding="utf-8")
+        problems, _, _ = reference_marks(tmp_path)
+        assert any("multimodal.html" in problem for problem in problems), problems
+
     def test_the_migration_sentence(self, built_site: Path) -> None:
         """The review's example reads 详见《从 AgentScope 或 ERNIE Bot Agent 迁移》教程."""
         page = soup(built_site / "zh_CN" / "tutorial" / "multimodal.html")
