@@ -19,7 +19,7 @@ An entry that breaks a rule on purpose says so in a translator comment,
 ``# glossary-ok: <id>``, which ``msgmerge`` keeps.
 
 The catalogs are those of the pages (``locales/<lang>/LC_MESSAGES``) and of the chat cards
-(``src/agentmsg/locale/<lang>/LC_MESSAGES``).
+(``src/agentmsg/cards/locale/<lang>/LC_MESSAGES``).
 """
 
 from __future__ import annotations
@@ -180,7 +180,7 @@ def _say(what: str, rule: Rule) -> str:
 
 
 def _catalogs(language: str, root: Path) -> Iterator[tuple[Path, str]]:
-    for folder in (root / "locales", root / "src" / "agentmsg" / "locale"):
+    for folder in (root / "locales", root / "src" / "agentmsg" / "cards" / "locale"):
         messages = folder / language / "LC_MESSAGES"
         for path in sorted(messages.rglob("*.po")):
             yield path, path.relative_to(messages).as_posix()

@@ -4,20 +4,25 @@ Everything public is importable from here. Where things live:
 
 - ``_message.py``: :class:`Msg`;
 - ``_blocks.py``: the content block ``TypedDict``s;
-- ``_validate.py``: every validation rule (with ``_validate_chat.py`` for the role
-  messages and ``_validate_media.py`` for media payloads);
-- ``_containers.py``: the one deep copy of JSON-shaped values;
-- ``_chat.py``: the role messages;
+- ``_validate.py``: the validation rules of messages, blocks and JSON values, and the
+  one wording of "must be X, not Y"; with ``_containers.py``, the checked lists and
+  dicts a message hands out and the one deep copy of JSON values (the two import each
+  other: the package's only import cycle);
 - ``_errors.py``: :class:`MessageError` and its subclasses;
 - ``_ids.py``: ids, timestamps and :func:`deterministic`;
-- ``_html.py`` and ``card.css``: the chat cards; ``_l10n.py`` and ``locale/``: their
-  labels in English, Chinese and Spanish;
-- ``_media.py``: media blocks from files, bytes and URLs;
-- ``_schema.py``: :func:`json_schema`;
-- ``_convert*.py``: the conversions to and from model APIs (:func:`to_openai_chat`, ...),
-  imported when one of their names is first used, so ``import agentmsg`` stays light.
+- ``_media.py``: media types, media blocks from files, bytes and URLs, and the checks of
+  :meth:`Msg.check_media`;
+- ``_schema.py``: :func:`json_schema`; ``_tokens.py``: :func:`estimate_tokens`;
+- ``_chat.py``: the role messages, with their rules in ``_validate_chat.py``;
+- ``cards/``: the chat cards of :meth:`Msg._repr_html_`: ``_html.py`` (the HTML) and
+  ``card.css``, ``_labels.py`` and ``locale/`` (their labels in English, Chinese and
+  Spanish, and :func:`display_language`);
+- ``providers/``: the conversions to and from model APIs (:func:`to_openai_chat`, ...), one
+  public module per format; their names here are imported when first used, so
+  ``import agentmsg`` stays light.
 """
 
+# ruff: noqa: F405  (the provider names of __all__ come from a star import for type checkers)
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
@@ -52,26 +57,14 @@ from ._chat import (
 )
 from ._errors import MediaError, MessageAttributeError, MessageError, TokenCountError
 from ._ids import deterministic
-from ._l10n import display_language, set_display_language
 from ._media import block_from_bytes, block_from_file, block_from_url, detect_media_type
 from ._message import Msg
 from ._schema import json_schema
 from ._tokens import estimate_tokens
+from .cards import display_language, set_display_language
 
 if TYPE_CHECKING:
-    from ._convert import (
-        Conversion,
-        Loss,
-        Parsed,
-        from_anthropic,
-        from_gemini,
-        from_openai_chat,
-        from_openai_responses,
-        to_anthropic,
-        to_gemini,
-        to_openai_chat,
-        to_openai_responses,
-    )
+    from .providers import *  # noqa: F403
 
 __version__ = "0.1.0"
 
@@ -127,29 +120,16 @@ __all__ = [
     "to_openai_responses",
 ]
 
-_PROVIDER_NAMES = frozenset(
-    {
-        "Conversion",
-        "Loss",
-        "Parsed",
-        "from_anthropic",
-        "from_gemini",
-        "from_openai_chat",
-        "from_openai_responses",
-        "to_anthropic",
-        "to_gemini",
-        "to_openai_chat",
-        "to_openai_responses",
-    }
-)
+# The names of __all__ not defined above are agentmsg.providers' (imported on first use).
+_PROVIDER_NAMES = frozenset(__all__).difference(globals())
 
 
 def __getattr__(name: str) -> Any:
     # The provider conversions are imported on first use (PEP 562).
     if name in _PROVIDER_NAMES:
-        from . import _convert
+        from . import providers
 
-        value = getattr(_convert, name)
+        value = getattr(providers, name)
         globals()[name] = value
         return value
     msg = f"module 'agentmsg' has no attribute {name!r}"
