@@ -116,7 +116,7 @@ def sources_of(page: str) -> list[Path]:
     found = [DOCS / f"{page}{suffix}" for suffix in (".md", ".rst")]
     found = [path for path in found if path.is_file()]
     if page == "api":
-        found += sorted((ROOT / "src" / "agentmsg").glob("*.py"))
+        found += sorted((ROOT / "src" / "agentmsg").rglob("*.py"))
     return found
 
 
