@@ -114,7 +114,7 @@ MYST_CATALOGS := $(foreach page,$(basename $(notdir $(wildcard docs/*.md))),\
 MYST_FALSE_ALARMS := missing-space-before-default-role,unbalanced-inline-literals-delimiters
 
 .PHONY: lint
-lint: $(VENV)/.installed lint-docs ## ruff, mypy --strict, sphinx-lint (docs and catalogs)
+lint: $(VENV)/.installed lint-docs ## ruff, mypy --strict, sphinx-lint (docs and catalogs), the glossaries
 	$(BIN)/ruff check src tests bench docs
 	$(BIN)/ruff format --check src tests bench docs
 	$(BIN)/mypy
@@ -123,6 +123,7 @@ lint: $(VENV)/.installed lint-docs ## ruff, mypy --strict, sphinx-lint (docs and
 lint-docs: $(VENV)/.installed ## sphinx-lint alone, on the pages and the catalogs (a pre-commit hook)
 	$(BIN)/sphinx-lint docs $(filter-out $(MYST_CATALOGS) %/sphinx.po,$(CATALOGS))
 	$(BIN)/sphinx-lint --disable $(MYST_FALSE_ALARMS) $(MYST_CATALOGS)
+	PYTHONPATH=docs $(PY) -m agentmsg_docs.glossary
 
 # Lighthouse for the lighthouse section of the benchmarks, from the npm registry.
 bench/node_modules/.installed: bench/package-lock.json | $(NPM)

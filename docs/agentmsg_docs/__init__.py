@@ -10,6 +10,10 @@ each job's module, one module per job:
   :mod:`~agentmsg_docs.notebooks` (reST to clean notebook Markdown);
 - :mod:`~agentmsg_docs.cards`: the chat cards' labels in each page's language;
 - :mod:`~agentmsg_docs.typography`: Chinese spacing and punctuation;
+- :mod:`~agentmsg_docs.titlemarks`: 《》 and “” around references to works and sections in Chinese;
+- :mod:`~agentmsg_docs.literals`: dashes in Chinese field lists, types kept literal;
+- :mod:`~agentmsg_docs.descriptions`: page descriptions from a page's own paragraphs;
+- :mod:`~agentmsg_docs.comments`: comments in code blocks through the catalogs;
 - :mod:`~agentmsg_docs.html_pages`: accessible markup, sitemap, 404 links, a light head;
 - :mod:`~agentmsg_docs.theme_strings`: the theme's and scripts' strings, translated;
 - :mod:`~agentmsg_docs.lite`: each tutorial's "run in the browser" link;
@@ -39,6 +43,10 @@ MODULES = (
     "downloads",
     "cards",
     "typography",
+    "titlemarks",
+    "literals",
+    "descriptions",
+    "comments",
     "html_pages",
     "theme_strings",
     "lite",

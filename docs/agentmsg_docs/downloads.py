@@ -185,7 +185,8 @@ def translate_script(source: str, lookup: Lookup) -> str:
     """A gallery script with its prose translated and its code unchanged.
 
     The module docstring and every ``# %%`` comment block are translated with
-    :func:`translate_rst`; all other lines are copied.
+    :func:`translate_rst`, the comments of the code with
+    :func:`agentmsg_docs.comments.translate_comments`; the code itself is copied.
     """
     import ast
 
@@ -203,12 +204,16 @@ def translate_script(source: str, lookup: Lookup) -> str:
         prefix = "r" if "\\" in text else ""
         out.extend([f"{prefix}{quote}", *text.split("\n"), quote])
         index = stop
+    code: list[str] = []  # the code since the last text block; its comments are translated
     while index < len(lines):
         line = lines[index]
-        out.append(line)
         index += 1
         if not _HEADER_LINE.match(line):
+            code.append(line)
             continue
+        out.extend(_code_comments(code, lookup))
+        code = []
+        out.append(line)
         stop = index
         while stop < len(lines) and lines[stop].startswith("#"):
             stop += 1
@@ -217,7 +222,18 @@ def translate_script(source: str, lookup: Lookup) -> str:
         translated = translate_rst(text, lookup, width=86)
         out.extend(f"# {text}".rstrip() for text in translated.split("\n"))
         index = stop
+    out.extend(_code_comments(code, lookup))
     return "\n".join(out)
+
+
+def _code_comments(code: list[str], lookup: Lookup) -> list[str]:
+    from agentmsg_docs.comments import translate_comments
+
+    if not code:
+        return []
+    return translate_comments("\n".join(code), "python", lambda text: lookup(text) or text).split(
+        "\n"
+    )
 
 
 def load_catalog(path: Path) -> dict[str, str]:

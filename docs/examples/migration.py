@@ -60,17 +60,17 @@ print(report.get_text_content())
 print(report.has_content_blocks("image"), len(report.get_content_blocks("image")))
 
 # %%
-# On this page and in a notebook, the card of the message shows a local file as its
-# path, never as a link or a picture: the reader of the page has no such file, and a
-# page should not point into the reader's own disk.
+# Wherever it is shown, the card of the message shows a local file as its path, never
+# as a link or a picture: a card does not read files, and a page should not point into
+# its reader's disk.
 
 report
 
 # %%
 # :meth:`Msg.check_media <agentmsg.Msg.check_media>` is the one method that reads local
 # files: it opens each one and checks that its bytes are an image, a sound or a video, as
-# the block says. Here the files do not exist on the machine that built this page, so
-# the first one is reported.
+# the block says. Nothing has put files at the paths of this example, neither on the
+# machine that builds the documentation nor on yours, so the first one is reported.
 
 from agentmsg import MediaError
 

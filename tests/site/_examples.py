@@ -266,7 +266,7 @@ def prose_sources() -> list[Path]:
         if not set(path.relative_to(ROOT / "docs").parts[:-1]) & set(GENERATED_DOCS)
         and path.name != "sg_execution_times.rst"
     ]
-    modules = [p for p in (ROOT / "src" / "agentmsg").glob("*.py")]
+    modules = [p for p in (ROOT / "src" / "agentmsg").rglob("*.py")]
     return sorted([ROOT / "README.md", *pages, *modules, *gallery_scripts()])
 
 

@@ -131,6 +131,14 @@ class TestMarkupHelper:
 # -- the catalogs themselves ------------------------------------------------------------
 
 
+def _literals_ok(entry: polib.POEntry) -> bool:
+    return "markup-ok: literals" in (entry.tcomment or "")
+
+
+def _without_literals(found: Counter[tuple[str, str]]) -> Counter[tuple[str, str]]:
+    return Counter({key: count for key, count in found.items() if key[0] != "literal"})
+
+
 class TestCatalogContents:
     """Each catalog is complete and keeps the English markup."""
 
@@ -150,17 +158,34 @@ class TestCatalogContents:
     @pytest.mark.parametrize("path", CATALOGS, ids=catalog_id)
     def test_markup_is_kept(self, path: Path) -> None:
         """Each translation has the same roles (by target), literals and link targets as
-        its msgid, as many times each."""
+        its msgid, as many times each. An entry whose translator comment says
+        ``markup-ok: literals`` (an example in the reader's language, such as
+        ``set_display_language("es")``) may change its literals, and nothing else."""
         myst = (ROOT / "docs" / f"{page_of(path)}.md").is_file()
+
+        def kept(entry: polib.POEntry) -> Counter[tuple[str, str]]:
+            found = markup(entry.msgid, myst=myst)
+            return _without_literals(found) if _literals_ok(entry) else found
+
+        def shown(entry: polib.POEntry) -> Counter[tuple[str, str]]:
+            found = markup(entry.msgstr, myst=myst)
+            return _without_literals(found) if _literals_ok(entry) else found
+
         changed = {
-            entry.msgid[:70]: (
-                dict(markup(entry.msgid, myst=myst)),
-                dict(markup(entry.msgstr, myst=myst)),
-            )
+            entry.msgid[:70]: (dict(kept(entry)), dict(shown(entry)))
             for entry in entries(path)
-            if entry.msgstr and markup(entry.msgid, myst=myst) != markup(entry.msgstr, myst=myst)
+            if entry.msgstr and kept(entry) != shown(entry)
         }
         assert {} == changed
+
+    def test_only_marked_entries_change_literals(self) -> None:
+        """The exception is the translator's comment, not a looser rule."""
+        entry = polib.POEntry(msgid='Run ``f("en")``.', msgstr='Ejecuta ``f("es")``.')
+        assert markup(entry.msgid) != markup(entry.msgstr)
+        assert not _literals_ok(entry)
+        entry.tcomment = "markup-ok: literals (the reader's language code)"
+        assert _literals_ok(entry)
+        assert _without_literals(markup(entry.msgid)) == _without_literals(markup(entry.msgstr))
 
     @pytest.mark.parametrize("lang", LANGS)
     def test_one_catalog_per_page(self, lang: str) -> None:

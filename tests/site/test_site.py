@@ -25,6 +25,7 @@ from agentmsg.cards._html import STYLE
 from agentmsg_docs import html_pages
 from agentmsg_docs.build import root_pages as build
 from agentmsg_docs.cards import localize
+from agentmsg_docs.comments import strip_comments
 from agentmsg_docs.downloads import load_catalog, text_msgids, translate_script
 from agentmsg_docs.languages import LANGUAGES, SITE_URL, language_links
 from conftest import TUTORIALS
@@ -577,13 +578,16 @@ class TestTranslatedDownloads:
     @pytest.mark.parametrize("lang", TRANSLATED)
     @pytest.mark.parametrize("name", TUTORIALS)
     def test_script_code_is_unchanged(self, built_site: Path, lang: str, name: str) -> None:
-        """The translated ``.py`` has the English script's code lines, in order."""
+        """The translated ``.py`` has the English script's code lines, in order (its
+        comments are in the reader's language)."""
 
         def code(path: Path) -> list[str]:
             from sphinx_gallery.py_source_parser import split_code_and_text_blocks
 
             _, blocks = split_code_and_text_blocks(str(path))
-            return [block.content.strip() for block in blocks if block.type == "code"]
+            return [
+                strip_comments(block.content, "python") for block in blocks if block.type == "code"
+            ]
 
         assert code(download(built_site, "en", f"{name}.py")) == code(
             download(built_site, lang, f"{name}.py")
@@ -608,14 +612,14 @@ class TestTranslatedDownloads:
         self, built_site: Path, lang: str, name: str
     ) -> None:
         """After its two cells that set the display language, the notebook has the English
-        cells in the same order: code cells identical, every markdown cell different
-        (translated)."""
+        cells in the same order: code cells identical but for their comments (in the
+        reader's language), every markdown cell different (translated)."""
         english = notebook_cells(download(built_site, "en", f"{name}.ipynb"))
         translated = notebook_cells(download(built_site, lang, f"{name}.ipynb"))[2:]
         assert [kind for kind, _ in english] == [kind for kind, _ in translated]
         pairs = list(zip(english, translated, strict=True))
-        assert [en for en, _ in pairs if en[0] == "code"] == [
-            tr for _, tr in pairs if tr[0] == "code"
+        assert [strip_comments(en[1], "python") for en, _ in pairs if en[0] == "code"] == [
+            strip_comments(tr[1], "python") for _, tr in pairs if tr[0] == "code"
         ]
         untranslated = [en[1][:60] for en, tr in pairs if en[0] == "markdown" and en == tr]
         assert [] == untranslated

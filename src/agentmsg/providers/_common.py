@@ -74,8 +74,9 @@ class Loss(NamedTuple):
             (``"sent as JSON text"``), or None when it was dropped.
         dropped: Whether the thing was dropped: true when ``substitute`` is None.
 
-    ``str(loss)`` reads as a sentence: ``messages[2].content[0]: thinking block
-    dropped: Chat Completions has no field for it``.
+    ``str(loss)`` reads as a sentence in English, like the text of an error:
+    ``messages[2].content[0]: thinking block dropped: Chat Completions has no field for
+    it``.
     """
 
     path: str
