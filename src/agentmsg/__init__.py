@@ -72,6 +72,7 @@ if TYPE_CHECKING:
         to_openai_chat,
         to_openai_responses,
     )
+    from .providers import AnthropicStream, GeminiStream, OpenAIChatStream, OpenAIResponsesStream
 
 __version__ = "0.1.0"
 
@@ -79,6 +80,7 @@ __all__ = [
     "BLOCK_TYPES",
     "AIMessage",
     "AIMessageChunk",
+    "AnthropicStream",
     "AudioBlock",
     "Base64Source",
     "BlockType",
@@ -87,6 +89,7 @@ __all__ = [
     "Conversion",
     "FunctionCall",
     "FunctionMessage",
+    "GeminiStream",
     "HumanMessage",
     "ImageBlock",
     "Loss",
@@ -96,6 +99,8 @@ __all__ = [
     "MessageAttributeError",
     "MessageError",
     "Msg",
+    "OpenAIChatStream",
+    "OpenAIResponsesStream",
     "Parsed",
     "PluginInfo",
     "SearchInfo",
@@ -144,12 +149,23 @@ _PROVIDER_NAMES = frozenset(
 )
 
 
+_STREAM_NAMES = frozenset(
+    {"AnthropicStream", "GeminiStream", "OpenAIChatStream", "OpenAIResponsesStream"}
+)
+
+
 def __getattr__(name: str) -> Any:
-    # The provider conversions are imported on first use (PEP 562).
+    # The provider conversions and streams are imported on first use (PEP 562).
     if name in _PROVIDER_NAMES:
         from . import _convert
 
         value = getattr(_convert, name)
+        globals()[name] = value
+        return value
+    if name in _STREAM_NAMES:
+        from . import providers
+
+        value = getattr(providers, name)
         globals()[name] = value
         return value
     msg = f"module 'agentmsg' has no attribute {name!r}"
@@ -157,7 +173,7 @@ def __getattr__(name: str) -> Any:
 
 
 def __dir__() -> list[str]:
-    return sorted({*globals(), *_PROVIDER_NAMES})
+    return sorted({*globals(), *_PROVIDER_NAMES, *_STREAM_NAMES})
 
 
 # Public classes say they live in ``agentmsg`` (``<class 'agentmsg.Msg'>``), where users

@@ -739,6 +739,7 @@ class AIMessage(ChatMessage):
         "token_count",
     )
     _DEFAULT_NAME: ClassVar[str] = "assistant"
+    _PIECE: ClassVar[bool] = False  # whether a function call may lack its name (a chunk's)
 
     _function_call: dict[str, Any] | None
     _token_usage: dict[str, int] | None
@@ -758,7 +759,7 @@ class AIMessage(ChatMessage):
         name: str | None = None,
     ) -> None:
         super().__init__(content, name=name)
-        call = check_function_call(function_call)
+        call = check_function_call(function_call, piece=self._PIECE)
         usage = check_token_usage(token_usage)
         _object_setattr(self, "_function_call", call)
         _object_setattr(self, "_token_usage", usage)
@@ -770,7 +771,7 @@ class AIMessage(ChatMessage):
         else:
             count = estimate_tokens(self._content)
             if call is not None:
-                spoken = (call["name"], call.get("thoughts", ""), call["arguments"])
+                spoken = (call.get("name", ""), call.get("thoughts", ""), call["arguments"])
                 count += sum(estimate_tokens(text) for text in spoken)
         _object_setattr(self, "_token_count", count)
 
@@ -853,7 +854,10 @@ class AIMessage(ChatMessage):
             blocks.append({"type": "thinking", "thinking": call["thoughts"]})
         if self._content:
             blocks.append({"type": "text", "text": self._content})
-        name = call["name"]
+        name = call.get("name")
+        if name is None:
+            msg = "`function_call` has no `name`: add the piece that names the function first."
+            raise MessageError(msg, "function_call.name")
         arguments = check_arguments(call["arguments"])
         call_id = call.get("id", _default_call_id(name))
         blocks.append(
@@ -934,7 +938,8 @@ class AIMessageChunk(AIMessage):
     both pieces. It takes the arguments of :class:`AIMessage` and is one, so a piece, or
     their sum, can go wherever an answer can. The contents are joined, as are the
     ``arguments`` and ``thoughts`` of a function call streamed in pieces (the pieces
-    must name the same function). The usage report, plugin and search information of
+    must name the same function; a later piece may leave out the ``name``, as the
+    fragments of a streamed tool call do). The usage report, plugin and search information of
     the later piece replace the earlier's when it has them: a chat API reports usage as
     a running total in each piece, or once in the last one, and either way the last
     report covers the whole answer (langchain-core adds up the pieces' counts instead).
@@ -956,6 +961,7 @@ class AIMessageChunk(AIMessage):
     """
 
     __slots__ = ()
+    _PIECE: ClassVar[bool] = True
 
     def __add__(self, other: object) -> AIMessageChunk:
         if not isinstance(other, AIMessageChunk):
