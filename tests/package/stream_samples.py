@@ -227,7 +227,9 @@ def _responses_events() -> list[dict[str, Any]]:
         output_index=0,
         item={"type": "reasoning", "id": reasoning_id, "summary": []},
     )
-    for number, pieces in enumerate((["**Planning", " the lookup**"], ["Two cities,", " two calls."])):
+    for number, pieces in enumerate(
+        (["**Planning", " the lookup**"], ["Two cities,", " two calls."])
+    ):
         part = {"type": "summary_text", "text": ""}
         where = {"item_id": reasoning_id, "output_index": 0, "summary_index": number}
         add("response.reasoning_summary_part.added", part=part, **where)
@@ -308,10 +310,18 @@ ANTHROPIC_EVENTS = [
         "index": 0,
         "delta": {"type": "thinking_delta", "thinking": "cities: two calls."},
     },
-    {"type": "content_block_delta", "index": 0, "delta": {"type": "signature_delta", "signature": _SIGNATURE}},
+    {
+        "type": "content_block_delta",
+        "index": 0,
+        "delta": {"type": "signature_delta", "signature": _SIGNATURE},
+    },
     {"type": "content_block_stop", "index": 0},
     {"type": "content_block_start", "index": 1, "content_block": {"type": "text", "text": ""}},
-    {"type": "content_block_delta", "index": 1, "delta": {"type": "text_delta", "text": "Checking "}},
+    {
+        "type": "content_block_delta",
+        "index": 1,
+        "delta": {"type": "text_delta", "text": "Checking "},
+    },
     {"type": "content_block_delta", "index": 1, "delta": {"type": "text_delta", "text": "both."}},
     {"type": "content_block_stop", "index": 1},
     {
@@ -324,13 +334,21 @@ ANTHROPIC_EVENTS = [
             "input": {},
         },
     },
-    {"type": "content_block_delta", "index": 2, "delta": {"type": "input_json_delta", "partial_json": ""}},
+    {
+        "type": "content_block_delta",
+        "index": 2,
+        "delta": {"type": "input_json_delta", "partial_json": ""},
+    },
     {
         "type": "content_block_delta",
         "index": 2,
         "delta": {"type": "input_json_delta", "partial_json": '{"city": "Li'},
     },
-    {"type": "content_block_delta", "index": 2, "delta": {"type": "input_json_delta", "partial_json": 'ma"}'}},
+    {
+        "type": "content_block_delta",
+        "index": 2,
+        "delta": {"type": "input_json_delta", "partial_json": 'ma"}'},
+    },
     {"type": "content_block_stop", "index": 2},
     {
         "type": "content_block_start",
@@ -416,7 +434,9 @@ GEMINI_EVENTS = [
         ]
     ),
     {
-        "candidates": [{"content": {"role": "model", "parts": []}, "finishReason": "STOP", "index": 0}],
+        "candidates": [
+            {"content": {"role": "model", "parts": []}, "finishReason": "STOP", "index": 0}
+        ],
         "usageMetadata": {
             "promptTokenCount": 31,
             "candidatesTokenCount": 24,
@@ -457,16 +477,29 @@ GEMINI_RESPONSE = {
 # A text reply whose signature comes in a last, empty text piece (snake_case, as the SDK
 # dumps its objects).
 GEMINI_SIGNED_EVENTS = [
-    {"candidates": [{"content": {"role": "model", "parts": [{"text": "It is "}]}}], "response_id": "r2"},
-    {"candidates": [{"content": {"role": "model", "parts": [{"text": "sunny."}]}}], "response_id": "r2"},
+    {
+        "candidates": [{"content": {"role": "model", "parts": [{"text": "It is "}]}}],
+        "response_id": "r2",
+    },
+    {
+        "candidates": [{"content": {"role": "model", "parts": [{"text": "sunny."}]}}],
+        "response_id": "r2",
+    },
     {
         "candidates": [
             {
-                "content": {"role": "model", "parts": [{"text": "", "thought_signature": _THOUGHT_SIGNATURE}]},
+                "content": {
+                    "role": "model",
+                    "parts": [{"text": "", "thought_signature": _THOUGHT_SIGNATURE}],
+                },
                 "finish_reason": "STOP",
             }
         ],
-        "usage_metadata": {"prompt_token_count": 4, "candidates_token_count": 3, "total_token_count": 7},
+        "usage_metadata": {
+            "prompt_token_count": 4,
+            "candidates_token_count": 3,
+            "total_token_count": 7,
+        },
         "response_id": "r2",
     },
 ]
@@ -480,7 +513,11 @@ GEMINI_SIGNED_RESPONSE = {
             "finish_reason": "STOP",
         }
     ],
-    "usage_metadata": {"prompt_token_count": 4, "candidates_token_count": 3, "total_token_count": 7},
+    "usage_metadata": {
+        "prompt_token_count": 4,
+        "candidates_token_count": 3,
+        "total_token_count": 7,
+    },
     "response_id": "r2",
 }
 

@@ -190,8 +190,12 @@ class TestRecordedStreams:
             snapshot = accumulate_event(
                 event=sdk_event("anthropic", event), current_snapshot=snapshot, json_bufs=buffers
             )
-        assert said(agentmsg.from_anthropic(snapshot)) == said(fed("anthropic", ANTHROPIC_EVENTS).result())
-        assert ANTHROPIC_RESPONSE["content"] == fed("anthropic", ANTHROPIC_EVENTS).response["content"]
+        assert said(agentmsg.from_anthropic(snapshot)) == said(
+            fed("anthropic", ANTHROPIC_EVENTS).result()
+        )
+        assert (
+            ANTHROPIC_RESPONSE["content"] == fed("anthropic", ANTHROPIC_EVENTS).response["content"]
+        )
 
     def test_tool_call_shows_its_fragments_while_they_come(self):
         """A Chat Completions tool call shows its arguments text so far, then its input."""
@@ -199,7 +203,11 @@ class TestRecordedStreams:
         stream.extend(CHAT_TOOLS_EVENTS[:6])
         call = stream.msg.content[-1]
 
-        assert ("get_weather", {}, '{"city": "Li') == (call["name"], call["input"], call["raw_input"])
+        assert ("get_weather", {}, '{"city": "Li') == (
+            call["name"],
+            call["input"],
+            call["raw_input"],
+        )
         stream.extend(CHAT_TOOLS_EVENTS[6:])
         assert {"city": "Lima"} == stream.result().messages[0].content[1]["input"]
 
@@ -216,7 +224,12 @@ class TestRecordedStreams:
         """A new stream has no message, no response and no result yet."""
         for format, cls in STREAMS.items():
             stream = cls()
-            assert (None, None, False, 0) == (stream.msg, stream.response, stream.done, stream.count)
+            assert (None, None, False, 0) == (
+                stream.msg,
+                stream.response,
+                stream.done,
+                stream.count,
+            )
             with pytest.raises(MessageError, match=r"has not ended: 0 events came"):
                 stream.result()
             assert f"<{cls.__name__}: 0 events, open>" == repr(stream), format
@@ -237,7 +250,9 @@ class TestRecordedStreams:
     def test_import_agentmsg_does_not_import_the_streams(self):
         """The stream classes are imported on first use, like the conversions."""
         code = "import sys, agentmsg; print('agentmsg.providers' in sys.modules)"
-        out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+        out = subprocess.run(
+            [sys.executable, "-c", code], capture_output=True, text=True, check=True
+        )
 
         assert "False" == out.stdout.strip()
 
@@ -296,25 +311,127 @@ def _bad_cases() -> list[tuple[str, str, int, dict[str, Any], str]]:
     responses = RESPONSES_EVENTS
     cases += [
         ("openai_chat", "foreign", 3, _other("openai_chat"), r"`events\[3\]\.id`.*first chunk has"),
-        ("openai_chat", "fragment before its start", 3, chat[4], r"`events\[3\]\.choices\[0\]\.delta\.tool_calls\[0\]\.id`"),
-        ("openai_chat", "a call skipped", 3, chat[7], r"`events\[3\].*\.index` .* is 1: tool call 0 is the next"),
-        ("openai_chat", "duplicated finish", 11, chat[10], r"`events\[11\]\.choices\[0\]\.finish_reason`.*duplicated"),
-        ("openai_chat", "after the usage chunk", 12, chat[5], r"`events\[12\]`.*ended with its usage chunk"),
-        ("openai_chat", "a response, not a chunk", 1, {**chat[1], "object": "chat.completion"}, r"`events\[1\]\.object`"),
-        ("openai_responses", "foreign", 4, _other("openai_responses"), r"`events\[4\]\.item_id` .* is 'rs_other'"),
-        ("openai_responses", "duplicated", 4, responses[3], r"`events\[4\]\.sequence_number` .* is 3: event 3 had come"),
-        ("openai_responses", "out of order", 4, responses[5], r"`events\[4\]\.sequence_number` .* is 5: event 4 is the next"),
-        ("openai_responses", "before the start", 0, responses[1], r"`events\[0\]\.type` .* starts with response\.created"),
+        (
+            "openai_chat",
+            "fragment before its start",
+            3,
+            chat[4],
+            r"`events\[3\]\.choices\[0\]\.delta\.tool_calls\[0\]\.id`",
+        ),
+        (
+            "openai_chat",
+            "a call skipped",
+            3,
+            chat[7],
+            r"`events\[3\].*\.index` .* is 1: tool call 0 is the next",
+        ),
+        (
+            "openai_chat",
+            "duplicated finish",
+            11,
+            chat[10],
+            r"`events\[11\]\.choices\[0\]\.finish_reason`.*duplicated",
+        ),
+        (
+            "openai_chat",
+            "after the usage chunk",
+            12,
+            chat[5],
+            r"`events\[12\]`.*ended with its usage chunk",
+        ),
+        (
+            "openai_chat",
+            "a response, not a chunk",
+            1,
+            {**chat[1], "object": "chat.completion"},
+            r"`events\[1\]\.object`",
+        ),
+        (
+            "openai_responses",
+            "foreign",
+            4,
+            _other("openai_responses"),
+            r"`events\[4\]\.item_id` .* is 'rs_other'",
+        ),
+        (
+            "openai_responses",
+            "duplicated",
+            4,
+            responses[3],
+            r"`events\[4\]\.sequence_number` .* is 3: event 3 had come",
+        ),
+        (
+            "openai_responses",
+            "out of order",
+            4,
+            responses[5],
+            r"`events\[4\]\.sequence_number` .* is 5: event 4 is the next",
+        ),
+        (
+            "openai_responses",
+            "before the start",
+            0,
+            responses[1],
+            r"`events\[0\]\.type` .* starts with response\.created",
+        ),
         ("anthropic", "foreign", 3, _other("anthropic"), r"`events\[3\]\.type`.*another stream's"),
-        ("anthropic", "duplicated start", 2, anthropic[1], r"`events\[2\]\.index`.*block 0 is still open"),
-        ("anthropic", "duplicated stop", 7, anthropic[6], r"`events\[7\]\.index` .* is 0: content block 0 had stopped already"),
-        ("anthropic", "delta out of order", 1, anthropic[3], r"`events\[1\]\.index`.*no content block of that index is open"),
-        ("anthropic", "wrong kind of delta", 8, {**anthropic[8], "delta": {"type": "thinking_delta", "thinking": "x"}}, r"`events\[8\]\.delta\.type`.*block 1 is a text"),
+        (
+            "anthropic",
+            "duplicated start",
+            2,
+            anthropic[1],
+            r"`events\[2\]\.index`.*block 0 is still open",
+        ),
+        (
+            "anthropic",
+            "duplicated stop",
+            7,
+            anthropic[6],
+            r"`events\[7\]\.index` .* is 0: content block 0 had stopped already",
+        ),
+        (
+            "anthropic",
+            "delta out of order",
+            1,
+            anthropic[3],
+            r"`events\[1\]\.index`.*no content block of that index is open",
+        ),
+        (
+            "anthropic",
+            "wrong kind of delta",
+            8,
+            {**anthropic[8], "delta": {"type": "thinking_delta", "thinking": "x"}},
+            r"`events\[8\]\.delta\.type`.*block 1 is a text",
+        ),
         ("anthropic", "after the end", 21, anthropic[9], r"`events\[21\]\.index`"),
-        ("anthropic", "an error event", 5, {"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}}, r"`events\[5\]\.error`.*Overloaded"),
-        ("gemini", "foreign", 2, _other("gemini"), r"`events\[2\]\.response_id` .* is 'another-response'"),
-        ("gemini", "after the finish", 6, gemini[3], r"`events\[6\]\.candidates\[0\]\.content\.parts`.*candidate 0 ended"),
-        ("gemini", "duplicated finish", 6, gemini[5], r"`events\[6\]\.candidates\[0\]\.finish_reason`.*duplicated"),
+        (
+            "anthropic",
+            "an error event",
+            5,
+            {"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}},
+            r"`events\[5\]\.error`.*Overloaded",
+        ),
+        (
+            "gemini",
+            "foreign",
+            2,
+            _other("gemini"),
+            r"`events\[2\]\.response_id` .* is 'another-response'",
+        ),
+        (
+            "gemini",
+            "after the finish",
+            6,
+            gemini[3],
+            r"`events\[6\]\.candidates\[0\]\.content\.parts`.*candidate 0 ended",
+        ),
+        (
+            "gemini",
+            "duplicated finish",
+            6,
+            gemini[5],
+            r"`events\[6\]\.candidates\[0\]\.finish_reason`.*duplicated",
+        ),
     ]
     return cases
 
@@ -332,7 +449,9 @@ class TestRejectedEvents:
     """Events out of order, duplicated or of another stream raise, naming their index,
     and change nothing."""
 
-    @pytest.mark.parametrize(("format", "what", "position", "bad", "says"), BAD, ids=[f"{c[0]}: {c[1]}" for c in BAD])
+    @pytest.mark.parametrize(
+        ("format", "what", "position", "bad", "says"), BAD, ids=[f"{c[0]}: {c[1]}" for c in BAD]
+    )
     def test_rejected_and_nothing_changes(self, format, what, position, bad, says):
         """The bad event raises a MessageError naming its index; the stream then takes
         the rest of the recording and gives the same result as without it."""
@@ -367,9 +486,14 @@ class TestRejectedEvents:
 
     def test_anthropic_input_that_is_not_json(self):
         """Input JSON pieces that do not make JSON are rejected when their block stops."""
-        events = [*ANTHROPIC_EVENTS[:13], {**ANTHROPIC_EVENTS[13], "delta": {"type": "input_json_delta", "partial_json": '{"ci'}}]
+        events = [
+            *ANTHROPIC_EVENTS[:13],
+            {**ANTHROPIC_EVENTS[13], "delta": {"type": "input_json_delta", "partial_json": '{"ci'}},
+        ]
         stream = fed("anthropic", events)
-        with pytest.raises(MessageError, match=r"`events\[14\]` .*pieces of block 2 do not make JSON"):
+        with pytest.raises(
+            MessageError, match=r"`events\[14\]` .*pieces of block 2 do not make JSON"
+        ):
             stream.add(ANTHROPIC_EVENTS[15])
 
     def test_gemini_partial_arguments_are_refused(self):
@@ -377,10 +501,26 @@ class TestRejectedEvents:
         refused, not merged wrongly."""
         piece = {
             "candidates": [
-                {"content": {"role": "model", "parts": [{"functionCall": {"name": "f", "partialArgs": [{"jsonPath": "$.a", "stringValue": "x"}], "willContinue": True}}]}}
+                {
+                    "content": {
+                        "role": "model",
+                        "parts": [
+                            {
+                                "functionCall": {
+                                    "name": "f",
+                                    "partialArgs": [{"jsonPath": "$.a", "stringValue": "x"}],
+                                    "willContinue": True,
+                                }
+                            }
+                        ],
+                    }
+                }
             ]
         }
-        with pytest.raises(MessageError, match=r"`events\[0\]\.candidates\[0\]\.content\.parts\[0\]\.function_call`"):
+        with pytest.raises(
+            MessageError,
+            match=r"`events\[0\]\.candidates\[0\]\.content\.parts\[0\]\.function_call`",
+        ):
             GeminiStream().add(piece)
 
 
@@ -412,7 +552,11 @@ class TestAIMessageChunk:
         assert reply.get_text_content() == total.content
         expected = next(block for block in reply.content if block["type"] == "tool_use")
         got = next(block for block in total.to_msg().content if block["type"] == "tool_use")
-        assert (expected["id"], expected["name"], expected["input"]) == (got["id"], got["name"], got["input"])
+        assert (expected["id"], expected["name"], expected["input"]) == (
+            got["id"],
+            got["name"],
+            got["input"],
+        )
 
 
 def _second_call(event: dict[str, Any]) -> bool:
@@ -431,7 +575,11 @@ class TestAIMessageChunkPieces:
         first = AIMessageChunk("", {"name": "get_weather", "arguments": '{"city"', "id": "c1"})
         total = first + AIMessageChunk("", {"arguments": ': "Lima"}'})
 
-        assert {"name": "get_weather", "arguments": '{"city": "Lima"}', "id": "c1"} == total.function_call
+        assert {
+            "name": "get_weather",
+            "arguments": '{"city": "Lima"}',
+            "id": "c1",
+        } == total.function_call
 
     def test_a_nameless_call_is_no_msg_yet(self):
         """A piece whose call has no name yet cannot become a Msg; an AIMessage needs one."""

@@ -36,11 +36,11 @@ def merge_into(target: dict[str, Any], update: dict[str, Any]) -> None:
     for key, value in update.items():
         if value is None:
             continue
-        old = target.get(key)
+        old: Any = target.get(key)
         if type(value) is str and type(old) is str:
             target[key] = old + value
         elif isinstance(value, list) and isinstance(old, list):
-            target[key] = old + value
+            target[key] = [*old, *value]
         elif isinstance(value, dict) and isinstance(old, dict):
             merged = dict(old)
             merge_into(merged, value)

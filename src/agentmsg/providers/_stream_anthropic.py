@@ -166,7 +166,7 @@ class AnthropicStream(Stream):
 
     def _delta(self, event: dict[str, Any], index: int) -> None:
         number = event.get("index")
-        if number != self._open or self._stopped:
+        if number is None or number != self._open:
             why = (
                 f"content block {number} has stopped"
                 if type(number) is int and 0 <= number < len(self._blocks)
@@ -203,16 +203,16 @@ class AnthropicStream(Stream):
             reject(FORMAT, index, "delta.type", kind, "it is not a content block delta")
 
     def _stop(self, event: dict[str, Any], index: int) -> None:
-        number = event.get("index")
-        if number != self._open:
+        given = event.get("index")
+        number = self._open
+        if given != number or number is None:
             why = (
-                f"content block {number} had stopped already: a duplicated event"
-                if type(number) is int and 0 <= number < len(self._blocks)
+                f"content block {given} had stopped already: a duplicated event"
+                if type(given) is int and 0 <= given < len(self._blocks)
                 else "no content block of that index is open"
             )
-            reject(FORMAT, index, "index", number, why)
-        block = self._finish(self._blocks[number], index)
-        self._blocks[number] = block
+            reject(FORMAT, index, "index", given, why)
+        self._blocks[number] = self._finish(self._blocks[number], index)
         self._open = None
         self._parts = []
 

@@ -155,7 +155,8 @@ class GeminiStream(Stream):
                 reject(FORMAT, index, here, text, "it must be text")
             call = part.get("function_call")
             if isinstance(call, dict) and any(
-                key in call for key in ("partial_args", "partialArgs", "will_continue", "willContinue")
+                key in call
+                for key in ("partial_args", "partialArgs", "will_continue", "willContinue")
             ):
                 here = f"{where}.content.parts[{place}].function_call"
                 why = (
@@ -206,8 +207,13 @@ class GeminiStream(Stream):
             if texts is not None and len(texts) > 1:
                 state.parts[-1] = {**state.parts[-1], "text": "".join(texts)}
             state.parts.append(part)
-            open_text = text is not None and part.get("thought_signature") is None
-            state.texts = [text] if open_text and _TEXT_KEYS.issuperset(part) else None
+            state.texts = None
+            if (
+                type(text) is str
+                and "thought_signature" not in part
+                and _TEXT_KEYS.issuperset(part)
+            ):
+                state.texts = [text]
         for key, value in candidate.items():
             if value is None or key == "content" or key == "index":
                 continue

@@ -166,23 +166,23 @@ class OpenAIResponsesStream(Stream):
                     else f"the next output item is number {len(items)}"
                 )
                 reject(FORMAT, index, "output_index", position, why)
-            item = event.get("item")
-            if not isinstance(item, dict):
-                reject(FORMAT, index, "item", item, "it must be an object")
-            items.append(_Item(dict(item)))
+            added = event.get("item")
+            if not isinstance(added, dict):
+                reject(FORMAT, index, "item", added, "it must be an object")
+            items.append(_Item(dict(added)))
         elif kind == "response.output_item.done":
             entry = self._item(event, index, "item")
-            item = event.get("item")
-            if not isinstance(item, dict):
-                reject(FORMAT, index, "item", item, "it must be an object")
-            entry.item = item
+            done = event.get("item")
+            if not isinstance(done, dict):
+                reject(FORMAT, index, "item", done, "it must be an object")
+            entry.item = done
             entry.texts = {}
             entry.arguments = None
             entry.done = True
         elif kind in _PART_EVENTS:
             self._part(event, index, _PART_EVENTS[kind])
         elif kind in _TEXT_DONES:
-            key, part_type, field, at = _TEXT_DELTAS[_TEXT_DONES[kind]]
+            key, _, field, at = _TEXT_DELTAS[_TEXT_DONES[kind]]
             entry = self._item(event, index)
             pieces = self._pieces(entry, event, index, key, at)
             value = event.get(field)
@@ -212,7 +212,9 @@ class OpenAIResponsesStream(Stream):
             reject(FORMAT, index, "response", response, f"a {kind} event holds the response")
         known = self._response
         if known is not None and response.get("id") != known.get("id"):
-            reject(FORMAT, index, "response.id", response.get("id"), f"the stream is {known['id']!r}")
+            reject(
+                FORMAT, index, "response.id", response.get("id"), f"the stream is {known['id']!r}"
+            )
         return response
 
     def _item(self, event: dict[str, Any], index: int, also: str = "") -> _Item:
@@ -220,7 +222,9 @@ class OpenAIResponsesStream(Stream):
         position = event.get("output_index")
         items = self._items
         if type(position) is not int or not 0 <= position < len(items):
-            reject(FORMAT, index, "output_index", position, "no output item of that index was added")
+            reject(
+                FORMAT, index, "output_index", position, "no output item of that index was added"
+            )
         entry = items[position]
         if entry.done:
             reject(FORMAT, index, "output_index", position, f"output item {position} is done")
