@@ -58,6 +58,7 @@ TUTORIALS = (
     "saving_loading",
     "use_cases",
     "model_apis",
+    "streaming",
     "migration",
 )
 

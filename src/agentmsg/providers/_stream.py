@@ -149,8 +149,9 @@ class Stream:
         snapshot = self._snapshot() if self._ended() else None
         if snapshot is None:
             msg = (
-                f"The {self._FORMAT} stream has not ended: {self._count} events came, "
-                f"and its last event ({self._LAST}) has not; read `msg` for the reply so far."
+                f"The {self._FORMAT} stream has not ended: {self._count} "
+                f"{'event' if self._count == 1 else 'events'} came, but not its last one "
+                f"({self._LAST}); read `msg` for the reply so far."
             )
             raise MessageError(msg, f"events[{self._count}]")
         return self._convert(snapshot, strict)

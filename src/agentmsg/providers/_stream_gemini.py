@@ -14,20 +14,23 @@ __all__ = ["GeminiStream"]
 
 FORMAT = "Gemini"
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
-_SNAKE: dict[str, str] = {}
+# The snake_case names of each set of keys met (None: they are snake_case already).
+_NAMES: dict[tuple[str, ...], tuple[str, ...] | None] = {}
 _SAME = ("response_id", "model_version")
 _TEXT_KEYS = frozenset({"text", "thought", "thought_signature"})
 
 
 def _snake(data: dict[str, Any]) -> dict[str, Any]:
     """The keys of one object in snake_case, as the SDK dumps them (REST sends camelCase)."""
-    out = {}
-    for key, value in data.items():
-        name = _SNAKE.get(key)
-        if name is None:
-            name = _SNAKE[key] = _CAMEL.sub("_", key).lower()
-        out[name] = value
-    return out
+    keys = tuple(data)
+    if keys in _NAMES:
+        names = _NAMES[keys]
+    else:
+        snake = tuple(_CAMEL.sub("_", key).lower() for key in keys)
+        names = None if snake == keys else snake
+        if len(_NAMES) < 4096:  # the key sets of one API are few
+            _NAMES[keys] = names
+    return data if names is None else dict(zip(names, data.values(), strict=True))
 
 
 class _Candidate:

@@ -15,6 +15,7 @@ FORMAT = "Chat Completions"
 # Top-level fields of a chunk that are not the response's: random padding, the chunk's type.
 _NOT_KEPT = frozenset({"choices", "usage", "object", "obfuscation"})
 _SAME = ("id", "model")
+_QUICK_KEYS = frozenset({"choices", "usage", "object", "obfuscation"})
 
 
 class _Choice:
@@ -103,7 +104,7 @@ class OpenAIChatStream(Stream):
     .. versionadded:: 0.2.0
     """
 
-    __slots__ = ("_choices", "_closed", "_finished", "_head", "_usage")
+    __slots__ = ("_choices", "_closed", "_finished", "_head", "_keys", "_usage")
     _FORMAT = FORMAT
     _LAST = "a chunk with a finish reason"
 
@@ -114,9 +115,37 @@ class OpenAIChatStream(Stream):
         self._usage: dict[str, Any] | None = None
         self._finished = 0
         self._closed = False
+        self._keys: frozenset[str] = frozenset()
 
     def _take(self, event: dict[str, Any], index: int) -> None:
         head = self._head
+        # Most chunks bring one more piece of text: take it with the fewest checks
+        # that still catch a chunk of another stream or out of its place.
+        if head is not None and not self._closed and self._keys.issuperset(event):
+            choices = event["choices"]
+            if type(choices) is list and len(choices) == 1:
+                choice = choices[0]
+                delta = choice.get("delta") if type(choice) is dict else None
+                if (
+                    type(delta) is dict
+                    and len(delta) == 1
+                    and choice.get("finish_reason") is None
+                    and not choice.get("logprobs")
+                    and event.get("usage") is None
+                    and event.get("id") == head.get("id")
+                    and event.get("model") == head.get("model")
+                    and event.get("object") == "chat.completion.chunk"
+                ):
+                    text = delta.get("content")
+                    state = self._choices.get(choice.get("index", 0))
+                    if (
+                        type(text) is str
+                        and state is not None
+                        and state.finish is None
+                        and state.content is not None
+                    ):
+                        state.content.append(text)
+                        return
         kind = event.get("object")
         if kind is not None and kind != "chat.completion.chunk" and kind != "":
             reject(FORMAT, index, "object", kind, "a stream holds 'chat.completion.chunk' objects")
@@ -143,6 +172,8 @@ class OpenAIChatStream(Stream):
         for key, value in event.items():
             if value is not None and key not in _NOT_KEPT:
                 head[key] = value
+        # The keys a text chunk may have for the quick way: those seen with a value.
+        self._keys = frozenset(head) | _QUICK_KEYS
         for choice in choices:
             self._apply(choice)
         if usage is not None:
