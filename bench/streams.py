@@ -319,7 +319,10 @@ def run(options: Options) -> list[Table]:
     try:
         import langchain_core  # noqa: F401
     except ImportError as error:
-        msg = f"cannot import langchain-core ({error}); run `make bench`, or `pip install -e '.[bench]'`"
+        msg = (
+            f"cannot import langchain-core ({error}); run `make bench`, or "
+            "`pip install -e '.[bench]'`"
+        )
         raise SystemExit(msg) from error
     peer_rows, full_rows, checks, counts = [], [], [], {}
     for format, (label, make) in FORMATS.items():
@@ -328,7 +331,8 @@ def run(options: Options) -> list[Table]:
         ours, theirs, whole = _agentmsg(format, events), _langchain(pieces), _full(format, response)
         expected = said_by_agentmsg(whole())
         if said_by_agentmsg(ours()) != expected or said_by_langchain(theirs()) != expected:
-            msg = f"{label}: the assembled replies differ: {said_by_agentmsg(ours())}, {said_by_langchain(theirs())}"
+            got = (said_by_agentmsg(ours()), said_by_langchain(theirs()))
+            msg = f"{label}: the assembled replies differ from {expected}: {got}"
             raise RuntimeError(msg)
         medians, samples, _ = time_side_by_side(
             {SUBJECT: ours, "langchain-core": theirs, "full response": whole}, options

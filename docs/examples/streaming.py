@@ -196,7 +196,9 @@ for stream_class, stream_events in [
     stream.extend(stream_events)
     reply = stream.result().messages[0]
     calls = [(block["name"], block["input"]) for block in reply.get_content_blocks("tool_use")]
-    print(f"{stream_class.__name__:22} {stream.count:2} events: {reply.get_text_content()!r} {calls}")
+    print(
+        f"{stream_class.__name__:22} {stream.count:2} events: {reply.get_text_content()!r} {calls}"
+    )
 
 # %%
 # The same as the whole response
