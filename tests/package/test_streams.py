@@ -588,3 +588,120 @@ class TestAIMessageChunkPieces:
             piece.to_msg()
         with pytest.raises(MessageError, match=r"`function_call` has no `name` field"):
             agentmsg.AIMessage("", {"arguments": "{}"})
+
+
+class TestFormatDetails:
+    """What each format's stream does beyond the recorded samples."""
+
+    def test_chat_usage_in_every_chunk(self):
+        """A server that reports usage in every chunk (a running total) ends with the last."""
+        head = {"id": "c", "object": "chat.completion.chunk", "created": 1, "model": "m"}
+        events = [
+            {**head, "choices": [{"index": 0, "delta": {"role": "assistant", "content": "Hi"}}],
+             "usage": {"prompt_tokens": 3, "completion_tokens": 1, "total_tokens": 4}},
+            {**head, "choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}],
+             "usage": {"prompt_tokens": 3, "completion_tokens": 2, "total_tokens": 5}},
+            {**head, "choices": [],
+             "usage": {"prompt_tokens": 3, "completion_tokens": 2, "total_tokens": 5}},
+        ]  # fmt: skip
+        stream = fed("openai_chat", events)
+
+        assert 5 == stream.result().messages[0].metadata["token_usage"]["total_tokens"]
+        with pytest.raises(MessageError, match=r"`events\[3\]`.*ended with its usage chunk"):
+            stream.add(events[1])
+
+    def test_chat_fragments_that_repeat_id_and_name(self):
+        """Fragments that repeat their call's id and name (as some servers send them) are
+        taken; a fragment naming another function is not."""
+        head = {"id": "c", "object": "chat.completion.chunk", "created": 1, "model": "m"}
+
+        def fragment(name, arguments):
+            call = {"index": 0, "id": "call_1", "type": "function",
+                    "function": {"name": name, "arguments": arguments}}  # fmt: skip
+            return {**head, "choices": [{"index": 0, "delta": {"tool_calls": [call]}}]}
+
+        stream = OpenAIChatStream()
+        stream.extend([fragment("f", '{"a":'), fragment("f", " 1}")])
+        with pytest.raises(MessageError, match=r"`events\[2\].*function\.name` .* is 'g'"):
+            stream.add(fragment("g", ""))
+        stream.add({**head, "choices": [{"index": 0, "delta": {}, "finish_reason": "tool_calls"}]})
+        assert {"a": 1} == stream.result().messages[0].content[0]["input"]
+
+    def test_chat_other_delta_fields_are_kept(self):
+        """A delta field agentmsg has no place for is joined like text and reported lost by
+        the conversion, not dropped silently."""
+        head = {"id": "c", "object": "chat.completion.chunk", "created": 1, "model": "m"}
+        events = [
+            {**head, "choices": [{"index": 0, "delta": {"reasoning_content": "Think"}}]},
+            {**head, "choices": [{"index": 0, "delta": {"reasoning_content": "ing."}}]},
+            {
+                **head,
+                "choices": [{"index": 0, "delta": {"content": "Hi"}, "finish_reason": "stop"}],
+            },
+        ]
+        result = fed("openai_chat", events).result()
+
+        assert ["choices[0].message.reasoning_content"] == [loss.path for loss in result.losses]
+        assert "Thinking." in str(fed("openai_chat", events).response)
+
+    def test_responses_error_event(self):
+        """An ``error`` event raises with the API's message."""
+        stream = fed("openai_responses", RESPONSES_EVENTS[:3])
+        event = {"type": "error", "sequence_number": 3, "code": "server_error", "message": "Boom"}
+        with pytest.raises(MessageError, match=r"`events\[3\]\.message` .* is 'Boom'"):
+            stream.add(event)
+
+    def test_responses_other_events_are_checked_for_their_item(self):
+        """An event of a kind without text (an annotation) must name an open item."""
+        stream = fed("openai_responses", RESPONSES_EVENTS[:17])
+        annotation = {
+            "type": "response.output_text.annotation.added",
+            "sequence_number": 17,
+            "output_index": 1,
+            "item_id": "msg_other",
+            "content_index": 0,
+            "annotation_index": 0,
+            "annotation": {"type": "url_citation", "url": "https://example.org"},
+        }
+        with pytest.raises(MessageError, match=r"`events\[17\]\.item_id` .* is 'msg_other'"):
+            stream.add(annotation)
+        stream.add({**annotation, "item_id": RESPONSES_EVENTS[16]["item_id"]})
+        assert 18 == stream.count
+
+    def test_responses_partial_reasoning(self):
+        """A reasoning summary shows as a thinking block while it streams."""
+        stream = fed("openai_responses", RESPONSES_EVENTS[:6])
+
+        assert [{"type": "thinking", "thinking": "**Planning the lookup**"}] == stream.msg.content
+
+    def test_anthropic_redacted_thinking_and_pings(self):
+        """A redacted thinking block comes whole in its start; pings anywhere change nothing."""
+        events = [
+            ANTHROPIC_EVENTS[0],
+            {"type": "ping"},
+            {"type": "content_block_start", "index": 0,
+             "content_block": {"type": "redacted_thinking", "data": "EmwKAhgBEgy3va3pzix"}},
+            {"type": "content_block_stop", "index": 0},
+            {"type": "ping"},
+            {"type": "message_delta", "delta": {"stop_reason": "end_turn"},
+             "usage": {"output_tokens": 5}},
+            {"type": "message_stop"},
+        ]  # fmt: skip
+        response = {**ANTHROPIC_RESPONSE, "content": [events[2]["content_block"]]}
+        response["stop_reason"] = "end_turn"
+        response["usage"] = {"input_tokens": 472, "output_tokens": 5}
+
+        assert said(agentmsg.from_anthropic(response)) == said(fed("anthropic", events).result())
+
+    def test_gemini_text_after_a_signed_part_starts_a_new_part(self):
+        """A thought signature closes its part: the text after it is a part of its own."""
+        signed = {"text": "A", "thoughtSignature": "c2ln"}
+        events = [
+            {"candidates": [{"content": {"role": "model", "parts": [signed]}}]},
+            {"candidates": [{"content": {"role": "model", "parts": [{"text": "B"}]}}]},
+            {"candidates": [{"content": {"role": "model", "parts": [{"text": "C"}]},
+                             "finishReason": "STOP"}]},
+        ]  # fmt: skip
+        parts = fed("gemini", events).response["candidates"][0]["content"]["parts"]
+
+        assert [{"text": "A", "thought_signature": "c2ln"}, {"text": "BC"}] == parts
