@@ -253,12 +253,7 @@ FORMATS: dict[str, tuple[str, Callable[[], Any]]] = {
 def _agentmsg(format: str, events: list[dict[str, Any]]) -> Callable[[], Any]:
     import agentmsg
 
-    stream_class = {
-        "openai_chat": agentmsg.OpenAIChatStream,
-        "openai_responses": agentmsg.OpenAIResponsesStream,
-        "anthropic": agentmsg.AnthropicStream,
-        "gemini": agentmsg.GeminiStream,
-    }[format]
+    stream_class = getattr(agentmsg, _CLASSES[format])
 
     def assemble() -> Any:
         stream = stream_class()
@@ -266,6 +261,27 @@ def _agentmsg(format: str, events: list[dict[str, Any]]) -> Callable[[], Any]:
         return stream.result().messages[0]
 
     return assemble
+
+
+def _finish(format: str, events: list[dict[str, Any]]) -> Callable[[], Any]:
+    """``result()`` alone, on a stream that has taken every event: the work left at the end."""
+    import agentmsg
+
+    stream = getattr(agentmsg, _CLASSES[format])()
+    stream.extend(events)
+
+    def finish() -> Any:
+        return stream.result().messages[0]
+
+    return finish
+
+
+_CLASSES = {
+    "openai_chat": "OpenAIChatStream",
+    "openai_responses": "OpenAIResponsesStream",
+    "anthropic": "AnthropicStream",
+    "gemini": "GeminiStream",
+}
 
 
 def _full(format: str, response: dict[str, Any]) -> Callable[[], Any]:
@@ -329,13 +345,15 @@ def run(options: Options) -> list[Table]:
         events, response, pieces = make()
         counts[label] = len(events)
         ours, theirs, whole = _agentmsg(format, events), _langchain(pieces), _full(format, response)
+        finish = _finish(format, events)
         expected = said_by_agentmsg(whole())
         if said_by_agentmsg(ours()) != expected or said_by_langchain(theirs()) != expected:
             got = (said_by_agentmsg(ours()), said_by_langchain(theirs()))
             msg = f"{label}: the assembled replies differ from {expected}: {got}"
             raise RuntimeError(msg)
         medians, samples, _ = time_side_by_side(
-            {SUBJECT: ours, "langchain-core": theirs, "full response": whole}, options
+            {SUBJECT: ours, "langchain-core": theirs, "full response": whole, "result()": finish},
+            options,
         )
         operation = f"{len(events)} events, {label}"
         peer_rows.append(
@@ -350,8 +368,16 @@ def run(options: Options) -> list[Table]:
         full_rows.append(
             Row(
                 operation,
-                {"stream": medians[SUBJECT], "full response": medians["full response"]},
-                samples={"stream": samples[SUBJECT], "full response": samples["full response"]},
+                {
+                    "stream": medians[SUBJECT],
+                    "result() at the end": medians["result()"],
+                    "full response": medians["full response"],
+                },
+                samples={
+                    "stream": samples[SUBJECT],
+                    "result() at the end": samples["result()"],
+                    "full response": samples["full response"],
+                },
             )
         )
         ratio = medians[SUBJECT] / medians["full response"]
@@ -388,13 +414,14 @@ def run(options: Options) -> list[Table]:
             title="A streamed reply assembled, beside converting the unstreamed response",
             unit="s",
             rows=full_rows,
-            columns=("stream", "full response"),
+            columns=("stream", "result() at the end", "full response"),
             compare=False,
             checks=checks,
             notes=[
-                "stream: as above; full response: the from_* function on the unstreamed "
-                f"response of the same reply. Target: stream <= {FULL_TARGET:g}x the full "
-                "conversion.",
+                "stream: as above; result() at the end: that call alone, on a stream that "
+                "has taken every event (the work left once the last event has come); full "
+                "response: the from_* function on the unstreamed response of the same reply. "
+                f"Target: stream <= {FULL_TARGET:g}x the full conversion.",
             ],
         ),
     ]

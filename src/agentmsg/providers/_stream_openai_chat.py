@@ -138,14 +138,25 @@ class OpenAIChatStream(Stream):
                 ):
                     text = delta.get("content")
                     state = self._choices.get(choice.get("index", 0))
-                    if (
-                        type(text) is str
-                        and state is not None
-                        and state.finish is None
-                        and state.content is not None
-                    ):
-                        state.content.append(text)
-                        return
+                    if state is not None and state.finish is None:
+                        if type(text) is str and state.content is not None:
+                            state.content.append(text)
+                            return
+                        # The next piece of a started tool call's arguments.
+                        fragments = delta.get("tool_calls")
+                        if type(fragments) is list and len(fragments) == 1:
+                            fragment = fragments[0]
+                            function = fragment.get("function") if type(fragment) is dict else None
+                            number = fragment["index"] if type(function) is dict else None
+                            if (
+                                type(number) is int
+                                and 0 <= number < len(state.calls)
+                                and len(fragment) == 2
+                                and len(function) == 1  # type: ignore[arg-type]
+                                and type(function.get("arguments")) is str  # type: ignore[union-attr]
+                            ):
+                                state.calls[number][3].append(function["arguments"])  # type: ignore[index]
+                                return
         kind = event.get("object")
         if kind is not None and kind != "chat.completion.chunk" and kind != "":
             reject(FORMAT, index, "object", kind, "a stream holds 'chat.completion.chunk' objects")
