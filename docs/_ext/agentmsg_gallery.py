@@ -106,8 +106,9 @@ def reset_deterministic(gallery_conf: dict[str, Any], fname: str, when: str) -> 
     while _active:  # leave the previous example's blocks, even if "after" never came
         _active.pop().__exit__(None, None, None)
     if when == "before":
+        from agentmsg_cards import deferred
+
         import agentmsg
-        from agentmsg._l10n import deferred
 
         for block in (agentmsg.deterministic(seed=Path(fname).stem), deferred()):
             block.__enter__()

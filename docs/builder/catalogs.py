@@ -7,15 +7,15 @@
   after them, so those are found first, by :func:`malformed_lines`.
 - :func:`build_gettext` and :func:`update_po`: the gettext builder extracts every message
   into ``_build/gettext/*.pot``; ``sphinx-intl update`` merges them into the catalogs.
-- :func:`extract_package_messages`: the chat cards' labels, marked in ``src/agentmsg``
-  with ``_()``, ``_n()`` and ``N_()``, extracted with Babel into
+- :func:`extract_package_messages`: the chat cards' labels, marked in
+  ``src/agentmsg/cards`` with ``_()``, ``_n()`` and ``N_()``, extracted with Babel into
   ``_build/gettext-package/agentmsg.pot``; :func:`update_po` merges them into the
-  package's own catalogs, ``src/agentmsg/locale/<lang>/LC_MESSAGES/agentmsg.po`` (they
+  package's own catalogs, ``src/agentmsg/cards/locale/<lang>/LC_MESSAGES/agentmsg.po`` (they
   ship in the wheel, for notebook users).
 - :func:`print_stats`: ``sphinx-intl stat``, then a total per language.
 
 Catalogs live in two places, ``locales/`` (the documentation) and
-``src/agentmsg/locale/`` (the package); everything here covers both.
+``src/agentmsg/cards/locale/`` (the package); everything here covers both.
 """
 
 from __future__ import annotations
@@ -55,11 +55,11 @@ __all__ = [
 TRANSLATED_LANGS = tuple(language.code for language in LANGUAGES if language.code != "en")
 GETTEXT = BUILD / "gettext"
 PACKAGE = ROOT / "src" / "agentmsg"
-PACKAGE_LOCALE = PACKAGE / "locale"
+PACKAGE_LOCALE = PACKAGE / "cards" / "locale"
 PACKAGE_GETTEXT = BUILD / "gettext-package"
-#: The marking functions of ``src/agentmsg/_l10n.py``, as its modules import them, and
-#: its own label class (byte counts).
-PACKAGE_KEYWORDS = {"_": None, "_n": (1, 2), "N_": None, "_Label": (1, 2)}
+#: The marking functions of ``src/agentmsg/cards/_labels.py``, as the cards import them,
+#: and its own label class (byte counts).
+PACKAGE_KEYWORDS = {"_": None, "_n": (1, 2), "N_": None, "Label": (1, 2)}
 
 
 def catalog_files(lang: str, locales: Path = LOCALES) -> list[Path]:
@@ -244,7 +244,7 @@ def extract_package_messages(outdir: Path = PACKAGE_GETTEXT) -> Path:
     from babel.messages.pofile import write_po
 
     catalog = Catalog(project="agentmsg", fuzzy=False, creation_date=_commit_time())
-    for path in sorted(PACKAGE.glob("*.py")):
+    for path in sorted((PACKAGE / "cards").glob("*.py")):
         for _line, message, comments, context in extract_from_file(
             "python",
             path,
@@ -274,7 +274,7 @@ def _sphinx_intl_update(potdir: Path, locale_dir: Path, langs: Sequence[str]) ->
 
 def update_po(langs: Sequence[str] = TRANSLATED_LANGS) -> None:
     """Refresh the catalogs with ``sphinx-intl update``: ``locales/<lang>/LC_MESSAGES/``
-    from the pages, ``src/agentmsg/locale/<lang>/LC_MESSAGES/agentmsg.po`` from the
+    from the pages, ``src/agentmsg/cards/locale/<lang>/LC_MESSAGES/agentmsg.po`` from the
     package.
 
     With ``gettext_location=False`` and the POT-Creation-Date taken from the commit, a

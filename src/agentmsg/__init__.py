@@ -4,16 +4,19 @@ Everything public is importable from here. Where things live:
 
 - ``_message.py``: :class:`Msg`;
 - ``_blocks.py``: the content block ``TypedDict``s;
-- ``_validate.py``: every validation rule (with ``_validate_chat.py`` for the role
-  messages and ``_validate_media.py`` for media payloads);
-- ``_containers.py``: the one deep copy of JSON-shaped values;
-- ``_chat.py``: the role messages;
+- ``_validate.py``: the validation rules of messages, blocks and JSON values, and the
+  one wording of "must be X, not Y"; with ``_containers.py``, the checked lists and
+  dicts a message hands out and the one deep copy of JSON values (the two import each
+  other: the package's only import cycle);
 - ``_errors.py``: :class:`MessageError` and its subclasses;
 - ``_ids.py``: ids, timestamps and :func:`deterministic`;
-- ``_html.py`` and ``card.css``: the chat cards; ``_l10n.py`` and ``locale/``: their
-  labels in English, Chinese and Spanish;
-- ``_media.py``: media blocks from files, bytes and URLs;
-- ``_schema.py``: :func:`json_schema`;
+- ``_media.py``: media types, media blocks from files, bytes and URLs, and the checks of
+  :meth:`Msg.check_media`;
+- ``_schema.py``: :func:`json_schema`; ``_tokens.py``: :func:`estimate_tokens`;
+- ``_chat.py``: the role messages, with their rules in ``_validate_chat.py``;
+- ``cards/``: the chat cards of :meth:`Msg._repr_html_`: ``_html.py`` (the HTML) and
+  ``card.css``, ``_labels.py`` and ``locale/`` (their labels in English, Chinese and
+  Spanish, and :func:`display_language`);
 - ``_convert*.py``: the conversions to and from model APIs (:func:`to_openai_chat`, ...),
   imported when one of their names is first used, so ``import agentmsg`` stays light.
 """
@@ -52,11 +55,11 @@ from ._chat import (
 )
 from ._errors import MediaError, MessageAttributeError, MessageError, TokenCountError
 from ._ids import deterministic
-from ._l10n import display_language, set_display_language
 from ._media import block_from_bytes, block_from_file, block_from_url, detect_media_type
 from ._message import Msg
 from ._schema import json_schema
 from ._tokens import estimate_tokens
+from .cards import display_language, set_display_language
 
 if TYPE_CHECKING:
     from ._convert import (

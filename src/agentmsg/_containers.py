@@ -151,7 +151,7 @@ def _check_unit(container: CheckedDict | CheckedList) -> None:
     A container that is no longer part of a message (a block popped from the content
     list, say) is left unchecked: changing it changes no message.
     """
-    from ._validate import check_block, check_metadata
+    from ._validate import check_block, check_metadata  # the one cycle: _validate uses ours
 
     node: Any = container
     while True:
@@ -352,7 +352,7 @@ class ContentList(_PlainList):
     __slots__ = ()
 
     def _blocks(self, values: Iterable[Any], first: int) -> list[CheckedDict]:
-        from ._validate import check_block
+        from ._validate import check_block  # the one cycle: _validate uses our types
 
         checked = [
             check_block(value, f"content[{first + offset}]") for offset, value in enumerate(values)

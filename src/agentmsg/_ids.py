@@ -10,6 +10,8 @@ from contextvars import ContextVar
 from datetime import datetime, timedelta
 from time import time_ns
 
+from ._validate import must_be, parse_timestamp
+
 __all__ = [
     "deterministic",
     "format_time_ns",
@@ -22,8 +24,7 @@ _ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
 _URLSAFE = bytes.maketrans(b"+/", b"-_")
 _ID_LENGTH = 22
 _IDS_PER_REFILL = 256
-# Three random bytes make four base64 characters, each carrying 6 random bits; the
-# refill size is a multiple of 3 so that the text has no padding.
+# A multiple of 3 bytes: base64 text without padding, 6 random bits per character.
 _REFILL_BYTES = _ID_LENGTH * _IDS_PER_REFILL * 3 // 4
 
 random_ids: list[str] = []
@@ -138,20 +139,15 @@ def deterministic(
     """
     import random
 
-    from ._errors import MessageError
-    from ._validate import parse_timestamp  # here: _validate imports this module
-
     begin = parse_timestamp(start) if isinstance(start, str) else None
     if begin is None:
-        msg = f"`start` must be a timestamp of the form 'YYYY-MM-DD HH:MM:SS.mmm', not {start!r}."
-        raise MessageError(msg, "start")
+        raise must_be("start", "a timestamp of the form 'YYYY-MM-DD HH:MM:SS.mmm'", start)
     if (
         isinstance(step_seconds, bool)
         or not isinstance(step_seconds, int | float)
         or not step_seconds >= 0
     ):
-        msg = f"`step_seconds` must be a number of seconds >= 0, not {step_seconds!r}."
-        raise MessageError(msg, "step_seconds")
+        raise must_be("step_seconds", "a number of seconds >= 0", step_seconds)
     token = _state.set(_Clock(random.Random(str(seed)), begin, timedelta(seconds=step_seconds)))
     try:
         yield

@@ -1,7 +1,9 @@
-"""Media blocks from files, bytes and URLs, and the media type of bytes.
+"""Media: the media type of bytes, media blocks from files, bytes and URLs, and the checks
+of media payloads that building a message leaves out.
 
-The checks of the payloads themselves (:meth:`Msg.check_media <agentmsg.Msg.check_media>`)
-are in ``_validate_media.py``.
+Those checks (:meth:`Msg.check_media <agentmsg.Msg.check_media>`) decode base64 data and
+compare it with its media type, decode ``data:`` URLs and read local files (``file://``
+URLs and absolute paths). Remote URLs are never fetched.
 """
 
 from __future__ import annotations
@@ -10,13 +12,16 @@ import os
 from typing import Any
 
 from ._errors import MediaError
-from ._validate import check_block, show
+from ._validate import check_block, is_block_list, is_file_url, is_local_path, must_be, show
 
 __all__ = [
     "block_from_bytes",
     "block_from_file",
     "block_from_url",
+    "check_content_media",
+    "check_payload",
     "detect_media_type",
+    "file_url_path",
     "is_of_kind",
     "same_format",
 ]
@@ -126,8 +131,7 @@ def detect_media_type(data: bytes) -> str | None:
     """
     if type(data) is not bytes:
         if not isinstance(data, bytes | bytearray | memoryview):
-            msg = f"`data` must be bytes, not {type(data).__name__}: {show(data)}."
-            raise MediaError(msg, "data")
+            raise must_be("data", "bytes", data, MediaError, typed=True)
         data = bytes(data)
     for offset, signature, media_type in _SIGNATURES:
         if data.startswith(signature, offset):
@@ -173,8 +177,7 @@ def _media_type_for(data: bytes, filename: str | None, kind: str | None) -> str:
 
 def _check_kind(kind: str | None) -> None:
     if kind is not None and kind not in _KINDS:
-        msg = f"`kind` must be one of 'image', 'audio', 'video' or None, not {show(kind)}."
-        raise MediaError(msg, "kind")
+        raise must_be("kind", "one of 'image', 'audio', 'video' or None", kind, MediaError)
 
 
 def block_from_bytes(
@@ -200,18 +203,14 @@ def block_from_bytes(
     .. versionadded:: 0.1.0
     """
     if not isinstance(data, bytes | bytearray | memoryview):
-        msg = f"`data` must be bytes, not {type(data).__name__}: {show(data)}."
-        raise MediaError(msg, "data")
+        raise must_be("data", "bytes", data, MediaError, typed=True)
     _check_kind(kind)
     data = bytes(data)
     if media_type is None:
         media_type = _media_type_for(data, None, kind)
     else:
         if type(media_type) is not str:
-            msg = f"`media_type` must be a string or None, not {show(media_type)}."
-            raise MediaError(msg, "media_type")
-        from ._validate_media import check_payload
-
+            raise must_be("media_type", "a string or None", media_type, MediaError)
         check_payload(data, media_type, "media_type")
         if kind is not None and media_type.partition("/")[0] != kind:
             msg = f"`kind` is {kind!r}, but `media_type` is {media_type!r}."
@@ -251,8 +250,7 @@ def block_from_file(path: str | os.PathLike[str], *, kind: str | None = None) ->
     try:
         name = os.fspath(path)
     except TypeError:
-        msg = f"`path` must be a str or os.PathLike, not {type(path).__name__}: {show(path)}."
-        raise MediaError(msg, "path") from None
+        raise must_be("path", "a str or os.PathLike", path, MediaError, typed=True) from None
     if not isinstance(name, str):  # a bytes path
         name = os.fsdecode(name)
     try:
@@ -285,8 +283,7 @@ def block_from_url(url: str, *, kind: str | None = None) -> dict[str, Any]:
     """
     _check_kind(kind)
     if type(url) is not str:
-        msg = f"`url` must be a string, not {show(url)}."
-        raise MediaError(msg, "url")
+        raise must_be("url", "a string", url, MediaError)
     if kind is None:
         if url.startswith("data:"):
             guessed = url[5:].partition(";")[0].partition(",")[0]
@@ -298,3 +295,109 @@ def block_from_url(url: str, *, kind: str | None = None) -> dict[str, Any]:
             msg = f"Cannot tell whether {show(url)} is an image, audio or video; pass `kind`."
             raise MediaError(msg, "kind")
     return check_block({"type": kind, "source": {"type": "url", "url": url}}, "block")
+
+
+# -- the checks of Msg.check_media ------------------------------------------------
+
+_HEAD_BYTES = 4096  # enough for every signature detect_media_type looks for
+
+
+def check_payload(data: bytes, declared: str, path: str) -> None:
+    """Raise unless *data* is of a supported format that the media type *declared* names."""
+    detected = detect_media_type(data)
+    if detected is None:
+        msg = f"`{path}` says {declared!r}, but the bytes match no supported format: {data[:8]!r}."
+        raise MediaError(msg, path)
+    if not same_format(declared, detected):
+        msg = f"`{path}` says {declared!r}, but the bytes are {detected}."
+        raise MediaError(msg, path)
+
+
+def _decode_base64(text: str, path: str) -> bytes:
+    import base64
+    import binascii
+
+    try:
+        return base64.b64decode(text, validate=True)
+    except (binascii.Error, ValueError):
+        msg = f"`{path}` is not valid base64: {show(text)}."
+        raise MediaError(msg, path) from None
+
+
+def _check_source(source: dict[str, Any], kind: str, path: str) -> None:
+    if source["type"] == "base64":
+        data = _decode_base64(source["data"], f"{path}.data")
+        check_payload(data, source["media_type"], f"{path}.media_type")
+        return
+    url: str = source["url"]
+    if is_local_path(url) or is_file_url(url):
+        _check_local_file(url, kind, f"{path}.url")
+        return
+    if not url.startswith("data:"):
+        return  # nothing is fetched
+    header, _, payload = url.partition(",")
+    media_type, *params = header[5:].split(";")
+    here = f"{path}.url"
+    if any(param.lower() == "base64" for param in params):
+        data = _decode_base64(payload, here)
+    else:
+        from urllib.parse import unquote_to_bytes
+
+        data = unquote_to_bytes(payload)
+    if media_type:
+        check_payload(data, media_type, here)
+        return
+    detected = detect_media_type(data)
+    if detected is None or not detected.startswith(f"{kind}/"):
+        found = detected or f"of no supported format: {data[:8]!r}"
+        msg = f"`{here}` must hold {kind} data, but its bytes are {found}."
+        raise MediaError(msg, here)
+
+
+def file_url_path(url: str, path: str) -> str:
+    """The local path a ``file://`` URL names (percent-escapes decoded)."""
+    from urllib.parse import unquote
+
+    host, _, rest = url[7:].partition("/")
+    if host not in ("", "localhost"):
+        msg = f"`{path}` names a file on another host ({host!r}), which is not read: {url!r}."
+        raise MediaError(msg, path)
+    local = unquote(rest)
+    if os.name == "nt":  # file:///C:/photos/cat.png names C:\photos\cat.png
+        return local.replace("/", "\\") if local[1:2] == ":" else "\\" + local.replace("/", "\\")
+    return "/" + local
+
+
+def _check_local_file(url: str, kind: str, path: str) -> None:
+    """Read the first bytes of the local file *url* names; they must be *kind* media."""
+    filename = file_url_path(url, path) if url.startswith("file://") else url
+    try:
+        with open(filename, "rb") as handle:
+            head = handle.read(_HEAD_BYTES)
+    except FileNotFoundError:
+        msg = f"`{path}` names no file: {url!r}."
+        raise MediaError(msg, path) from None
+    except OSError as error:
+        msg = f"`{path}` cannot be read ({error.strerror}): {url!r}."
+        raise MediaError(msg, path) from None
+    detected = detect_media_type(head)
+    if detected is None or not is_of_kind(detected, kind):
+        found = detected or f"of no supported format: {head[:8]!r}"
+        msg = f"`{path}` must name a file of {kind} data, but its bytes are {found}: {url!r}."
+        raise MediaError(msg, path)
+
+
+def check_content_media(content: Any, path: str = "content") -> None:
+    """Check every base64 payload, data: URL and local file in *content* (tool outputs
+    included)."""
+    if isinstance(content, str):
+        return
+    for index, block in enumerate(content):
+        here = f"{path}[{index}]"
+        kind = block["type"]
+        if kind in _KINDS:
+            _check_source(block["source"], kind, f"{here}.source")
+        elif kind == "tool_result" and is_block_list(block["output"]):
+            for inner, item in enumerate(block["output"]):
+                if item["type"] in _KINDS:
+                    _check_source(item["source"], item["type"], f"{here}.output[{inner}].source")

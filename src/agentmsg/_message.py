@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from operator import itemgetter
 from time import time_ns as _time_ns
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
@@ -19,6 +20,7 @@ from ._validate import (
     check_role,
     check_timestamp,
     is_block_list,
+    must_be,
     show,
 )
 
@@ -27,13 +29,12 @@ if TYPE_CHECKING:
 
     from ._blocks import BlockType, ContentBlock
 
-__all__ = ["Msg"]
+__all__ = ["Msg", "name_role_content", "stored_content", "stored_metadata"]
 
 Role = Literal["user", "assistant", "system"]
-# Where each field sits in a message's one private list, ``Msg._values``.
-_ID, _NAME, _ROLE, _CONTENT, _METADATA, _TIMESTAMP, _INVOCATION_ID = range(7)
 # Writes an attribute past Msg.__setattr__ (which only lets the fields through).
 _object_setattr = object.__setattr__
+# Bound once: Msg.__init__ calls them for every message.
 _pop_id = random_ids.pop
 _get_clock = _state.get
 _REPR_DATA_LIMIT = 48
@@ -127,19 +128,9 @@ class Msg:
        Changes made in place through ``content`` and ``metadata`` are checked.
     """
 
-    # The fields live in one private list, ``_values``, in the order of ``_FIELDS``
-    # (id, name, role, content, metadata, timestamp, invocation_id), behind properties
-    # whose setters validate. Because __setattr__ is overridden (unknown names raise
-    # MessageError), every slot write outside it costs a call; one list costs one call
-    # where seven slots cost seven, which is most of what building a message costs
-    # besides checking its content. The properties have no docstrings: the class
-    # docstring documents the fields (and autodoc would list them as new members).
-    # The timestamp entry holds the text, or, for a message that made its own
-    # timestamp, the ``time.time_ns()`` of its creation until the text is first read:
-    # writing the text costs more than the rest of a small message, and many messages
-    # are never asked for it. The content and metadata entries hold plain lists and
-    # dicts until ``content`` or ``metadata`` is first read, which swaps in the checked
-    # containers of _containers.py (building and loading a message need not pay for them).
+    # The fields live in one list, in the order of _FIELDS: one slot to write per message.
+    # Timestamp text and checked containers are made on first read; few messages need them.
+    # The properties have no docstrings: the class docstring documents the fields.
     __slots__ = ("_values",)
     __hash__ = None  # type: ignore[assignment]  # mutable and compared by value
 
@@ -196,7 +187,7 @@ class Msg:
             when = check_timestamp(timestamp)
         if invocation_id is not None and type(invocation_id) is not str:
             check_optional_str(invocation_id, "invocation_id")  # raises
-        _set_values(self, [id, name, role, checked, metadata, when, invocation_id])
+        _store_values(self, [id, name, role, checked, metadata, when, invocation_id])
 
     @property
     def id(self) -> str:
@@ -421,8 +412,7 @@ class Msg:
         block is joined with *separator*; None when there is no text block.
         """
         if type(separator) is not str:
-            msg = f"`separator` must be a string, not {show(separator)}."
-            raise MessageError(msg, "separator")
+            raise must_be("separator", "a string", separator)
         content = self._values[_CONTENT]
         if isinstance(content, str):
             return content
@@ -472,7 +462,7 @@ class Msg:
             MediaError: A payload is not valid base64, its bytes are of no known format,
                 or they do not match the block's ``media_type``.
         """
-        from ._validate_media import check_content_media
+        from ._media import check_content_media
 
         check_content_media(self._values[_CONTENT])
 
@@ -497,7 +487,7 @@ class Msg:
         calls and results as tables, and small embedded media; all text is escaped.
         The same message always gives the same HTML.
         """
-        from ._html import render_msg
+        from .cards._html import render_msg
 
         return render_msg(self)
 
@@ -518,6 +508,15 @@ class Msg:
 
 
 _FIELD_SET = frozenset(Msg._FIELDS)
+# Where each field sits in ``Msg._values``, found by its name.
+_ID, _NAME, _ROLE, _CONTENT, _METADATA, _TIMESTAMP, _INVOCATION_ID = map(
+    Msg._FIELDS.index, ("id", "name", "role", "content", "metadata", "timestamp", "invocation_id")
+)
+
+_store_values = Msg.__dict__["_values"].__set__
+"""Stores a new message's list of fields: the slot's own setter, past Msg.__setattr__
+(which only lets the fields through; __init__ has checked them)."""
+
 _writer: Any = None
 
 
@@ -532,6 +531,31 @@ def _json_writer() -> Any:
     return _writer
 
 
-# Msg.__init__ fills its one slot through the slot's descriptor: quicker than
-# object.__setattr__, and it skips Msg.__setattr__, whose checks __init__ has done.
-_set_values = Msg.__dict__["_values"].__set__
+# -- reading a message's fields as it stores them ---------------------------------------
+# For the provider conversions: no copy, no checked container made; read, never change it.
+
+_name_role_content = itemgetter(_NAME, _ROLE, _CONTENT)
+
+
+def name_role_content(msg: Msg) -> tuple[str, Role, str | list[ContentBlock]]:
+    """*msg*'s sender, role and content, in one call.
+
+    The content is the message's own string or list of blocks (a plain list until
+    ``msg.content`` is first read, then the checked list).
+    """
+    fields: tuple[str, Role, str | list[ContentBlock]] = _name_role_content(msg._values)
+    return fields
+
+
+def stored_content(msg: Msg) -> str | list[ContentBlock]:
+    """*msg*'s content as it stores it: what ``msg.content`` returns, without making the
+    checked list on first read."""
+    content: str | list[ContentBlock] = msg._values[_CONTENT]
+    return content
+
+
+def stored_metadata(msg: Msg) -> dict[str, Any] | None:
+    """*msg*'s metadata as it stores it: what ``msg.metadata`` returns, without making the
+    checked dict on first read."""
+    metadata: dict[str, Any] | None = msg._values[_METADATA]
+    return metadata

@@ -3,13 +3,12 @@
 Each ``check_*`` function takes a value and the field path it came from, raises
 :class:`~agentmsg.MessageError` naming that path and the value when it is wrong, and
 otherwise returns a private copy that the message owns. :class:`~agentmsg.Msg` calls
-them when it is built, when a field is assigned and when a dict is loaded.
+them when it is built, when a field is assigned and when a dict is loaded. Every
+"`path` must be X, not Y." of the package is worded by :func:`must_be`.
 
 This module holds the rules of :class:`~agentmsg.Msg`: its fields, content blocks and
-JSON values. Two modules beside it hold the rest, named for what they check:
-``_validate_chat.py`` the role messages (function calls, token usage, payloads, their
-Msg forms) and ``_validate_media.py`` the media payloads that
-:meth:`Msg.check_media <agentmsg.Msg.check_media>` decodes or reads. The message
+JSON values. The role messages' rules live with them, and the checks of media payloads
+(:meth:`Msg.check_media <agentmsg.Msg.check_media>`) in ``_media.py``. The message
 classes keep inline shortcuts that accept the commonest good values at once; anything
 else goes to these functions.
 """
@@ -22,6 +21,8 @@ from datetime import datetime
 from typing import Any
 
 from ._blocks import BLOCK_TYPES
+
+# The package's one import cycle: the checked containers validate with this module.
 from ._containers import DICT_TYPES, LIST_TYPES, copy_json
 from ._errors import MessageError
 
@@ -41,6 +42,7 @@ __all__ = [
     "is_block_list",
     "is_file_url",
     "is_local_path",
+    "must_be",
     "parse_timestamp",
     "show",
     "with_article",
@@ -68,8 +70,26 @@ def show(value: object) -> str:
     return f"{text[:50]}...{text[-20:]} ({len(text):,} characters)"
 
 
-def _fail(path: str, requirement: str, value: object) -> MessageError:
-    return MessageError(f"`{path}` must be {requirement}, not {show(value)}.", path)
+def must_be(
+    path: str,
+    requirement: str,
+    value: object,
+    error: type[MessageError] = MessageError,
+    *,
+    typed: bool = False,
+) -> MessageError:
+    """The error that says "`path` must be *requirement*, not *value*." for the caller to
+    raise: every "must be X, not Y" of agentmsg is worded here.
+
+    Args:
+        path: The field path, such as ``content[1].source.url``.
+        requirement: What the value must be, such as ``"a non-empty string"``.
+        value: The offending value, shown by :func:`show`.
+        error: :class:`~agentmsg.MessageError` or a subclass of it.
+        typed: Name the value's type before it (``not str: 'x'``).
+    """
+    shown = f"{type(value).__name__}: {show(value)}" if typed else show(value)
+    return error(f"`{path}` must be {requirement}, not {shown}.", path)
 
 
 def with_article(word: str) -> str:
@@ -90,7 +110,7 @@ def check_name(value: object, path: str = "name") -> str:
         return value
     if isinstance(value, str) and value:
         return str(value)
-    raise _fail(path, "a non-empty string", value)
+    raise must_be(path, "a non-empty string", value)
 
 
 def check_id(value: object, path: str = "id") -> str:
@@ -102,7 +122,7 @@ def check_optional_str(value: object, path: str) -> str | None:
     """None or a string."""
     if value is None or type(value) is str:
         return value
-    raise _fail(path, "a string or None", value)
+    raise must_be(path, "a string or None", value)
 
 
 def check_str(value: object, path: str) -> str:
@@ -111,7 +131,7 @@ def check_str(value: object, path: str) -> str:
         return value
     if isinstance(value, str):
         return str(value)
-    raise _fail(path, "a string", value)
+    raise must_be(path, "a string", value)
 
 
 def check_role(value: object, path: str = "role", roles: Iterable[str] = ROLES) -> str:
@@ -120,7 +140,7 @@ def check_role(value: object, path: str = "role", roles: Iterable[str] = ROLES) 
     if type(value) is str and value in allowed:
         return value
     names = ", ".join(repr(role) for role in (ROLES if roles is ROLES else roles))
-    raise _fail(path, f"one of {names}", value)
+    raise must_be(path, f"one of {names}", value)
 
 
 def parse_timestamp(value: str) -> datetime | None:
@@ -151,8 +171,8 @@ def check_timestamp(value: object, path: str = "timestamp") -> str:
             pass  # raised below, outside the handler, so the error has no context
         else:
             return value
-        raise _fail(path, "a real date and time", value)
-    raise _fail(path, "a timestamp of the form 'YYYY-MM-DD HH:MM:SS.mmm'", value)
+        raise must_be(path, "a real date and time", value)
+    raise must_be(path, "a timestamp of the form 'YYYY-MM-DD HH:MM:SS.mmm'", value)
 
 
 def check_json(value: Any, path: str) -> Any:
@@ -193,7 +213,7 @@ def _check_json_tree(value: Any, path: str) -> None:
     if kind is float:
         if math.isfinite(value):
             return
-        raise _fail(path, "a finite number (JSON has no NaN or infinity)", value)
+        raise must_be(path, "a finite number (JSON has no NaN or infinity)", value)
     msg = (
         f"`{path}` must be a JSON value (str, number, bool, None, list or dict), "
         f"not {_a_type(value)}: {show(value)}."
@@ -206,7 +226,7 @@ def check_metadata(value: Any, path: str = "metadata") -> dict[str, Any] | None:
     if value is None:
         return None
     if type(value) not in DICT_TYPES:
-        raise _fail(path, "a dict of JSON values or None", value)
+        raise must_be(path, "a dict of JSON values or None", value)
     try:
         copied: dict[str, Any] = check_json(value, path)
     except RecursionError:
@@ -251,7 +271,7 @@ def _string_field(block: dict[str, Any], key: str, path: str) -> str:
     value = block[key]
     if type(value) is str:
         return value
-    raise _fail(f"{path}.{key}", "a string", value)
+    raise must_be(f"{path}.{key}", "a string", value)
 
 
 def _optional_strings(
@@ -264,10 +284,7 @@ def _optional_strings(
     return copy
 
 
-# The optional fields each block may have, beside its required ones: the keys that
-# AgentScope 1.x writes (``raw_input``, a declared field of its tool use block; the
-# ``signature`` of Anthropic's thinking and the ``thought_signature`` of Gemini's text and
-# tool calls, which its model classes add), kept so that its messages load unchanged.
+# The optional fields of each block: those AgentScope 1.x writes, so its messages load.
 TEXT_OPTIONAL = ("thought_signature",)
 THINKING_OPTIONAL = ("signature",)
 TOOL_USE_OPTIONAL = ("raw_input", "thought_signature")
@@ -327,7 +344,7 @@ def _good_url(url: str, kind: str) -> bool:
 
 def _source(source: Any, kind: str, path: str) -> dict[str, Any]:
     if type(source) not in DICT_TYPES:
-        raise _fail(path, "a dict with `type` 'base64' or 'url'", source)
+        raise must_be(path, "a dict with `type` 'base64' or 'url'", source)
     source_type = source.get("type")
     if source_type == "url":
         _check_keys(source, ("type", "url"), (), path, "source")
@@ -337,17 +354,19 @@ def _source(source: Any, kind: str, path: str) -> dict[str, Any]:
                 f"an http or https URL, a data: URL holding {kind} data, "
                 f"a file:// URL or an absolute file path"
             )
-            raise _fail(f"{path}.url", requirement, url)
+            raise must_be(f"{path}.url", requirement, url)
         return {"type": "url", "url": url}
     if source_type == "base64":
         _check_keys(source, ("type", "media_type", "data"), (), path, "source")
         media_type = _string_field(source, "media_type", path)
         major, slash, minor = media_type.partition("/")
         if major != kind or not slash or not minor:
-            raise _fail(f"{path}.media_type", f"a media type of the form '{kind}/...'", media_type)
+            raise must_be(
+                f"{path}.media_type", f"a media type of the form '{kind}/...'", media_type
+            )
         data = _string_field(source, "data", path)
         return {"type": "base64", "media_type": media_type, "data": data}
-    raise _fail(f"{path}.type", "'base64' or 'url'", source_type)
+    raise must_be(f"{path}.type", "'base64' or 'url'", source_type)
 
 
 def _media(block: dict[str, Any], path: str) -> dict[str, Any]:
@@ -362,7 +381,7 @@ def _tool_use(block: dict[str, Any], path: str) -> dict[str, Any]:
     name = check_name(block["name"], f"{path}.name")
     tool_input = block["input"]
     if type(tool_input) not in DICT_TYPES:
-        raise _fail(f"{path}.input", "a dict of the tool's arguments", tool_input)
+        raise must_be(f"{path}.input", "a dict of the tool's arguments", tool_input)
     copy = {
         "type": "tool_use",
         "id": call_id,
@@ -403,7 +422,7 @@ def _tool_result(block: dict[str, Any], path: str) -> dict[str, Any]:
             kind = item["type"]
             if kind != "text" and kind not in _MEDIA_TYPES:
                 requirement = "'text', 'image', 'audio' or 'video' in a tool output"
-                raise _fail(f"{item_path}.type", requirement, kind)
+                raise must_be(f"{item_path}.type", requirement, kind)
             copied.append(_VALIDATORS[kind](item, item_path))
     else:
         copied = check_json(output, f"{path}.output")
@@ -424,14 +443,13 @@ _VALIDATORS: dict[str, Callable[[dict[str, Any], str], dict[str, Any]]] = {
 def check_block(block: Any, path: str) -> dict[str, Any]:
     """One content block, validated and copied."""
     if type(block) not in DICT_TYPES:
-        raise _fail(path, "a content block (a dict with a `type` field)", block)
+        raise must_be(path, "a content block (a dict with a `type` field)", block)
     try:
         validator = _VALIDATORS[block["type"]]
     except (KeyError, TypeError):
-        if "type" not in block:
-            msg = f"`{path}` has no `type` field (one of {_ALLOWED_TYPES}): {show(block)}."
-        else:
-            msg = f"`{path}.type` must be one of {_ALLOWED_TYPES}, not {show(block['type'])}."
+        if "type" in block:
+            raise must_be(f"{path}.type", f"one of {_ALLOWED_TYPES}", block["type"]) from None
+        msg = f"`{path}` has no `type` field (one of {_ALLOWED_TYPES}): {show(block)}."
         raise MessageError(msg, f"{path}.type") from None
     try:
         return validator(block, path)
@@ -452,7 +470,7 @@ def check_content(value: Any, path: str = "content") -> str | list[dict[str, Any
     if type(value) not in LIST_TYPES:
         if isinstance(value, str):
             return str(value)
-        raise _fail(path, "a string or a list of content blocks", value)
+        raise must_be(path, "a string or a list of content blocks", value)
     copied: list[dict[str, Any]] = []
     append = copied.append
     try:
@@ -521,9 +539,8 @@ def check_content(value: Any, path: str = "content") -> str | list[dict[str, Any
 
 
 # -- fast checks -------------------------------------------------------------------------
-# They return a copy of a value that is valid in the common shape, else _INVALID or None,
-# and never raise for bad input but KeyError for a missing key (which the caller takes
-# as "look again"); check_block then decides, and words the error.
+# A copy of a value valid in the common shape, else _INVALID or None (or KeyError): then
+# check_block decides, and words the error.
 
 _INFINITY = math.inf
 _INVALID: Any = object()
@@ -635,7 +652,7 @@ def check_block_types(block_type: object, path: str = "block_type") -> frozenset
         return None
     names = [block_type] if isinstance(block_type, str) else block_type
     if not isinstance(names, list | tuple | set | frozenset):
-        raise _fail(path, "a block type name or a list of them", block_type)
+        raise must_be(path, "a block type name or a list of them", block_type)
     for name in names:
         if type(name) is not str or name not in _VALIDATORS:
             msg = f"`{path}` must name block types among {_ALLOWED_TYPES}, not {show(name)}."

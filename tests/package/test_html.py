@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from agentmsg import Msg, deterministic
-from agentmsg._html import INLINE_MEDIA_LIMIT, JSON_LIMIT, STYLE, render_blocks, render_card
+from agentmsg.cards._html import INLINE_MEDIA_LIMIT, JSON_LIMIT, STYLE, render_blocks, render_card
 
 PNG = b"\x89PNG\r\n\x1a\n" + bytes(24)
 PNG_B64 = base64.b64encode(PNG).decode()
@@ -187,7 +187,7 @@ class TestReprHtml:
         """``import agentmsg`` leaves ``agentmsg._html`` and :mod:`html` unimported."""
         code = (
             "import sys, agentmsg; "
-            "print(sorted(m for m in ('agentmsg._html', 'html') if m in sys.modules))"
+            "print(sorted(m for m in ('agentmsg.cards._html', 'html') if m in sys.modules))"
         )
         result = subprocess.run(
             [sys.executable, "-c", code], capture_output=True, text=True, check=True

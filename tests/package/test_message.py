@@ -744,3 +744,30 @@ class TestMsgDeterministic:
             "2025-01-01 09:00:01.000",
             "2025-01-01 09:00:02.000",
         ] == [msg.timestamp for msg in first]
+
+
+class TestStoredFields:
+    """The accessors the provider conversions read messages with."""
+
+    def test_they_return_what_the_properties_return(self) -> None:
+        """Sender, role, content and metadata are the very values the properties give."""
+        from agentmsg._message import name_role_content, stored_content, stored_metadata
+
+        msg = Msg("Ana", [{"type": "text", "text": "Hola"}], "user", metadata={"k": [1]})
+        assert ("Ana", "user", [{"type": "text", "text": "Hola"}]) == name_role_content(msg)
+        assert {"k": [1]} == stored_metadata(msg)
+        assert msg.content is stored_content(msg)  # after the first read: the checked list
+        assert msg.metadata is stored_metadata(msg)
+        assert name_role_content(msg)[2] is msg.content
+
+    def test_they_make_no_checked_container(self) -> None:
+        """Before ``content`` or ``metadata`` is read, they hand out the plain list and dict
+        the message stores: reading through them costs no conversion."""
+        from agentmsg._message import name_role_content, stored_content, stored_metadata
+
+        msg = Msg("Ana", [{"type": "text", "text": "Hola"}], "user", metadata={"k": 1})
+        assert list is type(stored_content(msg))
+        assert list is type(name_role_content(msg)[2])
+        assert dict is type(stored_metadata(msg))
+        assert None is stored_metadata(Msg("Ana", "Hola", "user"))
+        assert "Hola" == stored_content(Msg("Ana", "Hola", "user"))

@@ -26,8 +26,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from agentmsg._l10n import localize
-
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "docs" / "examples"
 GALLERY = ROOT / "docs" / "tutorial"
@@ -107,6 +105,8 @@ def captured_cells(generated: str, script_lines: Sequence[str]) -> list[Cell]:
     *script_lines* are the lines of the script the page came from, to place each cell at
     its first non-blank line.
     """
+    from agentmsg_cards import localize  # docs/_ext: on sys.path (conftest, main)
+
     cells = []
     marks = list(_CELL.finditer(generated))
     for index, mark in enumerate(marks):
@@ -298,6 +298,7 @@ def main(argv: Sequence[str]) -> int:
     """``python tests/site/_outputs.py record [NAME...]``: run the examples pass, then
     re-record the expected outputs (every tutorial's when no name is given, removing the
     files of tutorials that no longer exist)."""
+    sys.path.insert(0, str(ROOT / "docs" / "_ext"))
     if not argv or argv[0] != "record":
         print("usage: python tests/site/_outputs.py record [TUTORIAL ...]")
         return 2

@@ -17,13 +17,13 @@ from typing import Any
 
 import pytest
 import snowballstemmer
+from agentmsg_cards import localize
 from bs4 import BeautifulSoup, Tag
 from sphinx.builders.html._assets import _CascadingStyleSheet
 
 import agentmsg
 from _outputs import captured_html
-from agentmsg._html import STYLE
-from agentmsg._l10n import localize
+from agentmsg.cards._html import STYLE
 from builder import root as build
 from conftest import TUTORIALS
 

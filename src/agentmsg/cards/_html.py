@@ -20,16 +20,17 @@ import json
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Protocol
 
-from ._l10n import Size, translated
-from ._l10n import gettext as _
-from ._l10n import label as N_
-from ._l10n import ngettext as _n
-from ._validate import is_file_url, is_local_path
+from .._validate import is_file_url, is_local_path
+from ._labels import Size, translated
+from ._labels import gettext as _
+from ._labels import label as N_
+from ._labels import ngettext as _n
 
 __all__ = [
     "INLINE_MEDIA_LIMIT",
     "JSON_LIMIT",
     "STYLE",
+    "escape",
     "render_blocks",
     "render_card",
     "render_msg",
@@ -78,7 +79,7 @@ class MessageLike(Protocol):
 # -- small pieces ------------------------------------------------------------------
 
 
-def _esc(text: str) -> str:
+def escape(text: str) -> str:
     """Escape *text* for element content and quoted attribute values.
 
     Tabs become ``&#9;`` so they survive reStructuredText, which expands tabs in the
@@ -102,25 +103,25 @@ def _json_block(value: Any) -> str:
     """``value`` pretty-printed in a ``<pre>``, cut at :data:`JSON_LIMIT` characters."""
     text = _json_text(value)
     if len(text) <= JSON_LIMIT:
-        return f'<pre class="agentmsg-json">{_esc(text)}</pre>'
+        return f'<pre class="agentmsg-json">{escape(text)}</pre>'
     cut = text.rfind("\n", 0, JSON_LIMIT)
     if cut <= 0:
         cut = JSON_LIMIT
     # Translators: a cut JSON value; {shown} and {total} count characters.
-    note = _esc(
+    note = escape(
         _("JSON truncated: {shown} of {total} characters shown.", shown=cut, total=len(text))
     )
-    shown = f'<pre class="agentmsg-json">{_esc(text[:cut])}\n…</pre>'
+    shown = f'<pre class="agentmsg-json">{escape(text[:cut])}\n…</pre>'
     return f'{shown}<p class="agentmsg-note">{note}</p>'
 
 
 def _value(value: Any) -> str:
     """One JSON value: strings as wrapped text, scalars as code, containers as a block."""
     if isinstance(value, str):
-        return f'<span class="agentmsg-str">{_esc(value)}</span>'
+        return f'<span class="agentmsg-str">{escape(value)}</span>'
     if isinstance(value, dict | list):
         return _json_block(value)
-    return f"<code>{_esc(_json_text(value, None))}</code>"
+    return f"<code>{escape(_json_text(value, None))}</code>"
 
 
 def _role_class(role: str) -> str:
@@ -144,7 +145,7 @@ def _with_note(html_before: str, note: str) -> str:
     # Translators: how a note in brackets follows what it is about, such as
     # "Thinking (45 characters)"; write the space only if your language needs one there.
     gap = _("{label} {note}", label="", note="")
-    return f'{html_before}{gap}<span class="agentmsg-muted">{_esc(note)}</span>'
+    return f'{html_before}{gap}<span class="agentmsg-muted">{escape(note)}</span>'
 
 
 #: The kinds of media, as a card names them.
@@ -158,7 +159,7 @@ def _kind(kind: str) -> Any:
 
 def _summary(kind: str, body: str) -> str:
     found = _kind(kind)
-    tag = _esc(found if isinstance(found, str) else translated(found))
+    tag = escape(found if isinstance(found, str) else translated(found))
     return f'<p class="agentmsg-media"><span class="agentmsg-tag">{tag}</span> {body}</p>'
 
 
@@ -170,20 +171,20 @@ def _player(kind: str, src: str, media_type: str, size: int) -> str:
     )
     if kind == "image":
         return (
-            f'<figure class="agentmsg-media"><img class="agentmsg-img" src="{_esc(src)}" '
-            f'alt="{_esc(label)}"></figure>'
+            f'<figure class="agentmsg-media"><img class="agentmsg-img" src="{escape(src)}" '
+            f'alt="{escape(label)}"></figure>'
         )
     return (
         f'<figure class="agentmsg-media"><{kind} class="agentmsg-player" controls '
-        f'preload="metadata" src="{_esc(src)}" aria-label="{_esc(label)}"></{kind}>'
-        f"<figcaption>{_esc(label)}</figcaption></figure>"
+        f'preload="metadata" src="{escape(src)}" aria-label="{escape(label)}"></{kind}>'
+        f"<figcaption>{escape(label)}</figcaption></figure>"
     )
 
 
 def _too_large(kind: str, media_type: str, size: int) -> str:
     what = _("{media_type}, {size}", media_type=media_type, size=Size(size))
     why = _("(not embedded: over the {limit} inline limit)", limit=Size(INLINE_MEDIA_LIMIT))
-    return _summary(kind, _with_note(_esc(what), why))
+    return _summary(kind, _with_note(escape(what), why))
 
 
 def _data_url(kind: str, url: str) -> str:
@@ -199,7 +200,7 @@ def _data_url(kind: str, url: str) -> str:
     if not media_type.lower().startswith(f"{kind}/"):
         what = _("data: URL of type {media_type}, {size}", media_type=media_type, size=Size(size))
         why = _("(not embedded: not {kind} data)", kind=_kind(kind))
-        return _summary(kind, _with_note(_esc(what), why))
+        return _summary(kind, _with_note(escape(what), why))
     if len(url) > INLINE_MEDIA_LIMIT:
         return _too_large(kind, media_type, size)
     return _player(kind, url, media_type, size)
@@ -226,13 +227,13 @@ def _media(kind: str, source: Mapping[str, Any]) -> str:
     if url.startswith("data:"):
         return _data_url(kind, url)
     if url.startswith(("http://", "https://")):
-        link = f'<a href="{_esc(url)}" rel="nofollow noopener noreferrer">{_esc(url)}</a>'
+        link = f'<a href="{escape(url)}" rel="nofollow noopener noreferrer">{escape(url)}</a>'
         return _summary(kind, _with_note(link, _("(remote, not loaded)")))
     if is_local_path(url) or is_file_url(url):
         note = _("(local file, not loaded)")
     else:
         note = _("(not loaded)")
-    return _summary(kind, _with_note(f"<code>{_esc(url)}</code>", note))
+    return _summary(kind, _with_note(f"<code>{escape(url)}</code>", note))
 
 
 # -- blocks ------------------------------------------------------------------------
@@ -240,12 +241,12 @@ def _media(kind: str, source: Mapping[str, Any]) -> str:
 
 def _caption(title: str, block: Mapping[str, Any]) -> str:
     # Translators: labels the call id that follows it in a tool call's or result's caption.
-    id_label = _esc(_("id"))
+    id_label = escape(_("id"))
     return (
-        f'<caption><span class="agentmsg-tag">{_esc(title)}</span> '
-        f"<code>{_esc(str(block.get('name', '')))}</code> "
+        f'<caption><span class="agentmsg-tag">{escape(title)}</span> '
+        f"<code>{escape(str(block.get('name', '')))}</code> "
         f'<span class="agentmsg-muted">{id_label}</span> '
-        f"<code>{_esc(str(block.get('id', '')))}</code></caption>"
+        f"<code>{escape(str(block.get('id', '')))}</code></caption>"
     )
 
 
@@ -253,7 +254,7 @@ def _tool_use(block: Mapping[str, Any]) -> str:
     arguments = block.get("input")
     if isinstance(arguments, dict) and arguments:
         rows = "".join(
-            f'<tr><th scope="row"><code>{_esc(key)}</code></th><td>{_value(item)}</td></tr>'
+            f'<tr><th scope="row"><code>{escape(key)}</code></th><td>{_value(item)}</td></tr>'
             for key, item in arguments.items()
         )
     else:
@@ -269,11 +270,11 @@ def _tool_use(block: Mapping[str, Any]) -> str:
 
 def _muted_row(text: str) -> str:
     """A table row that says, in one muted cell, that there is nothing to show."""
-    return f'<tr><td colspan="2" class="agentmsg-muted">{_esc(text)}</td></tr>'
+    return f'<tr><td colspan="2" class="agentmsg-muted">{escape(text)}</td></tr>'
 
 
 def _column_heads(first: str, second: str) -> str:
-    return f'<tr><th scope="col">{_esc(first)}</th><th scope="col">{_esc(second)}</th></tr>'
+    return f'<tr><th scope="col">{escape(first)}</th><th scope="col">{escape(second)}</th></tr>'
 
 
 def _parsed_json(text: str) -> Any:
@@ -293,7 +294,7 @@ def _output(output: Any) -> str:
         parsed = _parsed_json(output)
         if parsed is not None:
             return _json_block(parsed)
-        return f'<div class="agentmsg-text">{_esc(output)}</div>'
+        return f'<div class="agentmsg-text">{escape(output)}</div>'
     if (
         isinstance(output, list)
         and output
@@ -313,7 +314,7 @@ _OUTPUT_BLOCKS = frozenset({"text", "image", "audio", "video"})
 
 def _tool_result(block: Mapping[str, Any]) -> str:
     caption = _caption(_("Tool result"), block)
-    output = _esc(_("output"))
+    output = escape(_("output"))
     return (
         f'<table class="agentmsg-table agentmsg-tool-result">{caption}'
         f'<tbody><tr><th scope="row">{output}</th>'
@@ -323,9 +324,9 @@ def _tool_result(block: Mapping[str, Any]) -> str:
 
 def _text(text: str) -> str:
     if not text:
-        empty = _esc(_("(empty text)"))
+        empty = escape(_("(empty text)"))
         return f'<p class="agentmsg-text agentmsg-muted">{empty}</p>'
-    return f'<div class="agentmsg-text">{_esc(text)}</div>'
+    return f'<div class="agentmsg-text">{escape(text)}</div>'
 
 
 def _block(block: Mapping[str, Any]) -> str:
@@ -338,10 +339,10 @@ def _block(block: Mapping[str, Any]) -> str:
         length = _n(
             "({count} character)", "({count} characters)", len(thinking), count=len(thinking)
         )
-        title = _esc(_("Thinking"))
+        title = escape(_("Thinking"))
         return (
             f'<details class="agentmsg-thinking"><summary>{_with_note(title, length)}</summary>'
-            f'<div class="agentmsg-text">{_esc(thinking)}</div></details>'
+            f'<div class="agentmsg-text">{escape(thinking)}</div></details>'
         )
     if kind in ("image", "audio", "video"):
         source = block.get("source")
@@ -367,7 +368,7 @@ def render_blocks(content: str | Iterable[Mapping[str, Any]]) -> str:
     parts = [_block(block) for block in content]
     if parts:
         return "".join(parts)
-    nothing = _esc(_("(no content)"))
+    nothing = escape(_("(no content)"))
     return f'<p class="agentmsg-muted">{nothing}</p>'
 
 
@@ -401,41 +402,42 @@ def render_card(
         An ``<article>`` element with its own ``<style>`` block.
     """
     head = [
-        f'<span class="agentmsg-badge">{_esc(role)}</span>',
-        f'<strong class="agentmsg-name">{_esc(name)}</strong>',
+        f'<span class="agentmsg-badge">{escape(role)}</span>',
+        f'<strong class="agentmsg-name">{escape(name)}</strong>',
     ]
     if label:
-        head.append(f'<span class="agentmsg-kind">{_esc(label)}</span>')
+        head.append(f'<span class="agentmsg-kind">{escape(label)}</span>')
     head.extend(
-        f'<span class="agentmsg-extra">{_esc(key)} {_esc(value)}</span>' for key, value in extras
+        f'<span class="agentmsg-extra">{escape(key)} {escape(value)}</span>'
+        for key, value in extras
     )
     if timestamp:
         head.append(
-            f'<time class="agentmsg-time" datetime="{_esc(timestamp)}">{_esc(timestamp)}</time>'
+            f'<time class="agentmsg-time" datetime="{escape(timestamp)}">{escape(timestamp)}</time>'
         )
     body = render_blocks(content)
     if metadata is not None:
         if metadata:
             rows = "".join(
-                f'<tr><th scope="row"><code>{_esc(key)}</code></th><td>{_value(item)}</td></tr>'
+                f'<tr><th scope="row"><code>{escape(key)}</code></th><td>{_value(item)}</td></tr>'
                 for key, item in metadata.items()
             )
         else:
             rows = _muted_row(_("empty"))
         # Translators: the column headings of a message's metadata table.
         columns = _column_heads(_("key"), _("value"))
-        title = _esc(_("Metadata"))
+        title = escape(_("Metadata"))
         body += (
             '<table class="agentmsg-table agentmsg-metadata">'
             f'<caption><span class="agentmsg-tag">{title}</span></caption>'
             f"<thead>{columns}</thead><tbody>{rows}</tbody></table>"
         )
-    data_id = "" if message_id is None else f' data-agentmsg-id="{_esc(message_id)}"'
+    data_id = "" if message_id is None else f' data-agentmsg-id="{escape(message_id)}"'
     # Translators: the accessible name of a card; {role} is the message's role as its
     # code wrote it ("user", "assistant", ...), {name} its sender.
     aria = _("{role} message from {name}", role=role, name=name)
     return (
-        f'<article class="agentmsg-card {_role_class(role)}"{data_id} aria-label="{_esc(aria)}">'
+        f'<article class="agentmsg-card {_role_class(role)}"{data_id} aria-label="{escape(aria)}">'
         f"<style>{STYLE}</style>"
         f'<div class="agentmsg-head">{"".join(head)}</div>'
         f'<div class="agentmsg-body">{body}</div>'

@@ -9,14 +9,13 @@ The translations are gettext catalogs beside this module,
 ``locale/<lang>/LC_MESSAGES/agentmsg.po``, kept up to date by ``make update-po`` with the
 documentation's. Numbers follow the language's conventions (``7,9 KiB`` in Spanish).
 
-For the documentation, whose examples run once for three languages, a card can also be
-rendered *deferred* (:func:`deferred`): each label becomes a marker holding its message
-and arguments, and each language build turns the markers into text with :func:`localize`.
+A caller that needs the labels in another form installs a writer with
+:func:`writing_labels`: the docs build, which runs its examples once for every language,
+writes each :class:`Label` as a marker and translates the markers per language later.
 """
 
 from __future__ import annotations
 
-import binascii
 import contextlib
 import contextvars
 import os
@@ -24,20 +23,21 @@ import re
 from collections.abc import Callable, Iterator
 from typing import Any, NamedTuple
 
-from ._errors import MessageError
+from .._validate import must_be
 
 __all__ = [
     "LANGUAGES",
+    "Label",
     "Size",
-    "deferred",
+    "current_language",
     "display_language",
     "gettext",
     "label",
-    "localize",
     "ngettext",
     "resolve_language",
     "set_display_language",
     "translated",
+    "writing_labels",
 ]
 
 LANGUAGES: tuple[str, ...] = ("en", "zh_CN", "es")
@@ -50,8 +50,8 @@ _default = "en"
 _current: contextvars.ContextVar[str | None] = contextvars.ContextVar(
     "agentmsg_display_language", default=None
 )
-_deferring: contextvars.ContextVar[bool] = contextvars.ContextVar(
-    "agentmsg_deferred_labels", default=False
+_writer: contextvars.ContextVar[Callable[[Label], str] | None] = contextvars.ContextVar(
+    "agentmsg_label_writer", default=None
 )
 
 
@@ -75,8 +75,7 @@ def resolve_language(language: object, path: str = "language") -> str:
         if primary == "zh":
             return "zh_CN"
     names = ", ".join(repr(code) for code in LANGUAGES)
-    msg = f"`{path}` must name one of the card languages {names}, not {language!r}."
-    raise MessageError(msg, path)
+    raise must_be(path, f"one of the card languages {names}", language)
 
 
 def set_display_language(language: str) -> None:
@@ -134,22 +133,26 @@ def current_language() -> str:
 
 
 @contextlib.contextmanager
-def deferred() -> Iterator[None]:
-    """Render labels as markers that :func:`localize` turns into any language later."""
-    token = _deferring.set(True)
+def writing_labels(writer: Callable[[Label], str]) -> Iterator[None]:
+    """Write every card label with *writer* inside a ``with`` block, instead of in the
+    display language.
+
+    The choice is context-local, like :func:`display_language`. The text *writer* returns
+    is escaped by the card like any label.
+    """
+    token = _writer.set(writer)
     try:
         yield
     finally:
-        _deferring.reset(token)
+        _writer.reset(token)
 
 
 # -- catalogs ----------------------------------------------------------------------
 
 _LOCALE = os.path.join(os.path.dirname(__file__), "locale")
 _catalogs: dict[str, dict[tuple[str, str | None], list[str]]] = {}
-#: Which plural form a language uses for n things: the ``Plural-Forms`` of its catalog's
-#: header, written in Python (a test compares them). Spanish has a form for the exact
-#: millions ("de" follows them: "un millón de caracteres").
+#: Which plural form a language uses for n things: its catalog's ``Plural-Forms`` in
+#: Python (a test compares them); Spanish has one for exact millions ("un millón de").
 _PLURAL_FORM: dict[str, Callable[[int], int]] = {
     "en": lambda n: int(n != 1),
     "es": lambda n: 0 if n == 1 else 1 if n != 0 and n % 1_000_000 == 0 else 2,
@@ -228,7 +231,7 @@ def _number(value: float, language: str, decimals: int = 0) -> str:
 
 def _size(count: int, language: str) -> str:
     if count < 1024:
-        return _Label("{count} byte", "{count} bytes", count, {"count": count}).text(language)
+        return Label("{count} byte", "{count} bytes", count, {"count": count}).text(language)
     number, unit = (count / 1024, "KiB") if count < 1024 * 1024 else (count / 1024**2, "MiB")
     shown = _number(number, language, 1)
     for point in (".0", ",0"):
@@ -238,32 +241,16 @@ def _size(count: int, language: str) -> str:
 
 # -- labels ------------------------------------------------------------------------
 
-_MARK = "\ue000([A-Za-z0-9+/=]*)\ue001"
 
+class Label(NamedTuple):
+    """A message and its arguments, not yet in a language.
 
-def _encode(value: Any) -> Any:
-    if isinstance(value, Size):
-        return {"size": value.amount}
-    if isinstance(value, _Label):
-        return {"label": [value.msgid, value.plural, value.n, _encode(value.args)]}
-    if isinstance(value, dict):
-        return {key: _encode(item) for key, item in value.items()}
-    return value
-
-
-def _decode(value: Any) -> Any:
-    if isinstance(value, dict) and set(value) == {"size"}:
-        return Size(value["size"])
-    if isinstance(value, dict) and set(value) == {"label"}:
-        msgid, plural, n, args = value["label"]
-        return _Label(msgid, plural, n, _decode(args))
-    if isinstance(value, dict):
-        return {key: _decode(item) for key, item in value.items()}
-    return value
-
-
-class _Label(NamedTuple):
-    """A message and its arguments, not yet in a language."""
+    Attributes:
+        msgid: The English message, with ``{name}`` fields.
+        plural: Its English plural, for a message that counts *n* things; else None.
+        n: How many things (chooses the plural form), or None.
+        args: The values of the fields: strings, numbers, :class:`Size` or labels.
+    """
 
     msgid: str
     plural: str | None
@@ -271,6 +258,7 @@ class _Label(NamedTuple):
     args: dict[str, Any]
 
     def text(self, language: str) -> str:
+        """The message in *language* (a code of :data:`LANGUAGES`), its fields filled."""
         english = self.msgid if self.plural is None or self.n == 1 else self.plural
         template = english
         forms = _catalog(language).get((self.msgid, self.plural)) if language != "en" else None
@@ -283,28 +271,20 @@ class _Label(NamedTuple):
         except (KeyError, IndexError, ValueError):  # a broken translation: show the English
             return english.format(**args)
 
-    def marker(self) -> str:
-        import json
-
-        data = json.dumps(_encode(self), ensure_ascii=False, separators=(",", ":"))
-        encoded = binascii.b2a_base64(data.encode(), newline=False).decode()
-        return f"\ue000{encoded}\ue001"
-
 
 def _shown(value: Any, language: str) -> str:
     if isinstance(value, Size):
         return _size(value.amount, language)
-    if isinstance(value, _Label):
+    if isinstance(value, Label):
         return value.text(language)
     if isinstance(value, bool) or not isinstance(value, int | float):
         return str(value)
     return _number(value, language)
 
 
-def _render(label: _Label) -> str:
-    if _deferring.get():
-        return label.marker()
-    return label.text(current_language())
+def _render(label: Label) -> str:
+    writer = _writer.get()
+    return label.text(current_language()) if writer is None else writer(label)
 
 
 def gettext(msgid: str, **args: Any) -> str:
@@ -314,40 +294,20 @@ def gettext(msgid: str, **args: Any) -> str:
     int), as a byte count (:class:`Size`), or translated itself (a label made with
     :func:`label`).
     """
-    return _render(_Label(msgid, None, None, args))
+    return _render(Label(msgid, None, None, args))
 
 
 def ngettext(singular: str, plural: str, n: int, **args: Any) -> str:
     """Like :func:`gettext`, choosing the form the language uses for *n* things."""
-    return _render(_Label(singular, plural, n, args))
+    return _render(Label(singular, plural, n, args))
 
 
-def label(msgid: str, **args: Any) -> _Label:
+def label(msgid: str, **args: Any) -> Label:
     """A message translated where it is shown: as another message's argument, or by
     :func:`translated`."""
-    return _Label(msgid, None, None, args)
+    return Label(msgid, None, None, args)
 
 
-def translated(message: _Label) -> str:
-    """A :func:`label` in the display language (or deferred)."""
+def translated(message: Label) -> str:
+    """A :func:`label` in the display language (or as the installed writer writes it)."""
     return _render(message)
-
-
-def localize(text: str, language: str) -> str:
-    """*text* (HTML holding deferred labels) with every label in *language*, escaped."""
-    import json
-
-    from ._html import _esc  # the cards' own escaping (it writes tabs as &#9;)
-
-    code = resolve_language(language)
-
-    def replace(match: re.Match[str]) -> str:
-        try:
-            found = _decode(json.loads(binascii.a2b_base64(match.group(1)).decode()))
-        except (ValueError, TypeError, binascii.Error):
-            return match.group(0)  # text that only looks like a marker: left as it is
-        if not isinstance(found, _Label):
-            return match.group(0)
-        return _esc(found.text(code))
-
-    return re.sub(_MARK, replace, text)
