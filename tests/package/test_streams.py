@@ -709,3 +709,22 @@ class TestFormatDetails:
         parts = fed("gemini", events).response["candidates"][0]["content"]["parts"]
 
         assert [{"text": "A", "thought_signature": "c2ln"}, {"text": "BC"}] == parts
+
+    def test_chat_first_chunk_without_choices(self):
+        """A first chunk with no choice and empty ids (as Azure OpenAI sends its prompt
+        filter results) does not hide the response's id and model."""
+        head = {"id": "chatcmpl-9", "object": "chat.completion.chunk", "created": 1, "model": "m"}
+        filters = [{"prompt_index": 0, "content_filter_results": {}}]
+        events = [
+            {"id": "", "object": "", "created": 0, "model": "", "choices": [],
+             "prompt_filter_results": filters},
+            {**head, "choices": [{"index": 0, "delta": {"role": "assistant", "content": "A"}}]},
+            {**head, "choices": [{"index": 0, "delta": {"content": "B"}, "finish_reason": "stop"}]},
+        ]  # fmt: skip
+        reply = fed("openai_chat", events).result().messages[0]
+
+        assert ("AB", "chatcmpl-9", "m") == (
+            reply.content,
+            reply.invocation_id,
+            reply.metadata["model"],
+        )
