@@ -563,6 +563,35 @@ class TestAIMessageChunk:
         )
 
 
+class TestAIMessageChunkAnthropic:
+    """The same agreement for Anthropic's events."""
+
+    def test_anthropic_events_add_up_to_the_stream_result(self):
+        """Text deltas as content and the tool call's start and input pieces as function
+        call pieces add up to the text and the call the stream gives."""
+        events = ANTHROPIC_EVENTS[:16] + ANTHROPIC_EVENTS[19:]
+        pieces = [AIMessageChunk("")]
+        for event in events:
+            delta = event.get("delta", {})
+            block = event.get("content_block", {})
+            if delta.get("type") == "text_delta":
+                pieces.append(AIMessageChunk(delta["text"]))
+            elif delta.get("type") == "input_json_delta":
+                pieces.append(AIMessageChunk("", {"arguments": delta["partial_json"]}))
+            elif block.get("type") == "tool_use":
+                call = {"name": block["name"], "id": block["id"], "arguments": ""}
+                pieces.append(AIMessageChunk("", call))
+        total = sum(pieces[1:], pieces[0])
+        reply = fed("anthropic", events).result().messages[0]
+        expected = [b for b in reply.content if b["type"] == "tool_use"]
+        got = [b for b in total.to_msg().content if b["type"] == "tool_use"]
+
+        assert reply.get_text_content() == total.content
+        assert [(b["id"], b["name"], b["input"]) for b in expected] == [
+            (b["id"], b["name"], b["input"]) for b in got
+        ]
+
+
 def _second_call(event: dict[str, Any]) -> bool:
     for choice in event["choices"]:
         for fragment in choice["delta"].get("tool_calls") or []:
