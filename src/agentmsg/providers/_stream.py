@@ -124,7 +124,7 @@ class Stream:
                 return None
             messages = self._convert(snapshot, False).messages
             if messages:
-                partial = messages[0]
+                partial = self._shown(messages[0])
             else:  # nothing of the reply has come yet
                 from .._message import Msg
 
@@ -181,3 +181,7 @@ class Stream:
 
     def _convert(self, response: dict[str, Any], strict: bool) -> Parsed:
         raise NotImplementedError
+
+    def _shown(self, msg: Msg) -> Msg:
+        """The partial message as shown: what the conversion made of the response so far."""
+        return msg

@@ -9,6 +9,7 @@ from ._stream import Stream, reject
 
 if TYPE_CHECKING:
     from .._convert_common import Parsed
+    from .._message import Msg
 
 __all__ = ["AnthropicStream"]
 
@@ -35,7 +36,7 @@ class AnthropicStream(Stream):
     ``content_block_stop``, one block after another; ``message_delta`` brings the stop
     reason and the final usage; ``ping`` events carry nothing. A tool call's input is the
     JSON its ``input_json_delta`` pieces make together, read when its block stops (until
-    then the partial message shows it empty).
+    then the partial message shows the text so far in ``raw_input``, with an empty input).
 
     Rejected: an event before ``message_start`` or after ``message_stop``, a second
     ``message_start`` (another stream's), a block that starts out of turn or twice, a
@@ -252,6 +253,23 @@ class AnthropicStream(Stream):
                 block[block["type"]] = "".join(self._parts)
             blocks[self._open] = block
         return {**message, "content": blocks}
+
+    def _shown(self, msg: Msg) -> Msg:
+        # An open tool call shows its input text so far, as the other formats' partial
+        # messages do (its input is JSON only once the block stops).
+        if self._open is None or not self._parts:
+            return msg
+        block = self._blocks[self._open]
+        content = msg.content
+        if block["type"] != "tool_use" or isinstance(content, str):
+            return msg
+        shown = [
+            {**item, "raw_input": "".join(self._parts)}
+            if item["type"] == "tool_use" and item["id"] == block.get("id")
+            else item
+            for item in content
+        ]
+        return type(msg)(msg.name, shown, msg.role, msg.metadata, None, msg.invocation_id)  # type: ignore[arg-type]
 
     def _convert(self, response: dict[str, Any], strict: bool) -> Parsed:
         from .._convert_anthropic import from_anthropic
