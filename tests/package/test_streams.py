@@ -487,7 +487,7 @@ class TestRejectedEvents:
         stream.extend(events[position:])
         assert said(CONVERT[format](response)) == said(stream.result())
 
-    @settings(max_examples=40, deadline=None)
+    @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
     @given(position=st.integers(1, len(RESPONSES_EVENTS) - 1), offset=st.integers(-3, 3))
     def test_responses_rejects_any_event_out_of_its_place(self, position, offset):
         """A Responses event anywhere but at its place in the sequence is rejected."""
