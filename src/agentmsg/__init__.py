@@ -17,10 +17,12 @@ Everything public is importable from here. Where things live:
 - ``cards/``: the chat cards of :meth:`Msg._repr_html_`: ``_html.py`` (the HTML) and
   ``card.css``, ``_labels.py`` and ``locale/`` (their labels in English, Chinese and
   Spanish, and :func:`display_language`);
-- ``_convert*.py``: the conversions to and from model APIs (:func:`to_openai_chat`, ...),
-  imported when one of their names is first used, so ``import agentmsg`` stays light.
+- ``providers/``: the conversions to and from model APIs (:func:`to_openai_chat`, ...), one
+  public module per format; their names here are imported when first used, so
+  ``import agentmsg`` stays light.
 """
 
+# ruff: noqa: F405  (the provider names of __all__ come from a star import for type checkers)
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
@@ -62,20 +64,7 @@ from ._tokens import estimate_tokens
 from .cards import display_language, set_display_language
 
 if TYPE_CHECKING:
-    from ._convert import (
-        Conversion,
-        Loss,
-        Parsed,
-        from_anthropic,
-        from_gemini,
-        from_openai_chat,
-        from_openai_responses,
-        to_anthropic,
-        to_gemini,
-        to_openai_chat,
-        to_openai_responses,
-    )
-    from .providers import AnthropicStream, GeminiStream, OpenAIChatStream, OpenAIResponsesStream
+    from .providers import *  # noqa: F403
 
 __version__ = "0.1.0"
 
@@ -135,37 +124,13 @@ __all__ = [
     "to_openai_responses",
 ]
 
-_PROVIDER_NAMES = frozenset(
-    {
-        "Conversion",
-        "Loss",
-        "Parsed",
-        "from_anthropic",
-        "from_gemini",
-        "from_openai_chat",
-        "from_openai_responses",
-        "to_anthropic",
-        "to_gemini",
-        "to_openai_chat",
-        "to_openai_responses",
-    }
-)
-
-
-_STREAM_NAMES = frozenset(
-    {"AnthropicStream", "GeminiStream", "OpenAIChatStream", "OpenAIResponsesStream"}
-)
+# The names of __all__ not defined above are agentmsg.providers' (imported on first use).
+_PROVIDER_NAMES = frozenset(__all__).difference(globals())
 
 
 def __getattr__(name: str) -> Any:
     # The provider conversions and streams are imported on first use (PEP 562).
     if name in _PROVIDER_NAMES:
-        from . import _convert
-
-        value = getattr(_convert, name)
-        globals()[name] = value
-        return value
-    if name in _STREAM_NAMES:
         from . import providers
 
         value = getattr(providers, name)
@@ -176,7 +141,7 @@ def __getattr__(name: str) -> Any:
 
 
 def __dir__() -> list[str]:
-    return sorted({*globals(), *_PROVIDER_NAMES, *_STREAM_NAMES})
+    return sorted({*globals(), *_PROVIDER_NAMES})
 
 
 # Public classes say they live in ``agentmsg`` (``<class 'agentmsg.Msg'>``), where users

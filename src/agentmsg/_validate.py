@@ -658,3 +658,36 @@ def check_block_types(block_type: object, path: str = "block_type") -> frozenset
             msg = f"`{path}` must name block types among {_ALLOWED_TYPES}, not {show(name)}."
             raise MessageError(msg, path)
     return frozenset(names)
+
+
+# -- provider data (agentmsg.providers reads the JSON of model APIs with these) -------------
+
+
+def check_object(value: object, path: str) -> dict[str, Any]:
+    """A JSON object (a dict)."""
+    if isinstance(value, dict):
+        return value
+    raise must_be(path, "a JSON object (a dict)", value)
+
+
+def check_array(value: object, path: str) -> list[Any]:
+    """A JSON array (a list)."""
+    if isinstance(value, list):
+        return value
+    raise must_be(path, "a JSON array (a list)", value)
+
+
+def check_choice(value: object, path: str, choices: tuple[str, ...]) -> str:
+    """One of *choices*."""
+    if type(value) is str and value in choices:
+        return value
+    raise must_be(path, f"one of {', '.join(repr(choice) for choice in choices)}", value)
+
+
+def check_key(data: dict[str, Any], key: str, path: str) -> Any:
+    """The value of *key* in *data*, which must be there and not None."""
+    value = data.get(key)
+    if value is None:
+        msg = f"`{path}` has no `{key}` field: {show(data)}."
+        raise MessageError(msg, f"{path}.{key}")
+    return value

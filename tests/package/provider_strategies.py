@@ -43,8 +43,10 @@ CARRIED: dict[str, dict[str, bool]] = {
         "audio": True,
         "system_anywhere": True,
         "assistant_in_a_row": True,
+        "empty_messages": True,
     },
     "openai_responses": {
+        "empty_messages": True,
         "image_outputs": True,
         "system_anywhere": True,
         "text_after_call": True,
@@ -63,7 +65,6 @@ CARRIED: dict[str, dict[str, bool]] = {
         "image_outputs": True,
         "text_after_call": True,
         "tools_in_a_row": True,
-        "assistant_in_a_row": True,
     },
 }
 
@@ -83,6 +84,8 @@ ANYTHING = {
     "tool_sender": True,
     "mixed": True,
     "unknown_calls": True,
+    "unanswered_calls": True,
+    "empty_messages": True,
 }
 
 
@@ -148,6 +151,8 @@ def conversations(draw: Any, **flags: bool) -> list[Msg]:
         if allow("system_anywhere") or (not system_done and not messages):
             kinds.append("system")
         kind = draw(st.sampled_from(kinds))
+        if pending and not allow("unanswered_calls"):
+            kind = "tools"  # every API wants a call's result before the conversation goes on
         if kind == last and kind == "tools" and not allow("tools_in_a_row"):
             kind = "user"
         if kind == last and kind == "assistant" and not allow("assistant_in_a_row"):
@@ -190,6 +195,8 @@ def conversations(draw: Any, **flags: bool) -> list[Msg]:
                 content.append(text())
             if allow("mixed") and draw(st.booleans()):
                 content.append(media())
+            if not content and not allow("empty_messages"):
+                content.append(text())
             messages.append(Msg(name("assistant"), content, "assistant"))
         else:
             calls = pending or [(unique("orphan").replace(" ", "_"), "get_weather")]

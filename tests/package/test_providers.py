@@ -40,7 +40,7 @@ from agentmsg import (
     to_openai_chat,
     to_openai_responses,
 )
-from agentmsg._convert_common import Report, media_of
+from agentmsg.providers._common import Report, media_of
 
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -473,18 +473,27 @@ class TestFromOpenAIResponses:
         assert {"prompt_tokens": 10, "completion_tokens": 4, "total_tokens": 14} == msg.metadata[
             "token_usage"
         ]
-        assert {"openai_responses": {"0": {"id": "rs_1"}}} == msg.metadata["provider_state"]
+        assert {"openai_responses": {"0": {"id": "rs_1"}, "1": {"id": "fc_1"}}} == msg.metadata[
+            "provider_state"
+        ]
         assert () == reply.losses
 
     def test_reasoning_goes_back_with_its_id(self):
-        """A thinking block read from a reasoning item is sent back as that item."""
+        """A thinking block read from a reasoning item is sent back as that item, followed
+        by the item it belongs to with its id."""
         item = {
             "type": "reasoning",
             "id": "rs_2",
             "summary": [{"type": "summary_text", "text": "Compare the two."}],
             "encrypted_content": "ZW5jcnlwdGVk",
         }
-        call = {"type": "function_call", "call_id": "c1", "name": "f", "arguments": "{}"}
+        call = {
+            "type": "function_call",
+            "call_id": "c1",
+            "name": "f",
+            "arguments": "{}",
+            "id": "fc_1",
+        }
 
         messages = from_openai_responses([item, call]).messages
         sent = to_openai_responses(messages)
@@ -742,7 +751,7 @@ class TestMedia:
 
         assert "local" == media_of({"type": "url", "url": "file:///tmp/a.png"}).form
         assert "local" == media_of({"type": "url", "url": "/tmp/a.png"}).form
-        from agentmsg._convert_common import report_local
+        from agentmsg.providers._common import report_local
 
         report_local(report, "messages[0].content[0]", "image block", "file:///tmp/a.png")
         assert [True] == [loss.dropped for loss in report.losses]
@@ -759,7 +768,7 @@ class TestRawInput:
 
     def test_raw_input_is_sent_as_the_arguments(self):
         """Arguments text that says the same as the input is sent as it is."""
-        from agentmsg._convert_common import arguments_text
+        from agentmsg.providers._common import arguments_text
 
         block = {
             "type": "tool_use",
@@ -774,7 +783,7 @@ class TestRawInput:
 
     def test_raw_input_that_differs_is_reported(self):
         """A raw_input the input does not match is reported dropped."""
-        from agentmsg._convert_common import report_raw_input
+        from agentmsg.providers._common import report_raw_input
 
         report = Report("Anthropic Messages", False)
         report_raw_input(
@@ -790,8 +799,8 @@ class TestImport:
     def test_conversions_are_imported_on_first_use(self):
         """The provider modules are loaded only when a conversion name is used."""
         code = (
-            "import sys, agentmsg; before = 'agentmsg._convert' in sys.modules; "
-            "agentmsg.to_gemini; print(before, 'agentmsg._convert' in sys.modules)"
+            "import sys, agentmsg; before = 'agentmsg.providers' in sys.modules; "
+            "agentmsg.to_gemini; print(before, 'agentmsg.providers' in sys.modules)"
         )
         done = subprocess.run(
             [sys.executable, "-c", code], capture_output=True, text=True, check=True
@@ -849,7 +858,7 @@ class TestRoundTrips:
         reported = [loss.path for loss in sent.losses]
 
         for path, block in atoms(conversation).items():
-            named = [p for p in reported if p == path or p.startswith((f"{path}.", f"{path}["))]
+            named = [p for p in reported if p == path or _within(p, path) or _within(path, p)]
             if not named:
                 assert block in came_back, f"{path} lost without a report: {block}"
         for loss in sent.losses:
@@ -937,16 +946,21 @@ class TestBadProviderData:
 
 
 class TestMsgLayout:
-    """The Chat Completions fast path reads a Msg's slot list directly."""
+    """The Chat Completions fast path reads a Msg's stored fields by their named slots."""
 
-    def test_slot_indices_match_the_properties(self):
-        """NAME_AT, ROLE_AT and CONTENT_AT find what the properties return."""
-        from agentmsg._convert_common import CONTENT_AT, NAME_AT, ROLE_AT
+    def test_slots_match_the_properties(self):
+        """NAME_SLOT, ROLE_SLOT and CONTENT_SLOT find what the properties return."""
+        from agentmsg._message import CONTENT_SLOT, NAME_SLOT, ROLE_SLOT
 
         msg = Msg("Ada", [{"type": "text", "text": "Hi"}], "user")
 
         assert (msg.name, msg.role, msg.content) == (
-            msg._values[NAME_AT],
-            msg._values[ROLE_AT],
-            msg._values[CONTENT_AT],
+            msg._values[NAME_SLOT],
+            msg._values[ROLE_SLOT],
+            msg._values[CONTENT_SLOT],
         )
+
+
+def _within(path: str, parent: str) -> bool:
+    """Whether *path* names a part of what *parent* names."""
+    return path.startswith((f"{parent}.", f"{parent}["))

@@ -16,8 +16,8 @@ from .._errors import MessageError
 from .._validate import show
 
 if TYPE_CHECKING:
-    from .._convert_common import Parsed
     from .._message import Msg
+    from ._common import Parsed
 
 __all__ = ["Stream", "merge_into", "reject"]
 

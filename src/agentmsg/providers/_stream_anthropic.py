@@ -6,10 +6,11 @@ import json
 from typing import TYPE_CHECKING, Any
 
 from ._stream import Stream, reject
+from .anthropic import from_anthropic
 
 if TYPE_CHECKING:
-    from .._convert_common import Parsed
     from .._message import Msg
+    from ._common import Parsed
 
 __all__ = ["AnthropicStream"]
 
@@ -272,6 +273,4 @@ class AnthropicStream(Stream):
         return type(msg)(msg.name, shown, msg.role, msg.metadata, None, msg.invocation_id)  # type: ignore[arg-type]
 
     def _convert(self, response: dict[str, Any], strict: bool) -> Parsed:
-        from .._convert_anthropic import from_anthropic
-
         return from_anthropic(response, strict=strict)

@@ -6,9 +6,10 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from ._stream import Stream, merge_into, reject
+from .gemini import from_gemini
 
 if TYPE_CHECKING:
-    from .._convert_common import Parsed
+    from ._common import Parsed
 
 __all__ = ["GeminiStream"]
 
@@ -286,8 +287,6 @@ class GeminiStream(Stream):
         return response
 
     def _convert(self, response: dict[str, Any], strict: bool) -> Parsed:
-        from .._convert_gemini import from_gemini
-
         if not response["candidates"]:
             response["candidates"] = [{"content": {"role": "model", "parts": []}}]
         return from_gemini(response, strict=strict)

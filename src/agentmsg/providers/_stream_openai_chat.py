@@ -5,9 +5,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ._stream import Stream, merge_into, reject
+from .openai_chat import from_openai_chat
 
 if TYPE_CHECKING:
-    from .._convert_common import Parsed
+    from ._common import Parsed
 
 __all__ = ["OpenAIChatStream"]
 
@@ -350,8 +351,6 @@ class OpenAIChatStream(Stream):
         return response
 
     def _convert(self, response: dict[str, Any], strict: bool) -> Parsed:
-        from .._convert_openai_chat import from_openai_chat
-
         if not response["choices"]:
             response["choices"] = [{"index": 0, "message": {"role": "assistant"}}]
         return from_openai_chat(response, strict=strict)

@@ -5,9 +5,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ._stream import Stream, reject
+from .openai_responses import from_openai_responses
 
 if TYPE_CHECKING:
-    from .._convert_common import Parsed
+    from ._common import Parsed
 
 __all__ = ["OpenAIResponsesStream"]
 
@@ -296,6 +297,4 @@ class OpenAIResponsesStream(Stream):
         return {**response, "output": [entry.dump() for entry in self._items]}
 
     def _convert(self, response: dict[str, Any], strict: bool) -> Parsed:
-        from .._convert_openai_responses import from_openai_responses
-
         return from_openai_responses(response, strict=strict)

@@ -12,11 +12,11 @@ import json
 from json.encoder import encode_basestring
 from typing import Any, NamedTuple
 
-from ._chat import ChatMessage
-from ._errors import MessageError
-from ._media import _EXTENSIONS
-from ._message import Msg
-from ._validate import show
+from .._chat import ChatMessage
+from .._errors import MessageError
+from .._media import _EXTENSIONS
+from .._message import Msg
+from .._validate import check_str, show
 
 __all__ = [
     "Conversion",
@@ -28,6 +28,8 @@ __all__ = [
 #: message of tool results is sent by "system", as FunctionMessage.to_msg sends it.
 DEFAULT_NAMES = {"user": "user", "assistant": "assistant", "system": "system"}
 TOOL_RESULTS_NAME = "system"
+#: The image types Chat Completions, Responses and Anthropic take as base64 data.
+IMAGE_TYPES = frozenset({"image/png", "image/jpeg", "image/gif", "image/webp"})
 _NOT_ARGUMENTS = object()
 
 
@@ -187,14 +189,6 @@ def messages_in(messages: object) -> list[Msg]:
     return [item if type(item) is Msg else as_msg(item, index) for index, item in enumerate(items)]
 
 
-# Where Msg keeps its name, role and content in its one slot list (see Msg._FIELDS):
-# Chat Completions, the format converted most often, reads them from there, a few times
-# cheaper than three property calls per message. test_providers checks the layout.
-NAME_AT = Msg._FIELDS.index("name")
-ROLE_AT = Msg._FIELDS.index("role")
-CONTENT_AT = Msg._FIELDS.index("content")
-
-
 def as_msg(item: object, index: int) -> Msg:
     """One item of a conversation as a Msg (a role message is converted)."""
     if isinstance(item, Msg):
@@ -246,6 +240,22 @@ def report_tool_message(report: Report, msg: Msg, index: int) -> None:
             f"{report.format} has no role for tool results; they come back with role "
             "'system', agentmsg's convention",
         )
+
+
+#: The block fields that hold a provider's signature, with the one provider that takes each.
+SIGNATURES = (("thought_signature", "Gemini"), ("signature", "Anthropic"))
+
+
+def report_signature(report: Report, block: dict[str, Any], path: str) -> None:
+    """Drop a signature held on *block* that this format does not take back."""
+    for key, owner in SIGNATURES:
+        if key in block and not report.format.startswith(owner):
+            report.drop(
+                f"{path}.{key}",
+                f"{owner} signature",
+                f"only {owner} takes it back, with the block it was given with",
+                block[key],
+            )
 
 
 def arguments_text(block: dict[str, Any]) -> str:
@@ -386,51 +396,13 @@ def plain(data: Any) -> Any:
     return data
 
 
-def need_dict(value: Any, path: str) -> dict[str, Any]:
-    if not isinstance(value, dict):
-        msg = f"`{path}` must be a JSON object (a dict), not {show(value)}."
-        raise MessageError(msg, path)
-    return value
-
-
-def need_list(value: Any, path: str) -> list[Any]:
-    if not isinstance(value, list):
-        msg = f"`{path}` must be a JSON array (a list), not {show(value)}."
-        raise MessageError(msg, path)
-    return value
-
-
-def need_str(value: Any, path: str, *, empty: bool = True) -> str:
-    if type(value) is not str or (not empty and not value):
-        what = "a string" if empty else "a non-empty string"
-        msg = f"`{path}` must be {what}, not {show(value)}."
-        raise MessageError(msg, path)
-    return value
-
-
-def need_key(data: dict[str, Any], key: str, path: str) -> Any:
-    value = data.get(key)
-    if value is None:
-        msg = f"`{path}` has no `{key}` field: {show(data)}."
-        raise MessageError(msg, f"{path}.{key}")
-    return value
-
-
-def need_choice(value: Any, choices: tuple[str, ...], path: str) -> str:
-    if type(value) is not str or value not in choices:
-        names = ", ".join(repr(choice) for choice in choices)
-        msg = f"`{path}` must be one of {names}, not {show(value)}."
-        raise MessageError(msg, path)
-    return value
-
-
 def arguments_input(report: Report, text: Any, path: str) -> tuple[dict[str, Any], dict[str, Any]]:
     """A tool call's arguments text as (input, extra block keys).
 
     Text that is not a JSON object is kept as ``raw_input`` with an empty input where
     agentmsg's tool use block has that field, and reported as lost otherwise.
     """
-    text = need_str(text, path)
+    text = check_str(text, path)
     value = parse_arguments(text) if text else {}
     if isinstance(value, dict):
         return value, {}
@@ -446,7 +418,7 @@ def arguments_input(report: Report, text: Any, path: str) -> tuple[dict[str, Any
 
 
 def _tool_use_has_raw_input() -> bool:
-    from ._blocks import ToolUseBlock
+    from .._blocks import ToolUseBlock
 
     return "raw_input" in getattr(ToolUseBlock, "__annotations__", {})
 

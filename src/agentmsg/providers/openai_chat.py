@@ -5,11 +5,21 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ._convert_common import (
-    CONTENT_AT,
+from .._errors import MessageError
+from .._message import CONTENT_SLOT, NAME_SLOT, ROLE_SLOT, Msg
+from .._validate import (
+    check_array,
+    check_choice,
+    check_key,
+    check_name,
+    check_object,
+    check_str,
+    is_block_list,
+    show,
+)
+from ._common import (
     DEFAULT_NAMES,
-    NAME_AT,
-    ROLE_AT,
+    IMAGE_TYPES,
     TOOL_RESULTS_NAME,
     Conversion,
     Parsed,
@@ -22,28 +32,20 @@ from ._convert_common import (
     data_url,
     dumps,
     media_of,
-    need_choice,
-    need_dict,
-    need_key,
-    need_list,
-    need_str,
     output_text,
     plain,
     report_json_output,
     report_local,
     report_raw_input,
+    report_signature,
     report_tool_message,
     result_name,
     source_from_url,
 )
-from ._errors import MessageError
-from ._message import Msg
-from ._validate import is_block_list, show
 
 __all__ = ["from_openai_chat", "to_openai_chat"]
 
 FORMAT = "Chat Completions"
-IMAGE_TYPES = frozenset({"image/png", "image/jpeg", "image/gif", "image/webp"})
 AUDIO_FORMATS = {"audio/wav": "wav", "audio/mpeg": "mp3"}
 AUDIO_ALIASES = {
     "audio/x-wav": "wav",
@@ -58,6 +60,16 @@ _BAD_NAME = re.compile(r"[\s<|\\/>]")
 
 
 # -- to ----------------------------------------------------------------------------------
+
+#: The rules of :ref:`rules-openai-chat` that the writer enforces, as Loss texts.
+UNANSWERED = (
+    "Chat Completions refuses an assistant message with tool calls unless a tool message "
+    "answers each call right after it"
+)
+ORPHAN = (
+    "Chat Completions takes a tool message only right after the assistant message with "
+    "its tool call"
+)
 
 
 def to_openai_chat(messages: Any, *, strict: bool = False) -> Conversion:
@@ -77,8 +89,9 @@ def to_openai_chat(messages: Any, *, strict: bool = False) -> Conversion:
 
     Each tool result becomes a ``tool`` message; the tool calls of an assistant message
     its ``tool_calls``. Thinking and video blocks cannot be sent and are reported; an
-    image inside a tool result is sent in a user message right after the tool messages.
-    See :ref:`provider-formats` for the whole table.
+    image inside a tool result is sent in a user message after the run of tool messages.
+    The request obeys the API's conversation rules (:ref:`rules-openai-chat`); see
+    :ref:`provider-formats` for the whole table.
 
     Example:
         >>> from agentmsg import Msg, to_openai_chat
@@ -90,59 +103,68 @@ def to_openai_chat(messages: Any, *, strict: bool = False) -> Conversion:
 
     .. versionadded:: 0.2.0
     """
-    report = Report(FORMAT, strict)
-    check_conversation(messages)
-    out: list[dict[str, Any]] = []
+    writer = _Writer(strict, messages)
+    out = writer.out
     append = out.append
-    calls: dict[str, str] = {}
+    calls = writer.calls
+    waiting = writer.waiting
+    moved = writer.moved
     # The common shapes (string content, an assistant's text and tool calls, a message of
-    # tool results answering known calls with text) are written inline; anything else,
-    # and anything to report, takes the general path of _assistant and _user_or_system.
+    # tool results answering the calls just made with text) are written inline; anything
+    # else, and anything to report, takes the general path of the writer's methods.
     for index, msg in enumerate(messages):
         if type(msg) is not Msg:
             msg = as_msg(msg, index)
         values = msg._values
-        role = values[ROLE_AT]
-        content: Any = values[CONTENT_AT]
-        name = values[NAME_AT]
+        name = values[NAME_SLOT]
+        role = values[ROLE_SLOT]
+        content = values[CONTENT_SLOT]
         if type(content) is str:
+            if waiting or moved:
+                writer.settle()
             if name == DEFAULT_NAMES[role]:
                 append({"role": role, "content": content})
             else:
-                sent = name if name in _NAMES_OK else _name(report, name, index)
+                sent = name if name in _NAMES_OK else writer.sender(name, index)
                 append({"role": role, "name": sent, "content": content})
             continue
         if role == "assistant":
+            if waiting or moved:
+                writer.settle()
             texts: list[dict[str, Any]] = []
             tool_calls: list[dict[str, Any]] = []
             for block in content:
                 kind = block["type"]
-                if kind == "text" and not tool_calls:
+                if kind == "text" and not tool_calls and "thought_signature" not in block:
                     texts.append({"type": "text", "text": block["text"]})
-                elif kind == "tool_use" and "raw_input" not in block:
+                elif kind == "tool_use" and len(block) == 4:
                     call_id = block["id"]
                     tool = block["name"]
                     calls[call_id] = tool
+                    waiting[call_id] = index
                     function = {"name": tool, "arguments": dumps(block["input"])}
                     tool_calls.append({"id": call_id, "type": "function", "function": function})
                 else:
+                    for call in tool_calls:  # the general path writes them again
+                        del waiting[call["id"]]
                     break
             else:
                 entry: dict[str, Any] = {"role": "assistant"}
                 if name != "assistant":
-                    entry["name"] = name if name in _NAMES_OK else _name(report, name, index)
+                    entry["name"] = name if name in _NAMES_OK else writer.sender(name, index)
                 if texts or not tool_calls:
                     entry["content"] = texts
                 if tool_calls:
                     entry["tool_calls"] = tool_calls
                 append(entry)
                 continue
-            _assistant(report, out, msg, content, index, calls)
+            writer.assistant(msg, content, index)
             continue
         if (
             role == "system"
             and name == "system"
             and content
+            and not moved
             and (not out or out[-1]["role"] != "tool")
         ):
             results: list[dict[str, Any]] = []
@@ -150,227 +172,255 @@ def to_openai_chat(messages: Any, *, strict: bool = False) -> Conversion:
                 if (
                     block["type"] != "tool_result"
                     or type(block["output"]) is not str
-                    or calls.get(block["id"]) != block["name"]
+                    or block["id"] not in waiting
+                    or calls[block["id"]] != block["name"]
                 ):
                     break
                 results.append(
                     {"role": "tool", "tool_call_id": block["id"], "content": block["output"]}
                 )
             else:
+                for result in results:
+                    waiting.pop(result["tool_call_id"], None)
                 out.extend(results)
                 continue
-        _user_or_system(report, out, msg, content, index, calls)
-    return Conversion({"messages": out}, tuple(report.losses))
+        writer.user_or_system(msg, content, index)
+    if moved:
+        waiting.clear()  # calls the conversation ends with wait for their results
+        writer.settle()
+    return Conversion({"messages": out}, tuple(writer.losses))
 
 
-def _name(report: Report, name: str, index: int) -> str:
-    if name in _NAMES_OK:
-        return name
-    if _BAD_NAME.search(name) is None:
-        if len(_NAMES_OK) < 1024:
-            _NAMES_OK[name] = True
-        return name
-    sent = _BAD_NAME.sub("_", name)
-    report.change(
-        f"messages[{index}].name",
-        f"sender name {name!r}",
-        f"sent as {sent!r}",
-        "Chat Completions names may not hold white space or any of < | \\ / >",
-    )
-    return sent
+class _Writer(Report):
+    """The Chat Completions messages of one conversation, and the report of what they cost.
 
+    ``waiting`` holds the calls of the last assistant message that no tool message has
+    answered yet (call id -> message index); ``moved`` the media of tool results, sent in
+    one user message once the run of tool messages ends. A conversation may end with
+    unanswered calls: it waits for their results, and they are sent as they are.
+    """
 
-def _assistant(
-    report: Report,
-    out: list[dict[str, Any]],
-    msg: Any,
-    content: Any,
-    index: int,
-    calls: dict[str, str],
-) -> None:
-    texts: list[dict[str, Any]] = []
-    tool_calls: list[dict[str, Any]] = []
-    results: list[tuple[int, Any]] = []
-    for position, block in enumerate(content):
-        kind = block["type"]
-        if kind == "text":
-            if tool_calls:
-                report.change(
-                    f"messages[{index}].content[{position}]",
-                    "text block after a tool call",
-                    "moved before the tool calls",
-                    "Chat Completions puts an assistant message's text before its tool calls",
-                )
-            texts.append({"type": "text", "text": block["text"]})
-        elif kind == "tool_use":
-            if "raw_input" in block:
-                report_raw_input(report, block, f"messages[{index}].content[{position}]", True)
-            call_id = block["id"]
-            calls[call_id] = block["name"]
-            tool_calls.append(
-                {
-                    "id": call_id,
-                    "type": "function",
-                    "function": {"name": block["name"], "arguments": arguments_text(block)},
-                }
-            )
-        elif kind == "tool_result":
-            results.append((position, block))
-        elif kind == "thinking":
-            report.drop(
-                f"messages[{index}].content[{position}]",
-                "thinking block",
-                "Chat Completions has no field for it",
-                block,
-            )
-        else:
-            report.drop(
-                f"messages[{index}].content[{position}]",
-                f"{kind} block in an assistant message",
-                "Chat Completions assistant messages hold text and tool calls only",
-                block,
-            )
-    entry: dict[str, Any] = {"role": "assistant"}
-    if msg.name != "assistant":
-        entry["name"] = _name(report, msg.name, index)
-    if texts or not tool_calls:
-        entry["content"] = texts
-    if tool_calls:
-        entry["tool_calls"] = tool_calls
-    if texts or tool_calls or not content:
-        out.append(entry)
-    if results:
-        report_tool_message(report, msg, index)
-        _report_merge(report, out, index)
-        _tool_messages(report, out, results, index, calls)
+    __slots__ = ("calls", "conversation", "moved", "out", "waiting")
+    format = FORMAT  # one format: no slot to write per conversion
 
+    def __init__(self, strict: object, conversation: Any) -> None:
+        if type(strict) is not bool:
+            Report(FORMAT, strict)  # raises: strict must be a bool
+        if type(conversation) is not list:
+            check_conversation(conversation)
+        self.strict = strict is True
+        self.losses = []
+        self.conversation = conversation
+        self.out: list[dict[str, Any]] = []
+        self.calls: dict[str, str] = {}
+        self.waiting: dict[str, int] = {}
+        self.moved: list[dict[str, Any]] = []
 
-def _report_merge(report: Report, out: list[dict[str, Any]], index: int) -> None:
-    if out and out[-1]["role"] == "tool":
-        report.change(
-            f"messages[{index}]",
-            "tool results right after other tool results",
-            "merged with them",
-            "Chat Completions tool messages stand alone; consecutive ones come back as one message",
+    def settle(self) -> None:
+        """End a run of tool messages: drop the calls left unanswered, send moved media."""
+        for call_id, index in self.waiting.items():
+            self._drop_call(index, call_id)
+        self.waiting.clear()
+        if self.moved:
+            self.out.append({"role": "user", "content": list(self.moved)})
+            self.moved.clear()
+
+    def _drop_call(self, index: int, call_id: str) -> None:
+        content: Any = as_msg(self.conversation[index], index).content
+        position = next(
+            position
+            for position, block in enumerate(content)
+            if block["type"] == "tool_use" and block["id"] == call_id
         )
+        self.drop(
+            f"messages[{index}].content[{position}]",
+            "tool call without a tool result right after it",
+            UNANSWERED,
+            content[position],
+        )
+        entry = next(
+            entry
+            for entry in reversed(self.out)
+            if any(call["id"] == call_id for call in entry.get("tool_calls", ()))
+        )
+        entry["tool_calls"] = [call for call in entry["tool_calls"] if call["id"] != call_id]
+        if not entry["tool_calls"]:
+            del entry["tool_calls"]
+            if not entry.setdefault("content", []):
+                self.out.remove(entry)
 
+    def sender(self, name: str, index: int) -> str:
+        if name in _NAMES_OK:
+            return name
+        if _BAD_NAME.search(name) is None:
+            if len(_NAMES_OK) < 1024:
+                _NAMES_OK[name] = True
+            return name
+        sent = _BAD_NAME.sub("_", name)
+        self.change(
+            f"messages[{index}].name",
+            f"sender name {name!r}",
+            f"sent as {sent!r}",
+            "Chat Completions names may not hold white space or any of < | \\ / >",
+        )
+        return sent
 
-def _user_or_system(
-    report: Report,
-    out: list[dict[str, Any]],
-    msg: Any,
-    content: Any,
-    index: int,
-    calls: dict[str, str],
-) -> None:
-    role = msg.role
-    parts: list[dict[str, Any]] = []
-    results: list[tuple[int, Any]] = []
-    for position, block in enumerate(content):
-        kind = block["type"]
-        if kind == "text":
-            parts.append({"type": "text", "text": block["text"]})
-        elif kind == "tool_result":
-            results.append((position, block))
-        elif kind == "image" or kind == "audio":
+    def assistant(self, msg: Msg, content: Any, index: int) -> None:
+        report = self
+        texts: list[dict[str, Any]] = []
+        tool_calls: list[dict[str, Any]] = []
+        results: list[tuple[int, Any]] = []
+        for position, block in enumerate(content):
+            kind = block["type"]
             path = f"messages[{index}].content[{position}]"
-            if role == "system":
+            if kind == "text":
+                if tool_calls:
+                    report.change(
+                        path,
+                        "text block after a tool call",
+                        "moved before the tool calls",
+                        "Chat Completions puts an assistant message's text before its tool calls",
+                    )
+                report_signature(report, block, path)
+                texts.append({"type": "text", "text": block["text"]})
+            elif kind == "tool_use":
+                if "raw_input" in block:
+                    report_raw_input(report, block, path, True)
+                report_signature(report, block, path)
+                call_id = block["id"]
+                self.calls[call_id] = block["name"]
+                tool_calls.append(
+                    {
+                        "id": call_id,
+                        "type": "function",
+                        "function": {"name": block["name"], "arguments": arguments_text(block)},
+                    }
+                )
+            elif kind == "tool_result":
+                results.append((position, block))
+            else:
+                what, why = _DROPPED_FROM_ASSISTANT.get(kind) or (
+                    f"{kind} block in an assistant message",
+                    "Chat Completions assistant messages hold text and tool calls only",
+                )
+                report.drop(path, what, why, block)
+        self.settle()
+        entry: dict[str, Any] = {"role": "assistant"}
+        if msg.name != "assistant":
+            entry["name"] = self.sender(msg.name, index)
+        if texts or not tool_calls:
+            entry["content"] = texts
+        if tool_calls:
+            entry["tool_calls"] = tool_calls
+        if texts or tool_calls or not content:
+            self.out.append(entry)
+            for call in tool_calls:
+                self.waiting[call["id"]] = index
+        if results:
+            report_tool_message(report, msg, index)
+            self.tool_messages(results, index)
+
+    def user_or_system(self, msg: Msg, content: Any, index: int) -> None:
+        report = self
+        role = msg.role
+        parts: list[dict[str, Any]] = []
+        results: list[tuple[int, Any]] = []
+        for position, block in enumerate(content):
+            kind = block["type"]
+            path = f"messages[{index}].content[{position}]"
+            if kind == "text":
+                report_signature(report, block, path)
+                parts.append({"type": "text", "text": block["text"]})
+            elif kind == "tool_result":
+                results.append((position, block))
+            elif (kind == "image" or kind == "audio") and role != "system":
+                part = _media_part(report, block, path)
+                if part is not None:
+                    parts.append(part)
+            elif kind == "tool_use":
                 report.drop(
-                    path, f"{kind} block", "Chat Completions system messages hold text only", block
+                    path,
+                    f"tool call in a {role} message",
+                    "Chat Completions carries tool calls in assistant messages only",
+                    block,
+                )
+            else:
+                report.drop(path, *_DROPPED_FROM_USER[kind], block)
+        if results:
+            report_tool_message(report, msg, index)
+            if not parts and len(results) == len(content) and msg.name != TOOL_RESULTS_NAME:
+                report.drop(
+                    f"messages[{index}].name",
+                    f"sender name {msg.name!r}",
+                    "Chat Completions tool messages have no name; it comes back as 'system'",
+                    msg.name,
+                )
+            self.tool_messages(results, index)
+        if parts or not content:
+            self.settle()
+            entry: dict[str, Any] = {"role": role}
+            if msg.name != DEFAULT_NAMES[role]:
+                entry["name"] = self.sender(msg.name, index)
+            entry["content"] = parts
+            self.out.append(entry)
+
+    def tool_messages(self, results: list[tuple[int, Any]], index: int) -> None:
+        report = self
+        out = self.out
+        if out and out[-1]["role"] == "tool":
+            report.change(
+                f"messages[{index}]",
+                "tool results right after other tool results",
+                "merged with them",
+                "Chat Completions tool messages stand alone; consecutive ones come back as "
+                "one message",
+            )
+        for position, block in results:
+            path = f"messages[{index}].content[{position}]"
+            call_id = block["id"]
+            if self.waiting.pop(call_id, None) is None:
+                report.drop(
+                    path, "tool result without its tool call right before it", ORPHAN, block
                 )
                 continue
-            part = _media_part(report, block, path)
-            if part is not None:
-                parts.append(part)
-        elif kind == "thinking":
-            report.drop(
-                f"messages[{index}].content[{position}]",
-                "thinking block",
-                "Chat Completions has no field for it",
-                block,
-            )
-        elif kind == "video":
-            report.drop(
-                f"messages[{index}].content[{position}]",
-                "video block",
-                "Chat Completions takes no video",
-                block,
-            )
-        else:  # tool_use
-            report.drop(
-                f"messages[{index}].content[{position}]",
-                f"tool call in a {role} message",
-                "Chat Completions carries tool calls in assistant messages only",
-                block,
-            )
-    if results:
-        report_tool_message(report, msg, index)
-        if not parts and len(results) == len(content) and msg.name != TOOL_RESULTS_NAME:
-            report.drop(
-                f"messages[{index}].name",
-                f"sender name {msg.name!r}",
-                "Chat Completions tool messages have no name; it comes back as 'system'",
-                msg.name,
-            )
-        _report_merge(report, out, index)
-        _tool_messages(report, out, results, index, calls)
-    if parts or not content:
-        entry: dict[str, Any] = {"role": role}
-        if msg.name != DEFAULT_NAMES[role]:
-            entry["name"] = _name(report, msg.name, index)
-        entry["content"] = parts
-        out.append(entry)
-
-
-def _tool_messages(
-    report: Report,
-    out: list[dict[str, Any]],
-    results: list[tuple[int, Any]],
-    index: int,
-    calls: dict[str, str],
-) -> None:
-    moved: list[dict[str, Any]] = []
-    for position, block in results:
-        path = f"messages[{index}].content[{position}]"
-        call_id = block["id"]
-        if calls.get(call_id) != block["name"]:
-            report.drop(
-                f"{path}.name",
-                f"tool name {block['name']!r} of a tool result",
-                "Chat Completions tool messages name only the call id, and no earlier tool "
-                "call with that id names it",
-                block["name"],
-            )
-        output = block["output"]
-        if type(output) is str:
-            sent: Any = output
-        elif is_block_list(output):
-            sent = []
-            for item_index, item in enumerate(output):
-                if item["type"] == "text":
-                    sent.append({"type": "text", "text": item["text"]})
-                    continue
-                item_path = f"{path}.output[{item_index}]"
-                if item["type"] == "video":
-                    report.drop(item_path, "video block", "Chat Completions takes no video", item)
-                    continue
-                part = _media_part(report, item, item_path)
-                if part is not None:
-                    moved.append(part)
-                    report.change(
-                        item_path,
-                        f"{item['type']} block in a tool result",
-                        "sent in a user message after the tool messages",
-                        "Chat Completions tool messages hold text only",
-                    )
-            if not sent:
-                sent = ""
-        else:
-            report_json_output(report, path)
-            sent = output_text(output)
-        out.append({"role": "tool", "tool_call_id": call_id, "content": sent})
-    if moved:
-        out.append({"role": "user", "content": moved})
+            if self.calls[call_id] != block["name"]:
+                report.drop(
+                    f"{path}.name",
+                    f"tool name {block['name']!r} of a tool result",
+                    "Chat Completions tool messages name only the call id, and the tool call "
+                    "with that id names another tool",
+                    block["name"],
+                )
+            output = block["output"]
+            if type(output) is str:
+                sent: Any = output
+            elif is_block_list(output):
+                sent = []
+                for item_index, item in enumerate(output):
+                    if item["type"] == "text":
+                        sent.append({"type": "text", "text": item["text"]})
+                        continue
+                    item_path = f"{path}.output[{item_index}]"
+                    if item["type"] == "video":
+                        report.drop(
+                            item_path, "video block", "Chat Completions takes no video", item
+                        )
+                        continue
+                    part = _media_part(report, item, item_path)
+                    if part is not None:
+                        self.moved.append(part)
+                        report.change(
+                            item_path,
+                            f"{item['type']} block in a tool result",
+                            "sent in a user message after the tool messages",
+                            "Chat Completions tool messages hold text only",
+                        )
+                if not sent:
+                    sent = ""
+            else:
+                report_json_output(report, path)
+                sent = output_text(output)
+            out.append({"role": "tool", "tool_call_id": call_id, "content": sent})
 
 
 def _media_part(report: Report, block: dict[str, Any], path: str) -> dict[str, Any] | None:
@@ -417,6 +467,16 @@ def _media_part(report: Report, block: dict[str, Any], path: str) -> dict[str, A
             f"{AUDIO_TYPES[audio_format]!r}",
         )
     return {"type": "input_audio", "input_audio": {"data": media.data, "format": audio_format}}
+
+
+_THINKING = ("thinking block", "Chat Completions has no field for it")
+_DROPPED_FROM_ASSISTANT = {"thinking": _THINKING}
+_DROPPED_FROM_USER = {
+    "thinking": _THINKING,
+    "video": ("video block", "Chat Completions takes no video"),
+    "image": ("image block", "Chat Completions system messages hold text only"),
+    "audio": ("audio block", "Chat Completions system messages hold text only"),
+}
 
 
 # -- from --------------------------------------------------------------------------------
@@ -467,7 +527,7 @@ def from_openai_chat(data: Any, *, strict: bool = False) -> Parsed:
         _response(report, turns, data, names)
         return Parsed(turns.messages, tuple(report.losses))
     elif isinstance(data, dict) and "messages" in data:
-        messages, base = need_list(data["messages"], "messages"), "messages"
+        messages, base = check_array(data["messages"], "messages"), "messages"
     else:
         msg_text = (
             "Chat Completions data must be a request payload with `messages`, a list of "
@@ -475,24 +535,26 @@ def from_openai_chat(data: Any, *, strict: bool = False) -> Parsed:
         )
         raise MessageError(msg_text)
     for index, message in enumerate(messages):
-        _message(report, turns, need_dict(message, f"{base}[{index}]"), f"{base}[{index}]", names)
+        _message(
+            report, turns, check_object(message, f"{base}[{index}]"), f"{base}[{index}]", names
+        )
     turns.flush(base)
     return Parsed(turns.messages, tuple(report.losses))
 
 
 def _response(report: Report, turns: Turns, data: dict[str, Any], names: dict[str, str]) -> None:
-    choices = need_list(data["choices"], "choices")
+    choices = check_array(data["choices"], "choices")
     metadata: dict[str, Any] = {}
     if data.get("model") is not None:
-        metadata["model"] = need_str(data["model"], "model")
+        metadata["model"] = check_str(data["model"], "model")
     if not choices:
         raise MessageError("`choices` is empty: the response holds no reply.", "choices")
-    choice = need_dict(choices[0], "choices[0]")
+    choice = check_object(choices[0], "choices[0]")
     if choice.get("finish_reason") is not None:
-        metadata["stop_reason"] = need_str(choice["finish_reason"], "choices[0].finish_reason")
+        metadata["stop_reason"] = check_str(choice["finish_reason"], "choices[0].finish_reason")
     usage = data.get("usage")
     if usage is not None:
-        usage = need_dict(usage, "usage")
+        usage = check_object(usage, "usage")
         metadata["token_usage"] = {
             key: _count(usage, key)
             for key in ("prompt_tokens", "completion_tokens", "total_tokens")
@@ -514,8 +576,8 @@ def _response(report: Report, turns: Turns, data: dict[str, Any], names: dict[st
         )
     turns.metadata = metadata or None
     if data.get("id") is not None:
-        turns.invocation_id = need_str(data["id"], "id", empty=False)
-    message = need_dict(need_key(choice, "message", "choices[0]"), "choices[0].message")
+        turns.invocation_id = check_name(data["id"], "id")
+    message = check_object(check_key(choice, "message", "choices[0]"), "choices[0].message")
     _message(report, turns, message, "choices[0].message", names)
     turns.flush("choices[0].message")
 
@@ -531,14 +593,12 @@ def _count(usage: dict[str, Any], key: str) -> int:
 def _message(
     report: Report, turns: Turns, message: dict[str, Any], path: str, names: dict[str, str]
 ) -> None:
-    role = need_choice(message.get("role"), _ROLES, f"{path}.role")
+    role = check_choice(message.get("role"), f"{path}.role", _ROLES)
     if role == "tool":
         report.extra(message, _TOOL_KEYS, path)
-        call_id = need_str(
-            need_key(message, "tool_call_id", path), f"{path}.tool_call_id", empty=False
-        )
+        call_id = check_name(check_key(message, "tool_call_id", path), f"{path}.tool_call_id")
         name = result_name(report, names, call_id, None, f"{path}.tool_call_id")
-        content = need_key(message, "content", path)
+        content = check_key(message, "content", path)
         output: Any = (
             content if type(content) is str else _texts(report, content, f"{path}.content")
         )
@@ -546,8 +606,8 @@ def _message(
         return
     if role == "function":
         report.extra(message, _FUNCTION_KEYS, path)
-        name = need_str(need_key(message, "name", path), f"{path}.name", empty=False)
-        content = need_str(message.get("content") or "", f"{path}.content")
+        name = check_name(check_key(message, "name", path), f"{path}.name")
+        content = check_str(message.get("content") or "", f"{path}.content")
         turns.tool_result(
             {"type": "tool_result", "id": f"call_{name}", "name": name, "output": content}
         )
@@ -565,13 +625,13 @@ def _message(
         )
         role = "system"
     sender = _sender(message, role, path)
-    content = need_key(message, "content", path)
+    content = check_key(message, "content", path)
     if type(content) is str:
         turns.add(sender, content, role, path)
         return
     blocks = [
         block
-        for position, part in enumerate(need_list(content, f"{path}.content"))
+        for position, part in enumerate(check_array(content, f"{path}.content"))
         if (block := _part(report, part, f"{path}.content[{position}]")) is not None
     ]
     turns.add(sender, blocks, role, path)
@@ -581,12 +641,12 @@ def _sender(message: dict[str, Any], role: str, path: str) -> str:
     name = message.get("name")
     if name is None:
         return DEFAULT_NAMES[role]
-    return need_str(name, f"{path}.name", empty=False)
+    return check_name(name, f"{path}.name")
 
 
 def _texts(report: Report, content: Any, path: str) -> list[dict[str, Any]]:
     blocks = []
-    for position, part in enumerate(need_list(content, path)):
+    for position, part in enumerate(check_array(content, path)):
         block = _part(report, part, f"{path}[{position}]")
         if block is not None:
             blocks.append(block)
@@ -594,14 +654,14 @@ def _texts(report: Report, content: Any, path: str) -> list[dict[str, Any]]:
 
 
 def _part(report: Report, part: Any, path: str) -> dict[str, Any] | None:
-    part = need_dict(part, path)
+    part = check_object(part, path)
     kind = part.get("type")
     if kind == "text":
         report.extra(part, frozenset({"type", "text"}), path)
-        return {"type": "text", "text": need_str(need_key(part, "text", path), f"{path}.text")}
+        return {"type": "text", "text": check_str(check_key(part, "text", path), f"{path}.text")}
     if kind == "image_url":
         report.extra(part, frozenset({"type", "image_url"}), path)
-        image = need_dict(need_key(part, "image_url", path), f"{path}.image_url")
+        image = check_object(check_key(part, "image_url", path), f"{path}.image_url")
         detail = image.get("detail")
         if detail is not None and detail != "auto":
             report.drop(
@@ -611,21 +671,23 @@ def _part(report: Report, part: Any, path: str) -> dict[str, Any] | None:
                 detail,
             )
         report.extra(image, frozenset({"url", "detail"}), f"{path}.image_url")
-        url = need_str(need_key(image, "url", f"{path}.image_url"), f"{path}.image_url.url")
+        url = check_str(check_key(image, "url", f"{path}.image_url"), f"{path}.image_url.url")
         return {"type": "image", "source": source_from_url(url)}
     if kind == "input_audio":
         report.extra(part, frozenset({"type", "input_audio"}), path)
-        audio = need_dict(need_key(part, "input_audio", path), f"{path}.input_audio")
+        audio = check_object(check_key(part, "input_audio", path), f"{path}.input_audio")
         report.extra(audio, frozenset({"data", "format"}), f"{path}.input_audio")
-        audio_format = need_choice(
-            audio.get("format"), ("wav", "mp3"), f"{path}.input_audio.format"
+        audio_format = check_choice(
+            audio.get("format"), f"{path}.input_audio.format", ("wav", "mp3")
         )
-        data = need_str(need_key(audio, "data", f"{path}.input_audio"), f"{path}.input_audio.data")
+        data = check_str(
+            check_key(audio, "data", f"{path}.input_audio"), f"{path}.input_audio.data"
+        )
         source = {"type": "base64", "media_type": AUDIO_TYPES[audio_format], "data": data}
         return {"type": "audio", "source": source}
     if kind == "refusal":
         report.extra(part, frozenset({"type", "refusal"}), path)
-        text = need_str(need_key(part, "refusal", path), f"{path}.refusal")
+        text = check_str(check_key(part, "refusal", path), f"{path}.refusal")
         report.change(path, "refusal", "kept as a text block", "agentmsg has no refusal block")
         return {"type": "text", "text": text}
     report.drop(path, f"{kind!s} content part", "agentmsg has no block for it", part)
@@ -643,31 +705,31 @@ def _assistant_message(
     sender = _sender(message, "assistant", path)
     content = message.get("content")
     blocks: list[Any] = []
+    calls = message.get("tool_calls")
     if type(content) is str:
-        blocks.append({"type": "text", "text": content})
+        # "content": "" beside tool calls (as many compatible servers write it) says nothing
+        if content or (not calls and message.get("function_call") is None):
+            blocks.append({"type": "text", "text": content})
     elif content is not None:
         blocks.extend(_texts(report, content, f"{path}.content"))
     refusal = message.get("refusal")
     if refusal is not None:
-        text = need_str(refusal, f"{path}.refusal")
+        text = check_str(refusal, f"{path}.refusal")
         report.change(
             f"{path}.refusal", "refusal", "kept as a text block", "agentmsg has no refusal block"
         )
         blocks.append({"type": "text", "text": text})
-    calls = message.get("tool_calls")
     if calls is not None:
-        for position, call in enumerate(need_list(calls, f"{path}.tool_calls")):
+        for position, call in enumerate(check_array(calls, f"{path}.tool_calls")):
             block = _tool_call(report, call, f"{path}.tool_calls[{position}]")
             if block is not None:
                 names[block["id"]] = block["name"]
                 blocks.append(block)
     function_call = message.get("function_call")
     if function_call is not None:
-        function_call = need_dict(function_call, f"{path}.function_call")
-        name = need_str(
-            need_key(function_call, "name", f"{path}.function_call"),
-            f"{path}.function_call.name",
-            empty=False,
+        function_call = check_object(function_call, f"{path}.function_call")
+        name = check_name(
+            check_key(function_call, "name", f"{path}.function_call"), f"{path}.function_call.name"
         )
         tool_input, extra = arguments_input(
             report, function_call.get("arguments", "{}"), f"{path}.function_call.arguments"
@@ -677,18 +739,18 @@ def _assistant_message(
         blocks.append(
             {"type": "tool_use", "id": call_id, "name": name, "input": tool_input, **extra}
         )
-    if type(content) is str and len(blocks) == 1:
+    if type(content) is str and len(blocks) == 1 and blocks[0]["type"] == "text":
         turns.add(sender, content, "assistant", path)
     else:
         turns.add(sender, blocks, "assistant", path)
 
 
 def _tool_call(report: Report, call: Any, path: str) -> dict[str, Any] | None:
-    call = need_dict(call, path)
+    call = check_object(call, path)
     kind = call.get("type", "function")
-    call_id = need_str(need_key(call, "id", path), f"{path}.id", empty=False)
+    call_id = check_name(check_key(call, "id", path), f"{path}.id")
     if kind == "custom":
-        custom = need_dict(need_key(call, "custom", path), f"{path}.custom")
+        custom = check_object(check_key(call, "custom", path), f"{path}.custom")
         report.drop(
             path,
             "custom tool call",
@@ -700,11 +762,9 @@ def _tool_call(report: Report, call: Any, path: str) -> dict[str, Any] | None:
         report.drop(path, f"{kind!s} tool call", "agentmsg has no block for it", call)
         return None
     report.extra(call, frozenset({"id", "type", "function"}), path)
-    function = need_dict(need_key(call, "function", path), f"{path}.function")
+    function = check_object(check_key(call, "function", path), f"{path}.function")
     report.extra(function, frozenset({"name", "arguments"}), f"{path}.function")
-    name = need_str(
-        need_key(function, "name", f"{path}.function"), f"{path}.function.name", empty=False
-    )
+    name = check_name(check_key(function, "name", f"{path}.function"), f"{path}.function.name")
     tool_input, extra = arguments_input(
         report, function.get("arguments", "{}"), f"{path}.function.arguments"
     )

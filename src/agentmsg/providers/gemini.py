@@ -5,7 +5,18 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ._convert_common import (
+from .._errors import MessageError
+from .._validate import (
+    check_array,
+    check_choice,
+    check_key,
+    check_name,
+    check_object,
+    check_str,
+    is_block_list,
+    show,
+)
+from ._common import (
     DEFAULT_NAMES,
     TOOL_RESULTS_NAME,
     Conversion,
@@ -16,22 +27,16 @@ from ._convert_common import (
     media_of,
     media_type_of_url,
     messages_in,
-    need_choice,
-    need_dict,
-    need_key,
-    need_list,
-    need_str,
     output_text,
     plain,
     report_local,
     report_raw_input,
+    report_signature,
     report_tool_message,
     state_field,
     state_of,
     system_prompt,
 )
-from ._errors import MessageError
-from ._validate import is_block_list, show
 
 __all__ = ["from_gemini", "to_gemini"]
 
@@ -75,82 +80,262 @@ def to_gemini(messages: Any, *, strict: bool = False) -> Conversion:
 
     .. versionadded:: 0.2.0
     """
-    report = Report(FORMAT, strict)
+    writer = _Writer(FORMAT, strict)
     conversation = messages_in(messages)
-    texts, _ = system_prompt(report, conversation)
-    out: list[dict[str, Any]] = []
+    writer.conversation = conversation
+    texts, _ = system_prompt(writer, conversation)
     for index, msg in enumerate(conversation):
+        writer.message(msg, index)
+    writer.end()
+    payload: dict[str, Any] = {"contents": writer.out}
+    if texts:
+        payload["system_instruction"] = {"parts": [{"text": text} for text in texts]}
+    return Conversion(payload, tuple(writer.losses))
+
+
+#: The rules of :ref:`rules-gemini` that the writer enforces, as Loss texts.
+UNANSWERED = (
+    "Gemini wants a function response for each function call of a model turn, in the "
+    "turn right after it"
+)
+ORPHAN = (
+    "Gemini takes a function response only in the turn right after the model turn with "
+    "its function call"
+)
+ONE_TURN = (
+    "Gemini wants the responses to one model turn's calls in one turn, as many as there "
+    "were calls; they come back as one message"
+)
+CALL_AFTER = (
+    "Gemini wants a turn with function calls right after a user turn or a turn of "
+    "function responses; they come back as one message"
+)
+EMPTY_PART = "Gemini refuses empty text parts"
+EMPTY_TURN = "Gemini refuses a turn without parts"
+
+
+class _Writer(Report):
+    """The Gemini contents of one conversation, and the report of what they cost.
+
+    ``waiting`` holds the function calls of the last model turn without a response yet
+    (call id -> message index); ``model_at`` is where that turn is in ``out`` and
+    ``answers_at`` where the turn of its responses is (-1 before there is one).
+    """
+
+    __slots__ = ("answers_at", "conversation", "model_at", "out", "waiting")
+
+    def __init__(self, format: str, strict: object) -> None:
+        Report.__init__(self, format, strict)
+        self.conversation: list[Any] = []
+        self.out: list[dict[str, Any]] = []
+        self.waiting: dict[str, int] = {}
+        self.model_at = -1
+        self.answers_at = -1
+
+    def message(self, msg: Any, index: int) -> None:
         role = msg.role
         content: Any = msg.content
         if isinstance(content, str):
             if role != "system":
-                report.name(msg, index, DEFAULT_NAMES[role])
-                out.append(
-                    {"role": "user" if role == "user" else "model", "parts": [{"text": content}]}
-                )
-            continue
+                self.name(msg, index, DEFAULT_NAMES[role])
+                if content:
+                    self.turn(role, [{"text": content}], index)
+                else:
+                    self.change(f"messages[{index}]", "empty message", "not sent", EMPTY_TURN)
+            return
         if any(block["type"] == "tool_result" for block in content):
-            _responses(report, out, msg, content, index)
+            self.responses(msg, content, index)
         if role == "system" or is_tool_results(msg):
-            continue
-        report.name(msg, index, DEFAULT_NAMES[role])
+            return
+        self.name(msg, index, DEFAULT_NAMES[role])
         parts: list[dict[str, Any]] = []
         state = state_of(msg, STATE_FORMAT) if role == "assistant" else {}
         for position, block in enumerate(content):
-            made = len(parts)
-            _block_part(report, parts, block, role, f"messages[{index}].content[{position}]")
-            signature = state_field(state, position, "thought_signature") if state else None
-            if signature is not None and len(parts) > made:
-                parts[-1]["thought_signature"] = signature
-        if parts or not content:
-            out.append({"role": "user" if role == "user" else "model", "parts": parts})
-    payload: dict[str, Any] = {"contents": out}
-    if texts:
-        payload["system_instruction"] = {"parts": [{"text": text} for text in texts]}
-    return Conversion(payload, tuple(report.losses))
+            kind = block["type"]
+            if kind == "text" and len(block) == 2 and block["text"] and not state:
+                parts.append({"text": block["text"]})  # the common case
+                continue
+            if kind == "tool_result":
+                continue
+            path = f"messages[{index}].content[{position}]"
+            part = _BLOCK_PARTS[kind](self, block, role, path)
+            if part is None:
+                continue
+            signature = block.get("thought_signature")
+            if signature is None and state:
+                signature = state_field(state, position, "thought_signature")
+            if signature is not None and role == "assistant":
+                part["thought_signature"] = signature
+            elif part.get("text") == "":
+                self.change(path, "empty text block", "not sent", EMPTY_PART)
+                continue
+            parts.append(part)
+        if parts:
+            self.turn(role, parts, index)
+        elif not content:
+            self.change(f"messages[{index}]", "empty message", "not sent", EMPTY_TURN)
 
-
-def _block_part(
-    report: Report, parts: list[dict[str, Any]], block: dict[str, Any], role: str, path: str
-) -> None:
-    """Append the Gemini part of one block of a user or assistant message, if it has one."""
-    kind = block["type"]
-    if kind == "text":
-        parts.append({"text": block["text"]})
-    elif kind == "thinking":
-        if role == "assistant":
-            parts.append({"text": block["thinking"], "thought": True})
+    def turn(self, role: str, parts: list[dict[str, Any]], index: int) -> None:
+        """Append a user or model turn, after settling the calls it leaves unanswered."""
+        self.settle()
+        out = self.out
+        if role == "user":
+            out.append({"role": "user", "parts": parts})
+            return
+        calls = [part["function_call"]["id"] for part in parts if "function_call" in part]
+        if calls and out and out[-1]["role"] == "model":
+            self.change(
+                f"messages[{index}]", "model turn right after another", "merged with it", CALL_AFTER
+            )
+            start = len(out) - 1  # the whole run of model turns becomes one
+            while start > 0 and out[start - 1]["role"] == "model":
+                start -= 1
+            merged = [part for turn in out[start:] for part in turn["parts"]]
+            del out[start + 1 :]
+            out[start]["parts"] = merged + parts
         else:
-            report.drop(
+            out.append({"role": "model", "parts": parts})
+        self.model_at = len(out) - 1
+        self.answers_at = -1
+        for call_id in calls:
+            self.waiting[call_id] = index
+
+    # -- the parts of the blocks of a user or model turn (see _BLOCK_PARTS) -------------
+
+    def text(self, block: dict[str, Any], role: str, path: str) -> Any:
+        return {"text": block["text"]}
+
+    def thinking(self, block: dict[str, Any], role: str, path: str) -> Any:
+        if role != "assistant":
+            self.drop(
                 path,
                 "thinking block in a user message",
                 "Gemini takes thoughts from the model only",
                 block,
             )
-    elif kind == "tool_use":
+            return None
+        report_signature(self, block, path)
+        return {"text": block["thinking"], "thought": True}
+
+    def tool_use(self, block: dict[str, Any], role: str, path: str) -> Any:
         if role != "assistant":
-            report.drop(
+            self.drop(
                 path,
                 "tool call in a user message",
                 "Gemini function calls come from the model only",
                 block,
             )
-            return
+            return None
         if "raw_input" in block:
-            report_raw_input(report, block, path)
-        parts.append(
-            {
-                "function_call": {
-                    "id": block["id"],
-                    "name": block["name"],
-                    "args": block["input"],
-                }
-            }
-        )
-    elif kind in _KINDS:
-        part = _media(report, block, path)
-        if part is not None:
-            parts.append(part)
+            report_raw_input(self, block, path)
+        return {"function_call": {"id": block["id"], "name": block["name"], "args": block["input"]}}
+
+    def media(self, block: dict[str, Any], role: str, path: str) -> Any:
+        return _media(self, block, path)
+
+    # -- function responses and the pairing of calls -----------------------------------
+
+    def responses(self, msg: Any, content: Any, index: int) -> None:
+        report_tool_message(self, msg, index)
+        if is_tool_results(msg):
+            self.name(msg, index, TOOL_RESULTS_NAME)
+        parts = []
+        for position, block in enumerate(content):
+            if block["type"] != "tool_result":
+                continue
+            path = f"messages[{index}].content[{position}]"
+            if self.waiting.pop(block["id"], None) is None:
+                self.drop(path, "tool result without its tool call right before it", ORPHAN, block)
+                continue
+            parts.append({"function_response": self.response(block, path)})
+        if not parts:
+            return
+        if self.answers_at >= 0 and self.answers_at == len(self.out) - 1:
+            self.change(
+                f"messages[{index}]",
+                "tool results right after other tool results",
+                "merged with them",
+                ONE_TURN,
+            )
+            self.out[-1]["parts"].extend(parts)
+            return
+        self.out.append({"role": "user", "parts": parts})
+        self.answers_at = len(self.out) - 1
+
+    def response(self, block: dict[str, Any], path: str) -> dict[str, Any]:
+        output = block["output"]
+        response: dict[str, Any] = {"id": block["id"], "name": block["name"]}
+        if not is_block_list(output):
+            # {"error": ...} (with or without "output") is the API's own shape: kept as it
+            # is, so an error goes back as an error
+            if isinstance(output, dict) and "error" in output and set(output) <= _RESPONSE_KEYS:
+                response["response"] = output
+            else:
+                response["response"] = {"output": output}
+            return response
+        texts = []
+        media = []
+        seen_media = False
+        for item_index, item in enumerate(output):
+            item_path = f"{path}.output[{item_index}]"
+            if item["type"] == "text":
+                if seen_media:
+                    self.change(
+                        item_path,
+                        "text block after a media block in a tool result",
+                        "moved before the images",
+                        "Gemini keeps a function response's images apart from its output",
+                    )
+                texts.append({"type": "text", "text": item["text"]})
+                continue
+            seen_media = True
+            if item["type"] != "image":
+                self.drop(
+                    item_path,
+                    f"{item['type']} block in a tool result",
+                    "Gemini function responses carry images only",
+                    item,
+                )
+                continue
+            part = _media(self, item, item_path)
+            if part is not None:
+                media.append(part)
+        response["response"] = {"output": texts}
+        if media:
+            response["parts"] = media
+        return response
+
+    def settle(self) -> None:
+        """Drop the calls of the last model turn that no response answered in time."""
+        if not self.waiting:
+            return
+        turn = self.out[self.model_at]
+        for call_id, index in self.waiting.items():
+            msg = self.conversation[index]
+            position = next(
+                position
+                for position, block in enumerate(msg.content)
+                if block["type"] == "tool_use" and block["id"] == call_id
+            )
+            self.drop(
+                f"messages[{index}].content[{position}]",
+                "tool call without a tool result right after it",
+                UNANSWERED,
+                msg.content[position],
+            )
+            turn["parts"] = [
+                part
+                for part in turn["parts"]
+                if "function_call" not in part or part["function_call"]["id"] != call_id
+            ]
+        if not turn["parts"]:
+            del self.out[self.model_at]  # nothing of that model turn is left to send
+        self.waiting.clear()
+
+    def end(self) -> None:
+        """Settle the calls of the last model turn, unless the conversation ends with it."""
+        if len(self.out) - 1 != self.model_at:
+            self.settle()
 
 
 def _media(report: Report, block: dict[str, Any], path: str) -> dict[str, Any] | None:
@@ -181,54 +366,15 @@ def _media(report: Report, block: dict[str, Any], path: str) -> dict[str, Any] |
     return {"file_data": {"mime_type": media_type, "file_uri": media.data}}
 
 
-def _responses(
-    report: Report, out: list[dict[str, Any]], msg: Any, content: Any, index: int
-) -> None:
-    report_tool_message(report, msg, index)
-    if is_tool_results(msg):
-        report.name(msg, index, TOOL_RESULTS_NAME)
-    parts = []
-    for position, block in enumerate(content):
-        if block["type"] != "tool_result":
-            continue
-        path = f"messages[{index}].content[{position}]"
-        output = block["output"]
-        response: dict[str, Any] = {"id": block["id"], "name": block["name"]}
-        if is_block_list(output):
-            texts = []
-            media = []
-            seen_media = False
-            for item_index, item in enumerate(output):
-                item_path = f"{path}.output[{item_index}]"
-                if item["type"] == "text":
-                    if seen_media:
-                        report.change(
-                            item_path,
-                            "text block after a media block in a tool result",
-                            "moved before the images",
-                            "Gemini keeps a function response's images apart from its output",
-                        )
-                    texts.append({"type": "text", "text": item["text"]})
-                    continue
-                seen_media = True
-                if item["type"] != "image":
-                    report.drop(
-                        item_path,
-                        f"{item['type']} block in a tool result",
-                        "Gemini function responses carry images only",
-                        item,
-                    )
-                    continue
-                part = _media(report, item, item_path)
-                if part is not None:
-                    media.append(part)
-            response["response"] = {"output": texts}
-            if media:
-                response["parts"] = media
-        else:
-            response["response"] = {"output": output}
-        parts.append({"function_response": response})
-    out.append({"role": "user", "parts": parts})
+_RESPONSE_KEYS = frozenset({"output", "error"})
+_BLOCK_PARTS = {
+    "text": _Writer.text,
+    "thinking": _Writer.thinking,
+    "tool_use": _Writer.tool_use,
+    "image": _Writer.media,
+    "audio": _Writer.media,
+    "video": _Writer.media,
+}
 
 
 # -- from --------------------------------------------------------------------------------
@@ -282,13 +428,13 @@ def from_gemini(data: Any, *, strict: bool = False) -> Parsed:
     if isinstance(data, list):
         contents, base = data, "contents"
     elif isinstance(data, dict) and "candidates" in data:
-        candidates = need_list(data["candidates"], "candidates")
+        candidates = check_array(data["candidates"], "candidates")
         if not candidates:
             raise MessageError("`candidates` is empty: the response holds no reply.", "candidates")
         _envelope(report, turns, data, candidates)
-        candidate = _snake(need_dict(candidates[0], "candidates[0]"))
-        content = need_dict(
-            need_key(candidate, "content", "candidates[0]"), "candidates[0].content"
+        candidate = _snake(check_object(candidates[0], "candidates[0]"))
+        content = check_object(
+            check_key(candidate, "content", "candidates[0]"), "candidates[0].content"
         )
         _content(report, turns, _snake(content), "candidates[0].content", calls)
         turns.flush("candidates[0].content")
@@ -296,12 +442,12 @@ def from_gemini(data: Any, *, strict: bool = False) -> Parsed:
     elif isinstance(data, dict) and "contents" in data:
         system = data.get("system_instruction")
         if system is not None:
-            system = _snake(need_dict(system, "system_instruction"))
+            system = _snake(check_object(system, "system_instruction"))
             blocks = _parts(
                 report, system.get("parts", []), "system_instruction.parts", "system", calls
             )
             turns.add("system", blocks, "system", "system_instruction")
-        contents, base = need_list(data["contents"], "contents"), "contents"
+        contents, base = check_array(data["contents"], "contents"), "contents"
     else:
         msg = (
             "Gemini data must be a request payload with `contents`, a list of contents or "
@@ -310,7 +456,7 @@ def from_gemini(data: Any, *, strict: bool = False) -> Parsed:
         raise MessageError(msg)
     for index, content in enumerate(contents):
         path = f"{base}[{index}]"
-        _content(report, turns, _snake(need_dict(content, path)), path, calls)
+        _content(report, turns, _snake(check_object(content, path)), path, calls)
     turns.flush(base)
     return Parsed(turns.messages, tuple(report.losses))
 
@@ -350,10 +496,10 @@ class _Calls:
 def _envelope(report: Report, turns: Turns, data: dict[str, Any], candidates: list[Any]) -> None:
     metadata: dict[str, Any] = {}
     if data.get("model_version") is not None:
-        metadata["model"] = need_str(data["model_version"], "model_version")
-    candidate = _snake(need_dict(candidates[0], "candidates[0]"))
+        metadata["model"] = check_str(data["model_version"], "model_version")
+    candidate = _snake(check_object(candidates[0], "candidates[0]"))
     if candidate.get("finish_reason") is not None:
-        metadata["stop_reason"] = need_str(
+        metadata["stop_reason"] = check_str(
             candidate["finish_reason"], "candidates[0].finish_reason"
         )
     for key, what in (
@@ -376,7 +522,7 @@ def _envelope(report: Report, turns: Turns, data: dict[str, Any], candidates: li
         )
     usage = data.get("usage_metadata")
     if usage is not None:
-        usage = _snake(need_dict(usage, "usage_metadata"))
+        usage = _snake(check_object(usage, "usage_metadata"))
         counts = {}
         for key in (
             "prompt_token_count",
@@ -396,21 +542,21 @@ def _envelope(report: Report, turns: Turns, data: dict[str, Any], candidates: li
         }
     turns.metadata = metadata or None
     if data.get("response_id") is not None:
-        turns.invocation_id = need_str(data["response_id"], "response_id", empty=False)
+        turns.invocation_id = check_name(data["response_id"], "response_id")
 
 
 def _content(
     report: Report, turns: Turns, content: dict[str, Any], path: str, calls: _Calls
 ) -> None:
     report.extra(content, frozenset({"role", "parts"}), path)
-    role = need_choice(content.get("role", "user"), ("user", "model", "function"), f"{path}.role")
+    role = check_choice(content.get("role", "user"), f"{path}.role", ("user", "model", "function"))
     ours = "assistant" if role == "model" else "user"
-    parts = need_list(content.get("parts", []), f"{path}.parts")
+    parts = check_array(content.get("parts", []), f"{path}.parts")
     pending: list[Any] = []
     keep: dict[str, Any] = {}
     for position, part in enumerate(parts):
         part_path = f"{path}.parts[{position}]"
-        part = _snake(need_dict(part, part_path))
+        part = _snake(check_object(part, part_path))
         if "function_response" in part:
             if pending:
                 turns.add(DEFAULT_NAMES[ours], pending, ours, path, (STATE_FORMAT, keep))
@@ -445,9 +591,9 @@ def _content(
 
 def _parts(report: Report, parts: Any, path: str, role: str, calls: _Calls) -> list[Any]:
     blocks = []
-    for position, part in enumerate(need_list(parts, path)):
+    for position, part in enumerate(check_array(parts, path)):
         part_path = f"{path}[{position}]"
-        block = _part(report, _snake(need_dict(part, part_path)), part_path, role, calls)
+        block = _part(report, _snake(check_object(part, part_path)), part_path, role, calls)
         if block is not None:
             blocks.append(block)
     return blocks
@@ -456,7 +602,7 @@ def _parts(report: Report, parts: Any, path: str, role: str, calls: _Calls) -> l
 def _part(report: Report, part: dict[str, Any], path: str, role: str, calls: _Calls) -> Any:
     report.extra(part, _PART_KEYS | {"thought_signature"}, path)
     if "text" in part:
-        text = need_str(part["text"], f"{path}.text")
+        text = check_str(part["text"], f"{path}.text")
         if part.get("thought"):
             return {"type": "thinking", "thinking": text}
         return {"type": "text", "text": text}
@@ -465,14 +611,14 @@ def _part(report: Report, part: dict[str, Any], path: str, role: str, calls: _Ca
     if "file_data" in part:
         return _file(report, part["file_data"], f"{path}.file_data")
     if "function_call" in part:
-        call = _snake(need_dict(part["function_call"], f"{path}.function_call"))
+        call = _snake(check_object(part["function_call"], f"{path}.function_call"))
         here = f"{path}.function_call"
         report.extra(call, frozenset({"id", "name", "args"}), here)
-        name = need_str(need_key(call, "name", here), f"{here}.name", empty=False)
+        name = check_name(check_key(call, "name", here), f"{here}.name")
         given = call.get("id")
         if given is not None:
-            given = need_str(given, f"{here}.id", empty=False)
-        args = need_dict(call.get("args", {}), f"{here}.args")
+            given = check_name(given, f"{here}.id")
+        args = check_object(call.get("args", {}), f"{here}.args")
         return {"type": "tool_use", "id": calls.call(name, given), "name": name, "input": args}
     report.drop(path, "part", "agentmsg has no block for it", part)
     return None
@@ -480,14 +626,14 @@ def _part(report: Report, part: dict[str, Any], path: str, role: str, calls: _Ca
 
 def _base64(value: Any, path: str) -> str:
     """Base64 text in the standard alphabet (the SDK's dump writes the URL-safe one)."""
-    return need_str(value, path, empty=False).translate(_URLSAFE)
+    return check_name(value, path).translate(_URLSAFE)
 
 
 def _inline(report: Report, blob: Any, path: str) -> Any:
-    blob = _snake(need_dict(blob, path))
+    blob = _snake(check_object(blob, path))
     report.extra(blob, frozenset({"mime_type", "data"}), path)
-    media_type = need_str(need_key(blob, "mime_type", path), f"{path}.mime_type")
-    data = need_str(need_key(blob, "data", path), f"{path}.data").translate(_URLSAFE)
+    media_type = check_str(check_key(blob, "mime_type", path), f"{path}.mime_type")
+    data = check_str(check_key(blob, "data", path), f"{path}.data").translate(_URLSAFE)
     kind = media_type.partition("/")[0]
     if kind not in _KINDS:
         report.drop(
@@ -501,9 +647,9 @@ def _inline(report: Report, blob: Any, path: str) -> Any:
 
 
 def _file(report: Report, file: Any, path: str) -> Any:
-    file = _snake(need_dict(file, path))
+    file = _snake(check_object(file, path))
     report.extra(file, frozenset({"mime_type", "file_uri"}), path)
-    uri = need_str(need_key(file, "file_uri", path), f"{path}.file_uri")
+    uri = check_str(check_key(file, "file_uri", path), f"{path}.file_uri")
     media_type = file.get("mime_type") or media_type_of_url(uri) or ""
     kind = str(media_type).partition("/")[0]
     if kind not in _KINDS or not uri.startswith(("https://", "http://")):
@@ -518,20 +664,20 @@ def _file(report: Report, file: Any, path: str) -> Any:
 
 
 def _function_response(report: Report, response: Any, path: str, calls: _Calls) -> dict[str, Any]:
-    response = _snake(need_dict(response, path))
+    response = _snake(check_object(response, path))
     report.extra(response, frozenset({"id", "name", "response", "parts"}), path)
-    name = need_str(need_key(response, "name", path), f"{path}.name", empty=False)
+    name = check_name(check_key(response, "name", path), f"{path}.name")
     given = response.get("id")
     if given is not None:
-        given = need_str(given, f"{path}.id", empty=False)
-    body = need_dict(response.get("response", {}), f"{path}.response")
+        given = check_name(given, f"{path}.id")
+    body = check_object(response.get("response", {}), f"{path}.response")
     output: Any = body["output"] if len(body) == 1 and "output" in body else body
     media_parts = response.get("parts")
     if media_parts:
         media = []
-        for position, part in enumerate(need_list(media_parts, f"{path}.parts")):
+        for position, part in enumerate(check_array(media_parts, f"{path}.parts")):
             here = f"{path}.parts[{position}]"
-            part = _snake(need_dict(part, here))
+            part = _snake(check_object(part, here))
             report.extra(part, frozenset({"inline_data", "file_data"}), here)
             if "inline_data" in part:
                 block = _inline(report, part["inline_data"], f"{here}.inline_data")

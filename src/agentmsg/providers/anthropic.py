@@ -4,8 +4,20 @@ from __future__ import annotations
 
 from typing import Any
 
-from ._convert_common import (
+from .._errors import MessageError
+from .._validate import (
+    check_array,
+    check_choice,
+    check_key,
+    check_name,
+    check_object,
+    check_str,
+    is_block_list,
+    show,
+)
+from ._common import (
     DEFAULT_NAMES,
+    IMAGE_TYPES,
     TOOL_RESULTS_NAME,
     Conversion,
     Parsed,
@@ -14,16 +26,12 @@ from ._convert_common import (
     is_tool_results,
     media_of,
     messages_in,
-    need_choice,
-    need_dict,
-    need_key,
-    need_list,
-    need_str,
     output_text,
     plain,
     report_json_output,
     report_local,
     report_raw_input,
+    report_signature,
     report_tool_message,
     result_name,
     source_from_url,
@@ -31,14 +39,11 @@ from ._convert_common import (
     state_of,
     system_prompt,
 )
-from ._errors import MessageError
-from ._validate import is_block_list, show
 
 __all__ = ["from_anthropic", "to_anthropic"]
 
 FORMAT = "Anthropic Messages"
 STATE_FORMAT = "anthropic"
-IMAGE_TYPES = frozenset({"image/jpeg", "image/png", "image/gif", "image/webp"})
 
 
 # -- to ----------------------------------------------------------------------------------
@@ -74,149 +79,269 @@ def to_anthropic(messages: Any, *, strict: bool = False) -> Conversion:
 
     .. versionadded:: 0.2.0
     """
-    report = Report(FORMAT, strict)
+    writer = _Writer(FORMAT, strict)
     conversation = messages_in(messages)
-    texts, as_str = system_prompt(report, conversation)
-    out: list[dict[str, Any]] = []
-    calls: dict[str, str] = {}
+    writer.conversation = conversation
+    texts, as_str = system_prompt(writer, conversation)
     for index, msg in enumerate(conversation):
-        role = msg.role
-        content: Any = msg.content
-        if not isinstance(content, str) and any(b["type"] == "tool_result" for b in content):
-            _results_message(report, out, msg, content, index, calls)
-        if role == "system" or is_tool_results(msg):
-            continue  # the text went to the system prompt, the tool results are sent
-        report.name(msg, index, DEFAULT_NAMES[role])
-        if isinstance(content, str):
-            out.append({"role": role, "content": content})
-            continue
-        blocks: list[dict[str, Any]] = []
-        for position, block in enumerate(content):
-            kind = block["type"]
-            path = f"messages[{index}].content[{position}]"
-            if kind == "text":
-                blocks.append({"type": "text", "text": block["text"]})
-            elif kind == "tool_result":
-                continue  # sent by _results_message
-            elif kind == "tool_use" and role == "assistant":
-                calls[block["id"]] = block["name"]
-                if "raw_input" in block:
-                    report_raw_input(report, block, path)
-                blocks.append(
-                    {
-                        "type": "tool_use",
-                        "id": block["id"],
-                        "name": block["name"],
-                        "input": block["input"],
-                    }
-                )
-            elif kind == "image" and role == "user":
-                image = _image(report, block, path)
-                if image is not None:
-                    blocks.append(image)
-            elif kind == "thinking":
-                state = state_of(msg, STATE_FORMAT) if role == "assistant" else {}
-                signature = state_field(state, position, "signature")
-                redacted = state_field(state, position, "redacted")
-                if signature is not None:
-                    blocks.append(
-                        {"type": "thinking", "thinking": block["thinking"], "signature": signature}
-                    )
-                elif redacted is not None:
-                    blocks.append({"type": "redacted_thinking", "data": redacted})
-                else:
-                    why = (
-                        "an Anthropic thinking block needs the signature the API gave it, and "
-                        "this message's metadata keeps none for it"
-                        if role == "assistant"
-                        else "Anthropic takes thinking from the assistant only"
-                    )
-                    report.drop(path, "thinking block", why, block)
-            elif kind == "tool_use":
-                report.drop(
-                    path,
-                    "tool call in a user message",
-                    "Anthropic tool calls come from the assistant only",
-                    block,
-                )
-            elif kind == "image":
-                report.drop(
-                    path,
-                    "image block in an assistant message",
-                    "Anthropic assistant messages hold text, thinking and tool calls",
-                    block,
-                )
-            else:
-                report.drop(path, f"{kind} block", f"Anthropic Messages takes no {kind}", block)
-        if blocks or not content:
-            out.append({"role": role, "content": blocks})
+        writer.message(msg, index)
+    writer.end()
     payload: dict[str, Any] = {}
     if texts:
         payload["system"] = (
             texts[0] if as_str else [{"type": "text", "text": text} for text in texts]
         )
-    payload["messages"] = out
-    return Conversion(payload, tuple(report.losses))
+    payload["messages"] = writer.out
+    return Conversion(payload, tuple(writer.losses))
 
 
-def _results_message(
-    report: Report,
-    out: list[dict[str, Any]],
-    msg: Any,
-    content: Any,
-    index: int,
-    calls: dict[str, str],
-) -> None:
-    """The tool results of *msg*, as one user message of ``tool_result`` blocks."""
-    results = [
-        (position, block)
-        for position, block in enumerate(content)
-        if block["type"] == "tool_result"
-    ]
-    if not results:
-        return
-    report_tool_message(report, msg, index)
-    if is_tool_results(msg):
-        report.name(msg, index, TOOL_RESULTS_NAME)
-    blocks = []
-    for position, block in results:
-        path = f"messages[{index}].content[{position}]"
-        if calls.get(block["id"]) != block["name"]:
-            report.drop(
-                f"{path}.name",
-                f"tool name {block['name']!r} of a tool result",
-                "an Anthropic tool result names only the call id, and no earlier tool call "
-                "with that id names it",
-                block["name"],
-            )
-        output = block["output"]
-        sent: Any
-        if type(output) is str:
-            sent = output
-        elif is_block_list(output):
-            sent = []
-            for item_index, item in enumerate(output):
-                item_path = f"{path}.output[{item_index}]"
-                if item["type"] == "text":
-                    sent.append({"type": "text", "text": item["text"]})
-                elif item["type"] == "image":
-                    image = _image(report, item, item_path)
-                    if image is not None:
-                        sent.append(image)
-                else:
-                    report.drop(
-                        item_path,
-                        f"{item['type']} block in a tool result",
-                        "Anthropic tool results hold text and images",
-                        item,
-                    )
-            if not sent:
-                sent = ""
+#: The rules of :ref:`rules-anthropic` that the writer enforces, as Loss texts.
+UNANSWERED = (
+    "Anthropic wants a tool_result block for each tool_use block in the user turn right after it"
+)
+ORPHAN = (
+    "Anthropic takes a tool_result block only in the user turn right after the assistant "
+    "turn with its tool_use block"
+)
+RESULTS_FIRST = "Anthropic wants the tool_result blocks first in the user turn after the tool calls"
+EMPTY_TEXT = "Anthropic refuses empty text blocks"
+EMPTY_MESSAGE = "Anthropic refuses a message with empty content, but for a final assistant message"
+
+
+class _Writer(Report):
+    """The Anthropic messages of one conversation, and the report of what they cost.
+
+    ``waiting`` holds the tool calls of the last assistant turn without a result yet
+    (call id -> message index); ``run`` is where the user turns after that assistant
+    turn start in ``out``, and ``results_end`` where its leading tool-result turns end.
+    """
+
+    __slots__ = ("calls", "conversation", "out", "results_end", "run", "waiting")
+
+    def __init__(self, format: str, strict: object) -> None:
+        Report.__init__(self, format, strict)
+        self.conversation: list[Any] = []
+        self.out: list[dict[str, Any]] = []
+        self.calls: dict[str, str] = {}
+        self.waiting: dict[str, int] = {}
+        self.run = 0
+        self.results_end = 0
+
+    def message(self, msg: Any, index: int) -> None:
+        role = msg.role
+        content: Any = msg.content
+        if not isinstance(content, str) and any(b["type"] == "tool_result" for b in content):
+            self.results(msg, content, index)
+        if role == "system" or is_tool_results(msg):
+            return  # the text went to the system prompt, the tool results are sent
+        self.name(msg, index, DEFAULT_NAMES[role])
+        if isinstance(content, str):
+            blocks: Any = content
         else:
-            report_json_output(report, path)
-            sent = output_text(output)
-        blocks.append({"type": "tool_result", "tool_use_id": block["id"], "content": sent})
-    out.append({"role": "user", "content": blocks})
+            blocks = []
+            for position, block in enumerate(content):
+                kind = block["type"]
+                if kind == "text" and len(block) == 2 and block["text"]:
+                    blocks.append({"type": "text", "text": block["text"]})  # the common case
+                elif kind != "tool_result":
+                    path = f"messages[{index}].content[{position}]"
+                    sent = _BLOCK_WRITERS.get(kind, _Writer.other)(self, msg, block, path, position)
+                    if sent is not None:
+                        blocks.append(sent)
+            if not blocks and content:
+                return  # every block was reported
+        if not blocks and (role != "assistant" or index != len(self.conversation) - 1):
+            self.change(f"messages[{index}]", "empty message", "not sent", EMPTY_MESSAGE)
+            return
+        if role == "assistant":
+            self.settle()
+            self.out.append({"role": role, "content": blocks})
+            self.run = self.results_end = len(self.out)
+            if not isinstance(blocks, str):
+                for sent in blocks:
+                    if sent["type"] == "tool_use":
+                        self.calls[sent["id"]] = sent["name"]
+                        self.waiting[sent["id"]] = index
+        else:
+            self.out.append({"role": role, "content": blocks})
+
+    # -- the blocks of a user or assistant message (see _BLOCK_WRITERS) ------------------
+
+    def text(self, msg: Any, block: dict[str, Any], path: str, position: int) -> Any:
+        report_signature(self, block, path)
+        if not block["text"]:
+            self.change(path, "empty text block", "not sent", EMPTY_TEXT)
+            return None
+        return {"type": "text", "text": block["text"]}
+
+    def tool_use(self, msg: Any, block: dict[str, Any], path: str, position: int) -> Any:
+        if msg.role != "assistant":
+            self.drop(
+                path,
+                "tool call in a user message",
+                "Anthropic tool calls come from the assistant only",
+                block,
+            )
+            return None
+        if "raw_input" in block:
+            report_raw_input(self, block, path)
+        report_signature(self, block, path)
+        return {
+            "type": "tool_use",
+            "id": block["id"],
+            "name": block["name"],
+            "input": block["input"],
+        }
+
+    def image(self, msg: Any, block: dict[str, Any], path: str, position: int) -> Any:
+        if msg.role != "user":
+            self.drop(
+                path,
+                "image block in an assistant message",
+                "Anthropic assistant messages hold text, thinking and tool calls",
+                block,
+            )
+            return None
+        return _image(self, block, path)
+
+    def thinking(self, msg: Any, block: dict[str, Any], path: str, position: int) -> Any:
+        if msg.role != "assistant":
+            self.drop(
+                path, "thinking block", "Anthropic takes thinking from the assistant only", block
+            )
+            return None
+        state = state_of(msg, STATE_FORMAT)
+        signature = block.get("signature") or state_field(state, position, "signature")
+        if signature:
+            return {"type": "thinking", "thinking": block["thinking"], "signature": signature}
+        redacted = state_field(state, position, "redacted")
+        if redacted is not None:
+            return {"type": "redacted_thinking", "data": redacted}
+        self.drop(
+            path,
+            "thinking block",
+            "an Anthropic thinking block needs the signature the API gave it, and this "
+            "message's metadata keeps none for it",
+            block,
+        )
+        return None
+
+    def other(self, msg: Any, block: dict[str, Any], path: str, position: int) -> Any:
+        kind = block["type"]
+        self.drop(path, f"{kind} block", f"Anthropic Messages takes no {kind}", block)
+        return None
+
+    # -- tool results and the pairing of calls ---------------------------------------
+
+    def results(self, msg: Any, content: Any, index: int) -> None:
+        """The tool results of *msg*, as one user turn of ``tool_result`` blocks."""
+        report_tool_message(self, msg, index)
+        if is_tool_results(msg):
+            self.name(msg, index, TOOL_RESULTS_NAME)
+        blocks = []
+        for position, block in enumerate(content):
+            if block["type"] != "tool_result":
+                continue
+            path = f"messages[{index}].content[{position}]"
+            if self.waiting.pop(block["id"], None) is None:
+                self.drop(path, "tool result without its tool call right before it", ORPHAN, block)
+                continue
+            if self.calls[block["id"]] != block["name"]:
+                self.drop(
+                    f"{path}.name",
+                    f"tool name {block['name']!r} of a tool result",
+                    "an Anthropic tool result names only the call id, and the tool call with "
+                    "that id names another tool",
+                    block["name"],
+                )
+            blocks.append(
+                {
+                    "type": "tool_result",
+                    "tool_use_id": block["id"],
+                    "content": self.output(block, path),
+                }
+            )
+        if not blocks:
+            return
+        entry = {"role": "user", "content": blocks}
+        if len(self.out) > self.results_end:
+            self.change(
+                f"messages[{index}]",
+                "tool results after other content of the user turn",
+                "moved before it",
+                RESULTS_FIRST,
+            )
+            self.out.insert(self.results_end, entry)
+        else:
+            self.out.append(entry)
+        self.results_end += 1
+
+    def output(self, block: dict[str, Any], path: str) -> Any:
+        output = block["output"]
+        if type(output) is str:
+            return output
+        if not is_block_list(output):
+            report_json_output(self, path)
+            return output_text(output)
+        sent: list[Any] = []
+        for item_index, item in enumerate(output):
+            item_path = f"{path}.output[{item_index}]"
+            if item["type"] == "text":
+                if item["text"]:
+                    sent.append({"type": "text", "text": item["text"]})
+                else:
+                    self.change(item_path, "empty text block", "not sent", EMPTY_TEXT)
+            elif item["type"] == "image":
+                image = _image(self, item, item_path)
+                if image is not None:
+                    sent.append(image)
+            else:
+                self.drop(
+                    item_path,
+                    f"{item['type']} block in a tool result",
+                    "Anthropic tool results hold text and images",
+                    item,
+                )
+        return sent or ""
+
+    def settle(self) -> None:
+        """Drop the tool calls that the user turns after them left unanswered."""
+        for call_id, index in self.waiting.items():
+            msg = self.conversation[index]
+            position = next(
+                position
+                for position, block in enumerate(msg.content)
+                if block["type"] == "tool_use" and block["id"] == call_id
+            )
+            self.drop(
+                f"messages[{index}].content[{position}]",
+                "tool call without a tool result right after it",
+                UNANSWERED,
+                msg.content[position],
+            )
+            entry = self.out[self.run - 1]
+            entry["content"] = [
+                sent
+                for sent in entry["content"]
+                if sent["type"] != "tool_use" or sent["id"] != call_id
+            ]
+        if self.waiting and not self.out[self.run - 1]["content"]:
+            del self.out[self.run - 1]  # nothing of that assistant turn is left to send
+        self.waiting.clear()
+
+    def end(self) -> None:
+        """Drop the calls of the last assistant turn if other turns follow it unanswered;
+        a conversation that ends with tool calls waits for their results."""
+        if self.waiting and len(self.out) > self.run:
+            self.settle()
+
+
+_BLOCK_WRITERS = {
+    "text": _Writer.text,
+    "tool_use": _Writer.tool_use,
+    "image": _Writer.image,
+    "thinking": _Writer.thinking,
+}
 
 
 def _image(report: Report, block: dict[str, Any], path: str) -> dict[str, Any] | None:
@@ -314,7 +439,7 @@ def from_anthropic(data: Any, *, strict: bool = False) -> Parsed:
                     "system",
                     "system",
                 )
-        messages = need_list(data["messages"], "messages")
+        messages = check_array(data["messages"], "messages")
     else:
         msg = (
             "Anthropic data must be a request payload with `messages`, a list of messages "
@@ -323,7 +448,7 @@ def from_anthropic(data: Any, *, strict: bool = False) -> Parsed:
         raise MessageError(msg)
     for index, message in enumerate(messages):
         path = f"messages[{index}]"
-        _message(report, turns, need_dict(message, path), path, names)
+        _message(report, turns, check_object(message, path), path, names)
     turns.flush("messages")
     return Parsed(turns.messages, tuple(report.losses))
 
@@ -331,12 +456,12 @@ def from_anthropic(data: Any, *, strict: bool = False) -> Parsed:
 def _envelope(report: Report, turns: Turns, data: dict[str, Any]) -> None:
     metadata: dict[str, Any] = {}
     if data.get("model") is not None:
-        metadata["model"] = need_str(data["model"], "model")
+        metadata["model"] = check_str(data["model"], "model")
     if data.get("stop_reason") is not None:
-        metadata["stop_reason"] = need_str(data["stop_reason"], "stop_reason")
+        metadata["stop_reason"] = check_str(data["stop_reason"], "stop_reason")
     usage = data.get("usage")
     if usage is not None:
-        usage = need_dict(usage, "usage")
+        usage = check_object(usage, "usage")
         counts = []
         for key in ("input_tokens", "output_tokens"):
             value = usage.get(key)
@@ -351,7 +476,7 @@ def _envelope(report: Report, turns: Turns, data: dict[str, Any]) -> None:
         }
     turns.metadata = metadata or None
     if data.get("id") is not None:
-        turns.invocation_id = need_str(data["id"], "id", empty=False)
+        turns.invocation_id = check_name(data["id"], "id")
 
 
 def _message(
@@ -363,22 +488,22 @@ def _message(
     *,
     response: bool = False,
 ) -> None:
-    role = need_choice(
-        message.get("role"), ("user", "assistant", "system"), f"{path}.role" if path else "role"
+    role = check_choice(
+        message.get("role"), f"{path}.role" if path else "role", ("user", "assistant", "system")
     )
     if not response:
         report.extra(message, _MESSAGE_KEYS, path)
     here = f"{path}.content" if path else "content"
-    content = need_key(message, "content", path or "message")
+    content = check_key(message, "content", path or "message")
     if type(content) is str:
         turns.add(DEFAULT_NAMES[role], content, role, path or "content")
         return
-    items = need_list(content, here)
+    items = check_array(content, here)
     pending: list[Any] = []
     keep: dict[str, Any] = {}
     for position, item in enumerate(items):
         item_path = f"{here}[{position}]"
-        item = need_dict(item, item_path)
+        item = check_object(item, item_path)
         if item.get("type") == "tool_result" and role == "user":
             if pending:
                 turns.add(
@@ -407,9 +532,9 @@ def _blocks(
     """The blocks of the list *content*; with *kept* ``(types, what, why)``, a block of
     another type is reported dropped as ``"<type> <what>"``, because *why*."""
     blocks = []
-    for position, item in enumerate(need_list(content, path)):
+    for position, item in enumerate(check_array(content, path)):
         item_path = f"{path}[{position}]"
-        item = need_dict(item, item_path)
+        item = check_object(item, item_path)
         if kept is not None and item.get("type") not in kept[0]:
             report.drop(item_path, f"{item.get('type')!s} {kept[1]}", kept[2], item)
             continue
@@ -446,24 +571,24 @@ def _block(
     kind = item.get("type")
     if kind == "text":
         report.extra(item, frozenset({"type", "text"}), path)
-        return {"type": "text", "text": need_str(need_key(item, "text", path), f"{path}.text")}
+        return {"type": "text", "text": check_str(check_key(item, "text", path), f"{path}.text")}
     if kind == "image":
         report.extra(item, frozenset({"type", "source"}), path)
-        source = need_dict(need_key(item, "source", path), f"{path}.source")
+        source = check_object(check_key(item, "source", path), f"{path}.source")
         source_type = source.get("type")
         if source_type == "base64":
             report.extra(source, frozenset({"type", "media_type", "data"}), f"{path}.source")
-            media_type = need_str(
-                need_key(source, "media_type", f"{path}.source"), f"{path}.source.media_type"
+            media_type = check_str(
+                check_key(source, "media_type", f"{path}.source"), f"{path}.source.media_type"
             )
-            data = need_str(need_key(source, "data", f"{path}.source"), f"{path}.source.data")
+            data = check_str(check_key(source, "data", f"{path}.source"), f"{path}.source.data")
             return {
                 "type": "image",
                 "source": {"type": "base64", "media_type": media_type, "data": data},
             }
         if source_type == "url":
             report.extra(source, frozenset({"type", "url"}), f"{path}.source")
-            url = need_str(need_key(source, "url", f"{path}.source"), f"{path}.source.url")
+            url = check_str(check_key(source, "url", f"{path}.source"), f"{path}.source.url")
             return {"type": "image", "source": source_from_url(url)}
         report.drop(
             path, f"image from a {source_type!s} source", "agentmsg has no source for it", item
@@ -471,10 +596,10 @@ def _block(
         return None
     if kind == "thinking":
         report.extra(item, frozenset({"type", "thinking", "signature"}), path)
-        thinking = need_str(need_key(item, "thinking", path), f"{path}.thinking")
+        thinking = check_str(check_key(item, "thinking", path), f"{path}.thinking")
         signature = item.get("signature")
         if signature:
-            signature = need_str(signature, f"{path}.signature")
+            signature = check_str(signature, f"{path}.signature")
             if keep is not None:
                 keep[str(index)] = {"signature": signature}
             else:
@@ -487,7 +612,7 @@ def _block(
         return {"type": "thinking", "thinking": thinking}
     if kind == "redacted_thinking" and keep is not None:
         report.extra(item, frozenset({"type", "data"}), path)
-        data = need_str(need_key(item, "data", path), f"{path}.data", empty=False)
+        data = check_name(check_key(item, "data", path), f"{path}.data")
         keep[str(index)] = {"redacted": data}
         report.change(
             path,
@@ -498,9 +623,9 @@ def _block(
         return {"type": "thinking", "thinking": ""}
     if kind == "tool_use":
         report.extra(item, frozenset({"type", "id", "name", "input"}), path)
-        call_id = need_str(need_key(item, "id", path), f"{path}.id", empty=False)
-        name = need_str(need_key(item, "name", path), f"{path}.name", empty=False)
-        tool_input = need_dict(item.get("input", {}), f"{path}.input")
+        call_id = check_name(check_key(item, "id", path), f"{path}.id")
+        name = check_name(check_key(item, "name", path), f"{path}.name")
+        tool_input = check_object(item.get("input", {}), f"{path}.input")
         names[call_id] = name
         return {"type": "tool_use", "id": call_id, "name": name, "input": tool_input}
     report.drop(path, f"{kind!s} block", "agentmsg has no block for it", item)
@@ -511,7 +636,7 @@ def _tool_result(
     report: Report, item: dict[str, Any], path: str, names: dict[str, str]
 ) -> dict[str, Any]:
     report.extra(item, frozenset({"type", "tool_use_id", "content", "is_error"}), path)
-    call_id = need_str(need_key(item, "tool_use_id", path), f"{path}.tool_use_id", empty=False)
+    call_id = check_name(check_key(item, "tool_use_id", path), f"{path}.tool_use_id")
     if item.get("is_error"):
         report.drop(
             f"{path}.is_error",
