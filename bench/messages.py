@@ -232,7 +232,7 @@ def load_contenders(workload: Workload | None = None) -> dict[str, Contender]:
         except ImportError as error:
             msg = (
                 f"cannot import a benchmarked library ({error}); the peers come with the "
-                "`bench` extra: run `make bench`, or `pip install -e '.[bench]'`"
+                "`bench` dependency group: run `make bench`, or `pip install --group bench`"
             )
             raise SystemExit(msg) from error
         contenders[contender.label] = contender
@@ -467,7 +467,7 @@ def time_floors(workload: Workload, options: Options) -> Table:
     try:
         import msgspec
     except ImportError as error:
-        msg = f"cannot import msgspec ({error}); it comes with the `bench` extra"
+        msg = f"cannot import msgspec ({error}); it comes with the `bench` dependency group"
         raise SystemExit(msg) from error
     from agentmsg import Msg
 

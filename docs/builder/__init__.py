@@ -1,7 +1,7 @@
 """The documentation build, one module per job; ``docs/build.py`` is its command line.
 
 - :mod:`builder.site`: ``make html`` from start to end, in the order of the data flow of
-  ``/work/shared/DESIGN.md``: examples, then the languages, then the root files.
+  ``CONTRIBUTING.md``: examples, then the languages, then the root files.
 - :mod:`builder.examples`: the examples pass (sphinx-gallery runs the tutorial scripts
   once into ``docs/tutorial/``).
 - :mod:`builder.languages`: one ``python -m sphinx`` per language, all at once.

@@ -89,8 +89,6 @@ class TokenUsage(TypedDict):
     ``completion_tokens`` and :attr:`AIMessage.query_tokens_count` ``prompt_tokens``.
 
     .. versionadded:: 0.1.0
-    .. versionchanged:: 0.2.0
-       ``total_tokens`` is optional.
     """
 
     prompt_tokens: int
@@ -103,18 +101,13 @@ class SearchInfo(TypedDict):
 
     ``results`` holds one dict of JSON values per result (ERNIE Bot gives each an
     ``index``, a ``url`` and a ``title``).
-
-    .. versionadded:: 0.2.0
     """
 
     results: list[dict[str, Any]]
 
 
 class PluginInfo(TypedDict):
-    """The plugins a chat API ran for an answer: their ``names``.
-
-    .. versionadded:: 0.2.0
-    """
+    """The plugins a chat API ran for an answer: their ``names``."""
 
     names: list[str]
 
@@ -570,9 +563,6 @@ class HumanMessage(ChatMessage):
             >>> message = HumanMessage.create_with_files("What is in this picture?", [gif])
             >>> print(message)
             <role: 'user', content: 'What is in this picture?', files: ['image/gif']>
-
-        .. versionchanged:: 0.2.0
-           The result can be awaited.
         """
         if type(files) not in (list, tuple):
             msg = f"`files` must be a list of file paths or bytes, not {show(files)}."
@@ -594,10 +584,7 @@ class HumanMessage(ChatMessage):
         return cls(text, name=name, files=blocks)
 
     def __await__(self) -> Generator[Any, None, Self]:
-        """Awaiting a human message gives the message itself (see :meth:`create_with_files`).
-
-        .. versionadded:: 0.2.0
-        """
+        """Awaiting a human message gives the message itself (see :meth:`create_with_files`)."""
         return self
         yield  # unreachable: makes this a generator that returns at once
 
@@ -694,7 +681,9 @@ class AIMessage(ChatMessage):
     *token_usage*, else :func:`~agentmsg.estimate_tokens` of the content and the
     function call. It cannot be set. :attr:`query_tokens_count` is ``prompt_tokens``,
     or 0 without a usage report. The function-call arguments are kept as text; they
-    are parsed only by :meth:`~ChatMessage.to_msg`.
+    are parsed only by :meth:`~ChatMessage.to_msg`. :meth:`to_dict` always has the
+    ``function_call``, ``plugin_info`` and ``search_info`` keys (None when unset), as
+    ERNIE Bot Agent's does.
 
     Raises:
         MessageError: A field has the wrong type or value, or a dict has an unknown key.
@@ -710,10 +699,6 @@ class AIMessage(ChatMessage):
         (3, 30)
 
     .. versionadded:: 0.1.0
-    .. versionchanged:: 0.2.0
-       *plugin_info*, *search_info* and *clarify*; :attr:`query_tokens_count`; a
-       *token_usage* without ``total_tokens``; :meth:`to_dict` always has the
-       ``function_call``, ``plugin_info`` and ``search_info`` keys, as ERNIE Bot Agent's.
     """
 
     __slots__ = ("_clarify", "_function_call", "_plugin_info", "_search_info", "_token_usage")
@@ -793,36 +778,25 @@ class AIMessage(ChatMessage):
 
         It is ``prompt_tokens`` of the usage report, and 0 without one, as in ERNIE Bot
         Agent.
-
-        .. versionadded:: 0.2.0
         """
         usage = self._token_usage
         return 0 if usage is None else usage["prompt_tokens"]
 
     @property
     def plugin_info(self) -> PluginInfo | None:
-        """A copy of the plugins the chat API ran, or None.
-
-        .. versionadded:: 0.2.0
-        """
+        """A copy of the plugins the chat API ran, or None."""
         info = self._plugin_info
         return None if info is None else PluginInfo(names=list(info["names"]))
 
     @property
     def search_info(self) -> SearchInfo | None:
-        """A copy of the search results the answer draws on, or None.
-
-        .. versionadded:: 0.2.0
-        """
+        """A copy of the search results the answer draws on, or None."""
         info = self._search_info
         return None if info is None else copy_json(info)
 
     @property
     def clarify(self) -> bool:
-        """Whether the answer asks the user to clarify the question.
-
-        .. versionadded:: 0.2.0
-        """
+        """Whether the answer asks the user to clarify the question."""
         return self._clarify
 
     def to_dict(self) -> dict[str, Any]:
@@ -956,8 +930,6 @@ class AIMessageChunk(AIMessage):
         >>> answer = sum(pieces[1:], pieces[0])
         >>> answer.content
         'The capital is Lima.'
-
-    .. versionadded:: 0.2.0
     """
 
     __slots__ = ()

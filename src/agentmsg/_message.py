@@ -124,8 +124,6 @@ class Msg:
         True
 
     .. versionadded:: 0.1.0
-    .. versionchanged:: 0.2.0
-       Changes made in place through ``content`` and ``metadata`` are checked.
     """
 
     # The fields live in one list, in the order of _FIELDS: one slot to write per message.

@@ -11,6 +11,7 @@ import pickle
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from samples import GIF, PNG, png_block
 
 from agentmsg import (
     AIMessage,
@@ -29,14 +30,7 @@ from agentmsg import (
     estimate_tokens,
 )
 
-PNG = b"\x89PNG\r\n\x1a\n" + bytes(16)
-GIF = b"GIF89a" + bytes(10)
 USAGE = {"prompt_tokens": 12, "completion_tokens": 5, "total_tokens": 17}
-
-
-def png_block() -> dict:
-    data = base64.b64encode(PNG).decode("ascii")
-    return {"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": data}}
 
 
 class TestChatMessage:

@@ -21,6 +21,8 @@ from agentmsg_speedups import UNPATCHED
 
 from conftest import copy_repository, run_build
 
+pytestmark = pytest.mark.slow
+
 
 def tree(root: Path) -> dict[str, bytes]:
     """Every file under *root*, by relative path, with its bytes."""

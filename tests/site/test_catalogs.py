@@ -250,12 +250,15 @@ class TestSphinxLint:
 
 
 @pytest.fixture(scope="module")
-def pots(tmp_path_factory: pytest.TempPathFactory) -> dict[str, set[tuple[str, str]]]:
-    """Messages extracted afresh (``docs/build.py gettext --outdir``), by page."""
+def pots(
+    tmp_path_factory: pytest.TempPathFactory, site_checkout: Path
+) -> dict[str, set[tuple[str, str]]]:
+    """Messages extracted afresh (``docs/build.py gettext --outdir``), by page, in the
+    checkout of the site build, whose examples are run already."""
     outdir = tmp_path_factory.mktemp("gettext")
     result = subprocess.run(
         [sys.executable, "docs/build.py", "gettext", "--outdir", str(outdir)],
-        cwd=ROOT,
+        cwd=site_checkout,
         capture_output=True,
         text=True,
         check=False,
@@ -366,6 +369,7 @@ class TestBrokenCatalog:
             p[: len(f"{repo / relative}:{number}:")] for p in problems
         ]
 
+    @pytest.mark.slow
     def test_build_fails_naming_file_and_line(self, broken: tuple[Path, str, int]) -> None:
         """``docs/build.py html --langs es`` exits non-zero and names ``file:line``."""
         repo, relative, number = broken
@@ -375,6 +379,7 @@ class TestBrokenCatalog:
         assert not (repo / "_build" / "html" / "es" / "index.html").exists()
 
 
+@pytest.mark.slow
 class TestMissingTranslation:
     """An entry without translation is shown in English, never as an empty paragraph."""
 

@@ -34,8 +34,6 @@ DOCS = ROOT / "docs"
 LANGS = ("en", "zh_CN", "es")
 ASSET_DIRS = {"_static", "_sources", "_images", "_downloads"}
 
-pytestmark = pytest.mark.docs
-
 #: Code blocks shown but not run, by (page, first line): shell commands and a file tree.
 NOT_RUN: dict[tuple[str, str], str] = {
     ("index", "pip install agentmsg"): "installs from PyPI: needs the network",

@@ -23,8 +23,6 @@ from bs4 import BeautifulSoup, Comment, NavigableString, Tag
 
 import agentmsg
 
-pytestmark = pytest.mark.docs
-
 HERE = Path(__file__).resolve().parent
 #: As written: "Messages" (Anthropic's API) is allowed, "messages" is not.
 ALLOWED = frozenset(

@@ -25,8 +25,6 @@ sys.path.insert(0, str(ROOT / "docs" / "_ext"))
 
 from agentmsg_languages import LANGUAGES, SITE_PATH, SITE_URL  # noqa: E402
 
-pytestmark = pytest.mark.docs
-
 LANGS = [language.code for language in LANGUAGES]
 TAGS = {language.code: language.tag for language in LANGUAGES}
 SITEMAP_NS = {

@@ -331,6 +331,7 @@ def sample(
     return lang, cells
 
 
+@pytest.mark.slow  # three Sphinx builds of the sample project
 class TestMarkdownWriter:
     """The notebook writer on every construct it knows, in each language."""
 

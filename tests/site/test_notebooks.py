@@ -26,8 +26,6 @@ LANGS = ("en", "zh_CN", "es")
 KERNEL = "agentmsg-test-python3"
 CELL_TIMEOUT = 60
 
-pytestmark = pytest.mark.docs
-
 #: Seconds each notebook took, printed at the end of the session by ``timings``.
 TIMINGS: dict[str, float] = {}
 

@@ -35,8 +35,6 @@ import agentmsg_site  # noqa: E402
 from agentmsg_downloads import load_catalog, text_msgids, translate_script  # noqa: E402
 from agentmsg_languages import LANGUAGES, SITE_URL, language_links  # noqa: E402
 
-pytestmark = pytest.mark.docs
-
 LANGS = [language.code for language in LANGUAGES]
 TAGS = {language.code: language.tag for language in LANGUAGES}
 TRANSLATED = [code for code in LANGS if code != "en"]
@@ -133,12 +131,12 @@ class TestTutorialPages:
     @pytest.mark.parametrize("lang", LANGS)
     @pytest.mark.parametrize("name", TUTORIALS)
     def test_cards_are_the_captured_ones_in_the_page_language(
-        self, built_site: Path, lang: str, name: str
+        self, built_site: Path, built_gallery: Path, lang: str, name: str
     ) -> None:
         """Each chat card is the one the examples pass captured, with its labels written
         in the page's language exactly as ``agentmsg`` writes them for a notebook user;
         the cards after the first leave out the style sheet the first one carries."""
-        generated = (ROOT / "docs" / "tutorial" / f"{name}.rst").read_text(encoding="utf-8")
+        generated = (built_gallery / f"{name}.rst").read_text(encoding="utf-8")
         cards = [card for box in captured_html(generated) for card in _cards(localize(box, lang))]
         page = soup(built_site / lang / "tutorial" / f"{name}.html")
         style = f"<style>{STYLE}</style>"

@@ -94,8 +94,6 @@ def set_display_language(language: str) -> None:
         >>> "Metadatos" in Msg("Ana", "Hola", "user", metadata={"k": 1})._repr_html_()
         True
         >>> set_display_language("en")
-
-    .. versionadded:: 0.2.0
     """
     global _default
     _default = resolve_language(language)
@@ -117,8 +115,6 @@ def display_language(language: str) -> Iterator[str]:
         >>> with display_language("zh-CN"):
         ...     "元数据" in card._repr_html_()
         True
-
-    .. versionadded:: 0.2.0
     """
     token = _current.set(resolve_language(language))
     try:

@@ -76,8 +76,6 @@ class Loss(NamedTuple):
 
     ``str(loss)`` reads as a sentence: ``messages[2].content[0]: thinking block
     dropped: Chat Completions has no field for it``.
-
-    .. versionadded:: 0.2.0
     """
 
     path: str
@@ -103,8 +101,6 @@ class Conversion(NamedTuple):
             the other options, then send it.
         losses: What the format could not carry as it was, in the order of the
             conversation; empty when nothing was lost.
-
-    .. versionadded:: 0.2.0
     """
 
     payload: dict[str, Any]
@@ -118,8 +114,6 @@ class Parsed(NamedTuple):
         messages: The conversation as :class:`~agentmsg.Msg` objects.
         losses: What agentmsg could not carry of the provider's data; empty when
             nothing was lost.
-
-    .. versionadded:: 0.2.0
     """
 
     messages: list[Msg]

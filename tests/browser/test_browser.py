@@ -50,7 +50,8 @@ CHROMIUM_FLAGS = [
 AXE = ROOT / "tests" / "browser" / "node_modules" / "axe-core" / "axe.min.js"
 #: axe-core's tags for the success criteria of WCAG 2.0, 2.1 and 2.2, levels A and AA.
 WCAG_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22a", "wcag22aa"]
-SCREENSHOTS = ROOT / "_build" / "screenshots"
+#: Where the screenshots for review go (CI sets it and keeps them); else a temporary folder.
+SCREENSHOTS = "AGENTMSG_SCREENSHOTS"
 DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 375, "height": 740}
 
@@ -675,14 +676,22 @@ class TestNotFound:
         assert f"{base_url}{first}/index.html" == page.url
 
 
+@pytest.fixture(scope="module")
+def screenshots(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The folder named by ``AGENTMSG_SCREENSHOTS``, else a temporary one."""
+    chosen = os.environ.get(SCREENSHOTS)
+    folder = Path(chosen).resolve() if chosen else tmp_path_factory.mktemp("screenshots")
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
 class TestScreenshots:
     """Screenshots for review: the landing and first tutorial page of each language."""
 
     @pytest.mark.parametrize("lang", LANGS)
-    def test_saved(self, browser: Any, base_url: str, lang: str) -> None:
+    def test_saved(self, browser: Any, base_url: str, screenshots: Path, lang: str) -> None:
         """The landing and first tutorial pages (light), and the tutorial in dark mode and
-        on a phone, are written to _build/screenshots/<lang>-<page>-<variant>.png."""
-        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        on a phone, are written to <screenshots>/<lang>-<page>-<variant>.png."""
         shots = [
             ("light", {"viewport": DESKTOP, "color_scheme": "light"}, ["index.html", TUTORIALS[0]]),
             ("dark", {"viewport": DESKTOP, "color_scheme": "dark"}, [TUTORIALS[0]]),
@@ -696,7 +705,7 @@ class TestScreenshots:
                 for name in names:
                     page.goto(f"{base_url}{lang}/{name}")
                     stem = name.removesuffix(".html").replace("/", "-")
-                    path = SCREENSHOTS / f"{lang}-{stem}-{variant}.png"
+                    path = screenshots / f"{lang}-{stem}-{variant}.png"
                     page.screenshot(path=str(path))
                     written.append(path)
             finally:
