@@ -133,7 +133,9 @@ class Table:
                 entry |= {
                     "ratio": row.ratio,
                     "best_peer": row.best_peer,
-                    "ratio_per_peer": {peer: row.ratio_to(peer) for peer in PEERS},
+                    "ratio_per_peer": {
+                        peer: row.ratio_to(peer) for peer in PEERS if peer in row.values
+                    },
                     "excluded_peers": row.excluded,
                     "target": row.target,
                     "passed": row.passed,

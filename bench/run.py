@@ -38,6 +38,7 @@ DEFAULT_JSON = ROOT / "_build" / "bench" / "results.json"
 SECTION_MODULES = (
     "bench.messages",
     "bench.providers",
+    "bench.streams",
     "bench.imports",
     "bench.docs_build",
     "bench.patches",

@@ -63,6 +63,7 @@ TUTORIALS: dict[str, str] = {
     "saving_loading": "Save messages as JSON, load them safely, check them with a schema.",
     "use_cases": "Follow one help-desk story through reports, hand-offs and lessons.",
     "model_apis": "Send one conversation to four model APIs and see what each one drops.",
+    "streaming": "Show a streamed reply as it arrives, and get what the whole reply gives.",
     "migration": "Run code written for AgentScope 1.x or ERNIE Bot Agent, and see what differs.",
 }
 TUTORIAL_ORDER = tuple(TUTORIALS)

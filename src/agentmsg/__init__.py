@@ -73,6 +73,7 @@ __all__ = [
     "BLOCK_TYPES",
     "AIMessage",
     "AIMessageChunk",
+    "AnthropicStream",
     "AudioBlock",
     "Base64Source",
     "BlockType",
@@ -81,6 +82,7 @@ __all__ = [
     "Conversion",
     "FunctionCall",
     "FunctionMessage",
+    "GeminiStream",
     "HumanMessage",
     "ImageBlock",
     "Loss",
@@ -90,6 +92,8 @@ __all__ = [
     "MessageAttributeError",
     "MessageError",
     "Msg",
+    "OpenAIChatStream",
+    "OpenAIResponsesStream",
     "Parsed",
     "PluginInfo",
     "SearchInfo",
@@ -126,7 +130,7 @@ _PROVIDER_NAMES = frozenset(__all__).difference(globals())
 
 
 def __getattr__(name: str) -> Any:
-    # The provider conversions are imported on first use (PEP 562).
+    # The provider conversions and streams are imported on first use (PEP 562).
     if name in _PROVIDER_NAMES:
         from . import providers
 

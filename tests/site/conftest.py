@@ -29,6 +29,7 @@ TUTORIALS = (
     "saving_loading",
     "use_cases",
     "model_apis",
+    "streaming",
     "migration",
 )
 

@@ -836,6 +836,7 @@ class AIMessage(Message):
         }
     )
     _DEFAULT_NAME: ClassVar[str] = "assistant"
+    _PIECE: ClassVar[bool] = False  # whether a function call may lack its name (a chunk's)
 
     _function_call: dict[str, Any] | None
     _token_usage: dict[str, Any] | None
@@ -857,7 +858,9 @@ class AIMessage(Message):
     ) -> None:
         self._setup(content, name)
         usage = check_token_usage(token_usage)
-        _object_setattr(self, "_function_call", check_function_call(function_call))
+        _object_setattr(
+            self, "_function_call", check_function_call(function_call, piece=self._PIECE)
+        )
         _object_setattr(self, "_token_usage", usage)
         _object_setattr(self, "_plugin_info", check_plugin_info(plugin_info))
         _object_setattr(self, "_search_info", check_search_info(search_info))
@@ -882,7 +885,7 @@ class AIMessage(Message):
 
     @function_call.setter
     def function_call(self, value: FunctionCall | None) -> None:
-        _object_setattr(self, "_function_call", check_function_call(value))
+        _object_setattr(self, "_function_call", check_function_call(value, piece=self._PIECE))
 
     @property
     def token_usage(self) -> TokenUsage | None:
@@ -966,7 +969,10 @@ class AIMessage(Message):
             blocks.append({"type": "thinking", "thinking": call["thoughts"]})
         if self._content:
             blocks.append({"type": "text", "text": self._content})
-        name = call["name"]
+        name = call.get("name")
+        if name is None:
+            msg = "`function_call` has no `name`: add the piece that names the function first."
+            raise MessageError(msg, "function_call.name")
         if not name:
             msg = (
                 "`function_call.name` is empty (ERNIE Bot Agent's example of an answer that "
@@ -1053,7 +1059,8 @@ class AIMessageChunk(AIMessage):
     both pieces. It takes the arguments of :class:`AIMessage` and is one, so a piece, or
     their sum, can go wherever an answer can. The contents are joined, as are the
     ``arguments`` and ``thoughts`` of a function call streamed in pieces (the pieces
-    must name the same function). The usage report, plugin and search information of
+    must name the same function; a later piece may leave out the ``name``, as the
+    fragments of a streamed tool call do). The usage report, plugin and search information of
     the later piece replace the earlier's when it has them: a chat API reports usage as
     a running total in each piece, or once in the last one, and either way the last
     report covers the whole answer (langchain-core adds up the pieces' counts instead).
@@ -1073,6 +1080,7 @@ class AIMessageChunk(AIMessage):
     """
 
     __slots__ = ()
+    _PIECE: ClassVar[bool] = True
 
     def __add__(self, other: object) -> AIMessageChunk:
         if not isinstance(other, AIMessageChunk):

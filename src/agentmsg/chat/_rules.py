@@ -66,18 +66,24 @@ def _check_dict_keys(
             raise MessageError(msg, f"{path}.{key}")
 
 
-def check_function_call(value: Any, path: str = "function_call") -> dict[str, Any] | None:
+def check_function_call(
+    value: Any, path: str = "function_call", *, piece: bool = False
+) -> dict[str, Any] | None:
     """None, or a function call: ``name`` (a string, empty for none) and ``arguments``,
-    maybe ``thoughts`` and ``id``."""
+    maybe ``thoughts`` and ``id``; with *piece*, a later piece of a streamed call may leave
+    out the ``name``."""
     if value is None:
         return None
     if type(value) not in DICT_TYPES:
         msg = f"`{path}` must be a dict with `name` and `arguments`, or None, not {show(value)}."
         raise MessageError(msg, path)
-    _check_dict_keys(value, _FUNCTION_CALL_KEYS, ("name", "arguments"), path)
-    name = value["name"]
-    # ERNIE Bot Agent's remote toolkit writes "" for an example answer that calls nothing.
-    call: dict[str, Any] = {"name": "" if name == "" else check_name(name, f"{path}.name")}
+    required = ("arguments",) if piece and "name" not in value else ("name", "arguments")
+    _check_dict_keys(value, _FUNCTION_CALL_KEYS, required, path)
+    call: dict[str, Any] = {}
+    if "name" in value:
+        name = value["name"]
+        # ERNIE Bot Agent's remote toolkit writes "" for an example answer that calls nothing.
+        call["name"] = "" if name == "" else check_name(name, f"{path}.name")
     if "thoughts" in value:
         call["thoughts"] = check_str(value["thoughts"], f"{path}.thoughts")
     call["arguments"] = check_str(value["arguments"], f"{path}.arguments")
@@ -330,13 +336,18 @@ def merge_calls(first: dict[str, Any] | None, second: dict[str, Any] | None) -> 
     arguments and thoughts concatenated, at most one call id)."""
     if first is None or second is None:
         return first if second is None else second
-    if first["name"] != second["name"]:
+    names = (first.get("name"), second.get("name"))
+    if None not in names and names[0] != names[1]:
         msg = (
             f"`function_call.name` of the second piece is {second['name']!r}, but the "
             f"first piece calls {first['name']!r}."
         )
         raise MessageError(msg, "function_call.name")
-    call: dict[str, Any] = {"name": first["name"]}
+    # A later piece of a streamed call may leave the name to the first one.
+    call: dict[str, Any] = {}
+    name = names[0] if names[0] is not None else names[1]
+    if name is not None:
+        call["name"] = name
     if "thoughts" in first or "thoughts" in second:
         call["thoughts"] = first.get("thoughts", "") + second.get("thoughts", "")
     call["arguments"] = first["arguments"] + second["arguments"]
