@@ -43,6 +43,7 @@ extensions = [
     "agentmsg_site",
     "agentmsg_theme_strings",
     "agentmsg_lite",
+    "agentmsg_matrix",
     "agentmsg_speedups",  # last: it freezes what the others imported (see its docstring)
 ]
 

@@ -1,0 +1,162 @@
+"""The ``conversion-matrix`` directive: what each conversion keeps, found by running it.
+
+The cells come from :mod:`agentmsg.providers._matrix`, computed while the page is read,
+so the page says what the converters of this commit do. Their words are translated from
+the page's own catalog (``locales/<lang>/LC_MESSAGES/<page>.po``): the gettext build adds
+them to the page's ``.pot`` with a ``msgctxt`` naming the row, so that a language whose
+words agree with the thing (Spanish gender and number) translates each row's words on
+their own. Sphinx's own extraction has no contexts, and it skips these generated nodes.
+The loss texts stay English: they are the exact text the code reports.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from docutils import nodes
+from sphinx.application import Sphinx
+from sphinx.util.docutils import SphinxDirective
+
+#: The words of a cell, by status (see agentmsg.providers._matrix).
+STATUS_WORDS = {
+    "kept": "kept",
+    "carried": "carried another way",
+    "lost": "lost",
+    "record": "not sent: agentmsg's own record",
+    "absent": "nothing to read back",
+    "none": "the format has none",
+    "unreported": "gone without a loss",
+}
+#: How a thing is carried when no loss says it, by Cell.where.
+WHERE_WORDS = {
+    "provider_state": "in the message's provider state",
+    "moved": "in another message",
+    "role_system": 'back with role "system"',
+}
+ROW_CONTEXT = "matrix row"
+HEADER_CONTEXT = "matrix header"
+HEADER = "What"
+
+
+def messages() -> list[tuple[str, str]]:
+    """Every (msgctxt, msgid) the matrix shows, in the order of the page."""
+    from agentmsg.providers import _matrix
+
+    found: list[tuple[str, str]] = [(HEADER_CONTEXT, HEADER)]
+    found += [(ROW_CONTEXT, probe.key) for probe in _matrix.PROBES]
+    for rows in _matrix.matrix().values():
+        for key, cells in rows.items():
+            for cell in cells:
+                found.append((key, STATUS_WORDS[cell.status]))
+                if cell.where is not None:
+                    found.append((key, WHERE_WORDS[cell.where]))
+    return list(dict.fromkeys(found))
+
+
+def _catalog(app: Sphinx, docname: str) -> dict[tuple[str, str], str]:
+    language = app.config.language
+    if language == "en":
+        return {}
+    import polib
+
+    path = Path(app.confdir, "..", "locales", language, "LC_MESSAGES", f"{docname}.po")
+    if not path.is_file():
+        return {}
+    return {
+        (entry.msgctxt or "", entry.msgid): entry.msgstr
+        for entry in polib.pofile(str(path))
+        if entry.msgctxt and entry.msgstr and not entry.obsolete and "fuzzy" not in entry.flags
+    }
+
+
+def _para(*children: nodes.Node) -> nodes.paragraph:
+    para = nodes.paragraph("", "", *children)
+    para["translatable"] = False  # translated here, with its row's context
+    return para
+
+
+class ConversionMatrix(SphinxDirective):
+    """The table of one format (the argument, such as ``openai_chat``): a row per probe,
+    a column per direction."""
+
+    has_content = False
+    required_arguments = 1
+
+    def run(self) -> list[nodes.Node]:
+        from agentmsg.providers import _matrix
+
+        self.env.note_dependency(_matrix.__file__)
+        catalog = _catalog(self.env.app, self.env.docname)
+
+        def tr(context: str, text: str) -> str:
+            return catalog.get((context, text), text)
+
+        formats = {fmt.key: fmt for fmt in _matrix.FORMATS}
+        fmt = formats.get(self.arguments[0])
+        if fmt is None:
+            raise self.error(f"no format {self.arguments[0]!r}; one of {', '.join(formats)}")
+        cells = _matrix.matrix()[fmt.key]
+        table = nodes.table(classes=["agentmsg-matrix"])
+        group = nodes.tgroup(cols=3)
+        table += group
+        for width in (22, 39, 39):
+            group += nodes.colspec(colwidth=width)
+        head = nodes.thead()
+        group += head
+        head += self._row(
+            [_para(nodes.Text(tr(HEADER_CONTEXT, HEADER)))],
+            [_para(nodes.literal("", f"to_{fmt.key}"))],
+            [_para(nodes.literal("", f"from_{fmt.key}"))],
+        )
+        body = nodes.tbody()
+        group += body
+        for probe in _matrix.PROBES:
+            to_cell, from_cell = cells[probe.key]
+            body += self._row(
+                [_para(nodes.Text(tr(ROW_CONTEXT, probe.key)))],
+                self._cell(probe.key, to_cell, tr),
+                self._cell(probe.key, from_cell, tr),
+            )
+        return [table]
+
+    @staticmethod
+    def _cell(key: str, cell: Any, tr: Any) -> list[nodes.Node]:
+        words = tr(key, STATUS_WORDS[cell.status])
+        if cell.where is not None:
+            words = f"{words}: {tr(key, WHERE_WORDS[cell.where])}"
+        parts: list[nodes.Node] = [_para(nodes.strong("", words))]
+        parts += [_para(nodes.literal("", text)) for text in cell.losses]
+        return parts
+
+    @staticmethod
+    def _row(*cells: list[nodes.Node]) -> nodes.row:
+        row = nodes.row()
+        for children in cells:
+            entry = nodes.entry()
+            entry += children
+            row += entry
+        return row
+
+
+def _add_to_pot(app: Sphinx, exception: Exception | None) -> None:
+    """Add the matrix's words, with their contexts, to each page's ``.pot``."""
+    if exception is not None or app.builder.name != "gettext":
+        return
+    import polib
+
+    for docname in sorted(app.env.found_docs):
+        if "conversion-matrix" not in Path(app.env.doc2path(docname)).read_text(encoding="utf-8"):
+            continue
+        pot_path = Path(app.outdir, f"{docname}.pot")
+        pot = polib.pofile(str(pot_path))
+        for context, msgid in messages():
+            if pot.find(msgid, msgctxt=context) is None:
+                pot.append(polib.POEntry(msgctxt=context, msgid=msgid, msgstr=""))
+        pot.save(str(pot_path))
+
+
+def setup(app: Sphinx) -> dict[str, Any]:
+    app.add_directive("conversion-matrix", ConversionMatrix)
+    app.connect("build-finished", _add_to_pot)
+    return {"parallel_read_safe": True, "parallel_write_safe": True}

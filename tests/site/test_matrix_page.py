@@ -1,0 +1,98 @@
+"""The conversion matrix page says, in each language, what the converters do.
+
+Each table of the built page is read back from the HTML and compared with the cells
+computed here, their words translated from the page's catalog with the row's context.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import polib
+import pytest
+from agentmsg_matrix import HEADER, HEADER_CONTEXT, ROW_CONTEXT, STATUS_WORDS, WHERE_WORDS
+from bs4 import BeautifulSoup
+
+from agentmsg.providers import _matrix
+from conftest import ROOT
+
+LANGS = ("en", "zh_CN", "es")
+
+
+def words(lang: str) -> dict[tuple[str, str], str]:
+    """The matrix's words in *lang*: (msgctxt, msgid) -> text; every one must be there."""
+    if lang == "en":
+        return {}
+    path = ROOT / "locales" / lang / "LC_MESSAGES" / "conversions.po"
+    return {
+        (entry.msgctxt, entry.msgid): entry.msgstr
+        for entry in polib.pofile(str(path))
+        if entry.msgctxt and entry.msgstr and "fuzzy" not in entry.flags and not entry.obsolete
+    }
+
+
+def expected_rows(lang: str, fmt: _matrix.Format) -> list[list[list[str]]]:
+    """The rows a table should show: per cell, its paragraphs' texts."""
+    catalog = words(lang)
+
+    def tr(context: str, text: str) -> str:
+        if lang == "en":
+            return text
+        return catalog[(context, text)]  # a KeyError names the untranslated word
+
+    def cell(key: str, value: _matrix.Cell) -> list[str]:
+        head = tr(key, STATUS_WORDS[value.status])
+        if value.where is not None:
+            head = f"{head}: {tr(key, WHERE_WORDS[value.where])}"
+        return [head, *value.losses]
+
+    cells = _matrix.matrix()[fmt.key]
+    rows = [[[tr(HEADER_CONTEXT, HEADER)], [f"to_{fmt.key}"], [f"from_{fmt.key}"]]]
+    for probe in _matrix.PROBES:
+        to_cell, from_cell = cells[probe.key]
+        rows.append(
+            [[tr(ROW_CONTEXT, probe.key)], cell(probe.key, to_cell), cell(probe.key, from_cell)]
+        )
+    return rows
+
+
+def page_tables(path: Path) -> list[list[list[list[str]]]]:
+    soup = BeautifulSoup(path.read_text(encoding="utf-8"), "html.parser")
+    tables = []
+    for table in soup.select("table.agentmsg-matrix"):
+        rows = []
+        for tr in table.select("tr"):
+            rows.append(
+                [[p.get_text() for p in td.find_all("p")] for td in tr.find_all(["th", "td"])]
+            )
+        tables.append(rows)
+    return tables
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_page_shows_the_cells_the_code_gives(built_site: Path, lang: str) -> None:
+    """Every table of the page, in every language, equals a fresh run of the probes."""
+    tables = page_tables(built_site / lang / "conversions.html")
+    assert tables == [expected_rows(lang, fmt) for fmt in _matrix.FORMATS]
+
+
+def test_the_loss_texts_are_code_literals(built_site: Path) -> None:
+    """A quoted loss is shown as code (the exact text), in every language."""
+    soup = BeautifulSoup(
+        (built_site / "es" / "conversions.html").read_text(encoding="utf-8"), "html.parser"
+    )
+    quoted = [code.get_text() for code in soup.select("table.agentmsg-matrix td p > code")]
+    assert (
+        "messages[1].content[0]: thinking block dropped: Chat Completions has no field for it"
+        in quoted
+    )
+
+
+def test_the_api_page_links_to_the_matrix(built_site: Path) -> None:
+    """The API reference's "What each format carries" points at the matrix page."""
+    soup = BeautifulSoup(
+        (built_site / "en" / "api.html").read_text(encoding="utf-8"), "html.parser"
+    )
+    section = soup.find(id="provider-formats")
+    assert section is not None
+    assert section.find("a", href="conversions.html") is not None
