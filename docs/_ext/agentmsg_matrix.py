@@ -18,22 +18,35 @@ from docutils import nodes
 from sphinx.application import Sphinx
 from sphinx.util.docutils import SphinxDirective
 
-#: The words of a cell, by status (see agentmsg.providers._matrix).
-STATUS_WORDS = {
-    "kept": "kept",
-    "carried": "carried another way",
-    "lost": "lost",
-    "record": "not sent: agentmsg's own record",
-    "absent": "nothing to read back",
-    "none": "the format has none",
-    "unreported": "gone without a loss",
-}
+#: The words of a cell, by direction (0: ``to_*``, 1: ``from_*``) and status (see
+#: agentmsg.providers._matrix): a request sends, a reader keeps.
+STATUS_WORDS = (
+    {
+        "kept": "sent",
+        "carried": "sent another way",
+        "lost": "lost",
+        "record": "not sent: agentmsg's own record",
+        "none": "the format has none",
+        "unreported": "gone without a loss",
+    },
+    {
+        "kept": "kept",
+        "carried": "kept another way",
+        "lost": "lost",
+        "absent": "nothing to read back",
+        "none": "the format has none",
+        "unreported": "gone without a loss",
+    },
+)
 #: How a thing is carried when no loss says it, by Cell.where.
 WHERE_WORDS = {
     "provider_state": "in the message's provider state",
     "moved": "in another message",
     "role_system": 'back with role "system"',
 }
+#: Words that agree with nothing share one context; the others take their row's key.
+SHARED_WORDS = frozenset({"absent"})
+CELL_CONTEXT = "matrix cell"
 ROW_CONTEXT = "matrix row"
 HEADER_CONTEXT = "matrix header"
 HEADER = "What"
@@ -47,11 +60,18 @@ def messages() -> list[tuple[str, str]]:
     found += [(ROW_CONTEXT, probe.key) for probe in _matrix.PROBES]
     for rows in _matrix.matrix().values():
         for key, cells in rows.items():
-            for cell in cells:
-                found.append((key, STATUS_WORDS[cell.status]))
-                if cell.where is not None:
-                    found.append((key, WHERE_WORDS[cell.where]))
+            for direction, cell in enumerate(cells):
+                found += cell_words(key, direction, cell)
     return list(dict.fromkeys(found))
+
+
+def cell_words(key: str, direction: int, cell: Any) -> list[tuple[str, str]]:
+    """The (msgctxt, msgid) of a cell's words: its status, then where, if it says."""
+    status = cell.status
+    words = [(CELL_CONTEXT if status in SHARED_WORDS else key, STATUS_WORDS[direction][status])]
+    if cell.where is not None:
+        words.append((CELL_CONTEXT, WHERE_WORDS[cell.where]))
+    return words
 
 
 def _catalog(app: Sphinx, docname: str) -> dict[tuple[str, str], str]:
@@ -115,16 +135,14 @@ class ConversionMatrix(SphinxDirective):
             to_cell, from_cell = cells[probe.key]
             body += self._row(
                 [_para(nodes.Text(tr(ROW_CONTEXT, probe.key)))],
-                self._cell(probe.key, to_cell, tr),
-                self._cell(probe.key, from_cell, tr),
+                self._cell(probe.key, 0, to_cell, tr),
+                self._cell(probe.key, 1, from_cell, tr),
             )
         return [table]
 
     @staticmethod
-    def _cell(key: str, cell: Any, tr: Any) -> list[nodes.Node]:
-        words = tr(key, STATUS_WORDS[cell.status])
-        if cell.where is not None:
-            words = f"{words}: {tr(key, WHERE_WORDS[cell.where])}"
+    def _cell(key: str, direction: int, cell: Any, tr: Any) -> list[nodes.Node]:
+        words = ": ".join(tr(*pair) for pair in cell_words(key, direction, cell))
         parts: list[nodes.Node] = [_para(nodes.strong("", words))]
         parts += [_para(nodes.literal("", text)) for text in cell.losses]
         return parts

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import polib
 import pytest
-from agentmsg_matrix import HEADER, HEADER_CONTEXT, ROW_CONTEXT, STATUS_WORDS, WHERE_WORDS
+from agentmsg_matrix import HEADER, HEADER_CONTEXT, ROW_CONTEXT, cell_words
 from bs4 import BeautifulSoup
 
 from agentmsg.providers import _matrix
@@ -40,10 +40,8 @@ def expected_rows(lang: str, fmt: _matrix.Format) -> list[list[list[str]]]:
             return text
         return catalog[(context, text)]  # a KeyError names the untranslated word
 
-    def cell(key: str, value: _matrix.Cell) -> list[str]:
-        head = tr(key, STATUS_WORDS[value.status])
-        if value.where is not None:
-            head = f"{head}: {tr(key, WHERE_WORDS[value.where])}"
+    def cell(key: str, direction: int, value: _matrix.Cell) -> list[str]:
+        head = ": ".join(tr(*pair) for pair in cell_words(key, direction, value))
         return [head, *value.losses]
 
     cells = _matrix.matrix()[fmt.key]
@@ -51,7 +49,11 @@ def expected_rows(lang: str, fmt: _matrix.Format) -> list[list[list[str]]]:
     for probe in _matrix.PROBES:
         to_cell, from_cell = cells[probe.key]
         rows.append(
-            [[tr(ROW_CONTEXT, probe.key)], cell(probe.key, to_cell), cell(probe.key, from_cell)]
+            [
+                [tr(ROW_CONTEXT, probe.key)],
+                cell(probe.key, 0, to_cell),
+                cell(probe.key, 1, from_cell),
+            ]
         )
     return rows
 
@@ -74,6 +76,20 @@ def test_the_page_shows_the_cells_the_code_gives(built_site: Path, lang: str) ->
     """Every table of the page, in every language, equals a fresh run of the probes."""
     tables = page_tables(built_site / lang / "conversions.html")
     assert tables == [expected_rows(lang, fmt) for fmt in _matrix.FORMATS]
+
+
+def test_known_english_cells(built_site: Path) -> None:
+    """Two cells as a reader sees them, written out by hand."""
+    chat = page_tables(built_site / "en" / "conversions.html")[0]
+    rows = {row[0][0]: row[1:] for row in chat}
+    assert rows["thinking block"] == [
+        [
+            "lost",
+            "messages[1].content[0]: thinking block dropped: Chat Completions has no field for it",
+        ],
+        ["nothing to read back"],
+    ]
+    assert rows["image in a tool result"][1] == ["kept another way: in another message"]
 
 
 def test_the_loss_texts_are_code_literals(built_site: Path) -> None:

@@ -428,8 +428,7 @@ def _role_cell(probe: Probe, messages: list[Msg], original: list[Msg]) -> Cell:
 
 def _read_back(probe: Probe, messages: list[Msg], original: list[Msg] | None) -> Cell:
     """Where the marker is in *messages*, read back from a request or from provider data."""
-    if probe.key.startswith("role"):
-        assert original is not None  # role probes are conversations
+    if original is not None and probe.key.startswith("role"):
         return _role_cell(probe, messages, original)
     places = _places(messages, probe.marker)
     if not places:
@@ -441,6 +440,13 @@ def _read_back(probe: Probe, messages: list[Msg], original: list[Msg] | None) ->
     return Cell(CARRIED, where="moved")
 
 
+def _conversation(probe: Probe) -> list[Msg]:
+    if probe.conversation is None:
+        msg = f"probe {probe.key!r} has neither a conversation nor provider data"
+        raise TypeError(msg)
+    return probe.conversation()
+
+
 def to_cell(fmt: Format, probe: Probe) -> Cell:
     """What ``to_*`` of *fmt* does with the thing of *probe*."""
     if probe.native is not None:
@@ -449,8 +455,7 @@ def to_cell(fmt: Format, probe: Probe) -> Cell:
             return Cell(NONE)
         conversation = fmt.read(data).messages
     else:
-        assert probe.conversation is not None
-        conversation = probe.conversation()
+        conversation = _conversation(probe)
     result = fmt.to(conversation)
     losses = tuple(loss for loss in result.losses if _under(loss, probe.path))
     if losses:
@@ -478,8 +483,7 @@ def from_cell(fmt: Format, probe: Probe) -> Cell:
         if data is None:
             return Cell(NONE)
     else:
-        assert probe.conversation is not None
-        original = probe.conversation()
+        original = _conversation(probe)
         written = fmt.to(original)
         if probe.record or any(
             loss.dropped and _under(loss, probe.path) for loss in written.losses
