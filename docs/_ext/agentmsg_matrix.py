@@ -11,6 +11,7 @@ The loss texts stay English: they are the exact text the code reports.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -42,7 +43,7 @@ STATUS_WORDS = (
 WHERE_WORDS = {
     "provider_state": "in the message's provider state",
     "moved": "in another message",
-    "role_system": 'back with role "system"',
+    "role_system": "back with role `system`",
 }
 #: Words that agree with nothing share one context; the others take their row's key.
 SHARED_WORDS = frozenset({"absent"})
@@ -90,6 +91,16 @@ def _catalog(app: Sphinx, docname: str) -> dict[tuple[str, str], str]:
     }
 
 
+def _marked(text: str) -> list[nodes.Node]:
+    """*text* as nodes, its backquoted parts as code (role names are code in every language)."""
+    parts = text.split("`")
+    return [
+        nodes.literal("", part) if odd else nodes.Text(part)
+        for odd, part in ((index % 2 == 1, part) for index, part in enumerate(parts))
+        if part
+    ]
+
+
 def _para(*children: nodes.Node) -> nodes.paragraph:
     para = nodes.paragraph("", "", *children)
     para["translatable"] = False  # translated here, with its row's context
@@ -134,7 +145,7 @@ class ConversionMatrix(SphinxDirective):
         for probe in _matrix.PROBES:
             to_cell, from_cell = cells[probe.key]
             body += self._row(
-                [_para(nodes.Text(tr(ROW_CONTEXT, probe.key)))],
+                [_para(*_marked(tr(ROW_CONTEXT, probe.key)))],
                 self._cell(probe.key, 0, to_cell, tr),
                 self._cell(probe.key, 1, from_cell, tr),
             )
@@ -143,7 +154,7 @@ class ConversionMatrix(SphinxDirective):
     @staticmethod
     def _cell(key: str, direction: int, cell: Any, tr: Any) -> list[nodes.Node]:
         words = ": ".join(tr(*pair) for pair in cell_words(key, direction, cell))
-        parts: list[nodes.Node] = [_para(nodes.strong("", words))]
+        parts: list[nodes.Node] = [_para(nodes.strong("", "", *_marked(words)))]
         parts += [_para(nodes.literal("", text)) for text in cell.losses]
         return parts
 
@@ -172,6 +183,38 @@ def _add_to_pot(app: Sphinx, exception: Exception | None) -> None:
             if pot.find(msgid, msgctxt=context) is None:
                 pot.append(polib.POEntry(msgctxt=context, msgid=msgid, msgstr=""))
         pot.save(str(pot_path))
+
+
+def merge_contexts(pot_dir: Path, locale_dir: Path, langs: Iterable[str]) -> list[Path]:
+    """Merge into each catalog a ``.pot`` whose entries differ from the catalog's by context.
+
+    ``sphinx-intl update`` compares msgids alone: a new row of the matrix whose words
+    another row already has would never reach the catalog. Run after it; returns the
+    catalogs written.
+    """
+    from babel.messages.pofile import read_po, write_po
+
+    written = []
+    for pot_path in sorted(pot_dir.rglob("*.pot")):
+        with pot_path.open("rb") as file:
+            pot = read_po(file)
+        if not any(message.context for message in pot):
+            continue
+        want = {(message.id, message.context) for message in pot if message.id}
+        name = pot_path.relative_to(pot_dir).with_suffix(".po")
+        for lang in langs:
+            po_path = locale_dir / lang / "LC_MESSAGES" / name
+            if not po_path.is_file():
+                continue
+            with po_path.open("rb") as file:
+                catalog = read_po(file, locale=lang)
+            if {(message.id, message.context) for message in catalog if message.id} == want:
+                continue
+            catalog.update(pot)
+            with po_path.open("wb") as file:
+                write_po(file, catalog, width=76)
+            written.append(po_path)
+    return written
 
 
 def setup(app: Sphinx) -> dict[str, Any]:

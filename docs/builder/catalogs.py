@@ -282,6 +282,10 @@ def update_po(langs: Sequence[str] = TRANSLATED_LANGS) -> None:
     """
     build_gettext()
     _sphinx_intl_update(GETTEXT, LOCALES, langs)
+    from agentmsg_matrix import merge_contexts  # sphinx-intl misses entries new by context only
+
+    for path in merge_contexts(GETTEXT, LOCALES, langs):
+        print(f"Update (contexts): {shown(path)}")
     _sphinx_intl_update(extract_package_messages().parent, PACKAGE_LOCALE, langs)
     pages = {
         path.relative_to(GETTEXT).with_suffix("").as_posix() for path in GETTEXT.rglob("*.pot")

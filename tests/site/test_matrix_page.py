@@ -42,7 +42,7 @@ def expected_rows(lang: str, fmt: _matrix.Format) -> list[list[list[str]]]:
 
     def cell(key: str, direction: int, value: _matrix.Cell) -> list[str]:
         head = ": ".join(tr(*pair) for pair in cell_words(key, direction, value))
-        return [head, *value.losses]
+        return [head.replace("`", ""), *value.losses]
 
     cells = _matrix.matrix()[fmt.key]
     rows = [[[tr(HEADER_CONTEXT, HEADER)], [f"to_{fmt.key}"], [f"from_{fmt.key}"]]]
@@ -50,7 +50,7 @@ def expected_rows(lang: str, fmt: _matrix.Format) -> list[list[list[str]]]:
         to_cell, from_cell = cells[probe.key]
         rows.append(
             [
-                [tr(ROW_CONTEXT, probe.key)],
+                [tr(ROW_CONTEXT, probe.key).replace("`", "")],
                 cell(probe.key, 0, to_cell),
                 cell(probe.key, 1, from_cell),
             ]

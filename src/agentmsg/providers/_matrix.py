@@ -312,25 +312,25 @@ PROBES: tuple[Probe, ...] = (
         "sender name", "PROBE_NAME", "messages[0].name", lambda: [Msg("PROBE_NAME", "Hi.", "user")]
     ),
     Probe(
-        "role user",
+        "role `user`",
         "PROBE_ROLE_U",
         "messages[0].role",
         lambda: [Msg("user", "PROBE_ROLE_U", "user")],
     ),
     Probe(
-        "role assistant",
+        "role `assistant`",
         "PROBE_ROLE_A",
         "messages[1].role",
         lambda: [Msg("user", "Hi.", "user"), Msg("assistant", "PROBE_ROLE_A", "assistant")],
     ),
     Probe(
-        "role system",
+        "role `system`",
         "PROBE_ROLE_S",
         "messages[0].role",
         lambda: [Msg("system", "PROBE_ROLE_S", "system"), Msg("user", "Hi.", "user")],
     ),
     Probe(
-        "role of a message of tool results, not system",
+        "role of a message of tool results, not `system`",
         "PROBE_ROLE_T",
         "messages[2].role",
         lambda: _results("PROBE_ROLE_T", role="user"),
@@ -428,7 +428,7 @@ def _role_cell(probe: Probe, messages: list[Msg], original: list[Msg]) -> Cell:
 
 def _read_back(probe: Probe, messages: list[Msg], original: list[Msg] | None) -> Cell:
     """Where the marker is in *messages*, read back from a request or from provider data."""
-    if original is not None and probe.key.startswith("role"):
+    if original is not None and probe.key.startswith("role "):
         return _role_cell(probe, messages, original)
     places = _places(messages, probe.marker)
     if not places:
@@ -465,7 +465,7 @@ def to_cell(fmt: Format, probe: Probe) -> Cell:
     text = json.dumps(result.payload, ensure_ascii=False)
     if probe.marker in text or _b64(probe.marker) in text:
         return Cell(KEPT)
-    if probe.key.startswith("role"):
+    if probe.key.startswith("role "):
         return Cell(KEPT)  # a role is said by the message's place or field, checked on the way back
     return Cell(UNREPORTED)
 
