@@ -51,10 +51,12 @@ CELL_CONTEXT = "matrix cell"
 ROW_CONTEXT = "matrix row"
 HEADER_CONTEXT = "matrix header"
 HEADER = "What"
+#: How a cell's status and its "where" are joined (Chinese takes a full-width colon).
+JOIN = "{status}: {where}"
 
 
 def messages() -> list[tuple[str, str]]:
-    """Every (msgctxt, msgid) the matrix shows, in the order of the page."""
+    """Every (msgctxt, msgid) the matrix shows, format by format, each once."""
     from agentmsg.providers import _matrix
 
     found: list[tuple[str, str]] = [(HEADER_CONTEXT, HEADER)]
@@ -71,8 +73,16 @@ def cell_words(key: str, direction: int, cell: Any) -> list[tuple[str, str]]:
     status = cell.status
     words = [(CELL_CONTEXT if status in SHARED_WORDS else key, STATUS_WORDS[direction][status])]
     if cell.where is not None:
-        words.append((CELL_CONTEXT, WHERE_WORDS[cell.where]))
+        words += [(CELL_CONTEXT, WHERE_WORDS[cell.where]), (CELL_CONTEXT, JOIN)]
     return words
+
+
+def cell_text(key: str, direction: int, cell: Any, tr: Any) -> str:
+    """A cell's words as the page shows them, each translated by *tr(context, text)*."""
+    words = [tr(*pair) for pair in cell_words(key, direction, cell)]
+    return (
+        tr(CELL_CONTEXT, JOIN).format(status=words[0], where=words[1]) if cell.where else words[0]
+    )
 
 
 def _catalog(app: Sphinx, docname: str) -> dict[tuple[str, str], str]:
@@ -153,7 +163,7 @@ class ConversionMatrix(SphinxDirective):
 
     @staticmethod
     def _cell(key: str, direction: int, cell: Any, tr: Any) -> list[nodes.Node]:
-        words = ": ".join(tr(*pair) for pair in cell_words(key, direction, cell))
+        words = cell_text(key, direction, cell, tr)
         parts: list[nodes.Node] = [_para(nodes.strong("", "", *_marked(words)))]
         parts += [_para(nodes.literal("", text)) for text in cell.losses]
         return parts

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import polib
 import pytest
-from agentmsg_matrix import HEADER, HEADER_CONTEXT, ROW_CONTEXT, cell_words
+from agentmsg_matrix import HEADER, HEADER_CONTEXT, ROW_CONTEXT, cell_text
 from bs4 import BeautifulSoup
 
 from agentmsg.providers import _matrix
@@ -41,7 +41,7 @@ def expected_rows(lang: str, fmt: _matrix.Format) -> list[list[list[str]]]:
         return catalog[(context, text)]  # a KeyError names the untranslated word
 
     def cell(key: str, direction: int, value: _matrix.Cell) -> list[str]:
-        head = ": ".join(tr(*pair) for pair in cell_words(key, direction, value))
+        head = cell_text(key, direction, value, tr)
         return [head.replace("`", ""), *value.losses]
 
     cells = _matrix.matrix()[fmt.key]
@@ -64,9 +64,10 @@ def page_tables(path: Path) -> list[list[list[list[str]]]]:
     for table in soup.select("table.agentmsg-matrix"):
         rows = []
         for tr in table.select("tr"):
-            rows.append(
-                [[p.get_text() for p in td.find_all("p")] for td in tr.find_all(["th", "td"])]
-            )
+            cells = [[p.get_text() for p in td.find_all("p")] for td in tr.find_all(["th", "td"])]
+            for cell in cells:  # the words, not the quoted losses, get typographic quotes
+                cell[0] = cell[0].replace("\u2019", "'")
+            rows.append(cells)
         tables.append(rows)
     return tables
 
@@ -109,6 +110,6 @@ def test_the_api_page_links_to_the_matrix(built_site: Path) -> None:
     soup = BeautifulSoup(
         (built_site / "en" / "api.html").read_text(encoding="utf-8"), "html.parser"
     )
-    section = soup.find(id="provider-formats")
+    section = soup.find("section", id="what-each-format-carries")
     assert section is not None
     assert section.find("a", href="conversions.html") is not None
