@@ -11,7 +11,7 @@ The loss texts stay English: they are the exact text the code reports.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -77,7 +77,7 @@ def cell_words(key: str, direction: int, cell: Any) -> list[tuple[str, str]]:
     return words
 
 
-def cell_text(key: str, direction: int, cell: Any, tr: Any) -> str:
+def cell_text(key: str, direction: int, cell: Any, tr: Callable[[str, str], str]) -> str:
     """A cell's words as the page shows them, each translated by *tr(context, text)*."""
     words = [tr(*pair) for pair in cell_words(key, direction, cell)]
     return (
