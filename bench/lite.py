@@ -1,6 +1,6 @@
 """Section ``lite``: what the in-browser runtime (``_build/html/lite/``) costs.
 
-Built by ``python docs/build.py html`` in a private copy of the repository (as
+Built by ``python -m agentmsg_docs html`` in a private copy of the repository (as
 ``bench/docs_build.py`` does), all three languages:
 
 - size: the bytes of ``lite/`` for the whole site, split into Pyodide's runtime, the
@@ -28,7 +28,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from ._common import Check, Options, Row, Section, Table
+from ._common import Check, Options, Row, Section, Table, table_languages
 from ._serve import served
 from .docs_build import build, copy_repository, make_clean
 
@@ -45,7 +45,10 @@ CHROMIUM_FLAGS = [
     "--no-first-run",
     "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1",
 ]
-NOTEBOOKS = ("en/create_message.ipynb", "zh_CN/tools.ipynb")
+NOTEBOOKS = (
+    f"{table_languages()[0]}/create_message.ipynb",
+    f"{(table_languages()[1:] or table_languages())[0]}/tools.ipynb",  # a translated one
+)
 """The notebook opened cold, then the one opened warm in the same profile."""
 
 
@@ -204,7 +207,7 @@ def run(options: Options) -> list[Table]:
         ],
         parameters={"repeats": repeats, "noop_skipped_lite": skipped, "unchanged": unchanged},
         notes=[
-            "`python docs/build.py html` in a private copy of the repository; the step's "
+            "`python -m agentmsg_docs html` in a private copy of the repository; the step's "
             "own time is what it prints (`== lite: done in ...`): laying out the notebooks, "
             "building agentmsg's wheel with hatchling, writing the lock file and running "
             "`jupyter lite build`.",

@@ -177,7 +177,7 @@ def load() -> dict[str, Callable[[], Any]]:
         except ImportError as error:
             msg = (
                 f"cannot import a benchmarked library ({error}); the peers come with the "
-                "`bench` extra: run `make bench`, or `pip install -e '.[bench]'`"
+                "`bench` dependency group: run `make bench`, or `pip install --group bench`"
             )
             raise SystemExit(msg) from error
         converters[label] = convert

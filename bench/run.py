@@ -38,9 +38,12 @@ DEFAULT_JSON = ROOT / "_build" / "bench" / "results.json"
 SECTION_MODULES = (
     "bench.messages",
     "bench.providers",
+    "bench.streams",
     "bench.imports",
     "bench.docs_build",
+    "bench.patches",
     "bench.lite",
+    "bench.runner",
     "bench.lighthouse",
 )
 DISTRIBUTIONS = ("agentmsg", "langchain-core", "agentscope", "pydantic", "mcp", "msgspec")

@@ -252,3 +252,75 @@ def msgspec_schema() -> Any:
             ("invocation_id", str | None, None),
         ],
     )
+
+
+# -- the 100-message conversation --------------------------------------------------------
+
+ROUNDS = 25
+"""Rounds of the conversation, four messages each: 100 messages."""
+
+
+def conversation_turns() -> list[tuple[str, str, Any]]:
+    """The conversation as (sender, content, role) for agentmsg and agentscope, made fresh:
+    per round a question, a text and a tool call, the tool's result, and the answer."""
+    turns: list[tuple[str, str, Any]] = []
+    for index in range(ROUNDS):
+        call_id = f"call_{index:04d}"
+        turns += [
+            ("user", f"What is the weather in city number {index}?", "user"),
+            (
+                NAME,
+                [
+                    {"type": "text", "text": TOOL_TEXT},
+                    {
+                        "type": "tool_use",
+                        "id": call_id,
+                        "name": "get_weather",
+                        "input": {"city": f"city {index}", "unit": "celsius"},
+                    },
+                ],
+                "assistant",
+            ),
+            (
+                "system",
+                [
+                    {
+                        "type": "tool_result",
+                        "id": call_id,
+                        "name": "get_weather",
+                        "output": [{"type": "text", "text": RESULT_TEXT}],
+                    }
+                ],
+                "system",
+            ),
+            (NAME, f"It is {index % 30} °C and cloudy there.", "assistant"),
+        ]
+    return turns
+
+
+def conversation_langchain() -> list[Any]:
+    """The same conversation as langchain-core messages: human, AI with a tool call (v1
+    blocks), tool and AI messages."""
+    from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
+
+    messages: list[Any] = []
+    for index in range(ROUNDS):
+        call_id = f"call_{index:04d}"
+        messages += [
+            HumanMessage(content=f"What is the weather in city number {index}?"),
+            AIMessage(
+                name=NAME,
+                content=[
+                    {"type": "text", "text": TOOL_TEXT},
+                    {
+                        "type": "tool_call",
+                        "id": call_id,
+                        "name": "get_weather",
+                        "args": {"city": f"city {index}", "unit": "celsius"},
+                    },
+                ],
+            ),
+            ToolMessage(content=[{"type": "text", "text": RESULT_TEXT}], tool_call_id=call_id),
+            AIMessage(name=NAME, content=f"It is {index % 30} °C and cloudy there."),
+        ]
+    return messages

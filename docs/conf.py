@@ -1,10 +1,10 @@
 """Sphinx configuration of the agentmsg documentation (English, 简体中文, Español).
 
-Build it with ``make html`` (``docs/build.py``), which runs the examples once and then
-builds every language with ``-n -W --keep-going``. After the examples pass, a plain
-``python -m sphinx -b html docs OUT -D language=es`` writes the same pages. The language
-comes from ``-D language=...``; settings that depend on it are set in
-``_ext/agentmsg_languages.py``.
+Build it with ``make html`` (``python -m agentmsg_docs``), which runs the examples once
+and then builds every language with ``-n -W --keep-going``. After the examples pass, a
+plain ``python -m sphinx -b html docs OUT -D language=es`` writes the same pages. The
+language comes from ``-D language=...``; settings that depend on it are set in
+``docs/agentmsg_docs/languages.py``.
 """
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ import sys
 from pathlib import Path
 
 DOCS = Path(__file__).resolve().parent
-sys.path.insert(0, str(DOCS / "_ext"))
-sys.path.insert(0, str(DOCS.parent / "src"))
+# The one import path edit: the docs tooling (agentmsg_docs) and the package from the tree.
+sys.path[:0] = [str(DOCS), str(DOCS.parent / "src")]
 
 import agentmsg  # noqa: E402
 
@@ -35,23 +35,14 @@ extensions = [
     "sphinx_sitemap",
     "sphinxext.opengraph",
     "notfound.extension",
-    "agentmsg_languages",
-    "agentmsg_gallery",
-    "agentmsg_downloads",
-    "agentmsg_cards",
-    "agentmsg_typography",
-    "agentmsg_site",
-    "agentmsg_theme_strings",
-    "agentmsg_lite",
-    "agentmsg_matrix",
-    "agentmsg_speedups",  # last: it freezes what the others imported (see its docstring)
+    "agentmsg_docs",  # ours: one package, one setup() (docs/agentmsg_docs/__init__.py)
 ]
 
 root_doc = "index"
 source_suffix = {".rst": "restructuredtext", ".md": "markdown"}
 exclude_patterns = [
     "_build",
-    "_ext",
+    "agentmsg_docs",
     "examples",  # the gallery's sources; their pages are generated into tutorial/
     "sg_execution_times.rst",
     "tutorial/sg_execution_times.rst",
@@ -78,14 +69,14 @@ nitpick_ignore_regex = [
 
 # -- Translation (gettext) --------------------------------------------------------------
 
-language = "en"  # each build sets it with -D language=zh_CN / es
+language = "en"  # each build sets it with -D language=<code> (locales/languages.toml)
 locale_dirs = ["../locales/"]
 gettext_compact = False  # one catalog per page: locales/<lang>/LC_MESSAGES/<docpath>.po
 gettext_location = False  # no "#: file:line" comments: catalogs do not churn
 gettext_uuid = False
 gettext_auto_build = True
 # Nothing beyond Sphinx's defaults: the gallery cards' titles are the tutorials' page
-# titles (see _ext/agentmsg_gallery.py), so raw HTML never needs translating.
+# titles (see docs/agentmsg_docs/gallery.py), so raw HTML never needs translating.
 gettext_additional_targets: list[str] = []
 
 # -- HTML -------------------------------------------------------------------------------
@@ -112,7 +103,7 @@ html_sidebars = {
 }
 html_theme_options = {"top_of_page_buttons": []}
 # html_search_language, html_baseurl, ogp_site_url and the sitemap's settings follow the
-# language: see _ext/agentmsg_languages.py.
+# language: see docs/agentmsg_docs/languages.py.
 
 # sphinx-copybutton: copy the code only, without ">>> " / "... " prompts or their output.
 # The prompts are found by the regular expression, not excluded by class: once the
@@ -134,7 +125,7 @@ sitemap_show_lastmod = False
 sitemap_excludes = ["search.html", "genindex.html", "404.html"]
 
 # sphinx-notfound-page renders docs/404.md with root-absolute URLs; its prefix follows
-# the language and the site's address (notfound_urls_prefix, in _ext/agentmsg_languages.py).
+# the language and the site's address (notfound_urls_prefix, in docs/agentmsg_docs/languages.py).
 notfound_pagename = "404"
 
 # -- API reference ----------------------------------------------------------------------
@@ -157,10 +148,10 @@ sphinx_gallery_conf = {
     "gallery_dirs": "tutorial",
     "filename_pattern": r".*",  # every script is executed
     "ignore_pattern": r"__init__\.py",
-    "within_subsection_order": "agentmsg_gallery.TutorialOrder",
+    "within_subsection_order": "agentmsg_docs.gallery.TutorialOrder",
     "image_scrapers": (),
     # A fresh agentmsg.deterministic block per example, seeded with the script's name.
-    "reset_modules": ("agentmsg_gallery.reset_deterministic",),
+    "reset_modules": ("agentmsg_docs.gallery.reset_deterministic",),
     "reset_modules_order": "both",
     "capture_repr": ("_repr_html_", "__repr__"),
     "min_reported_time": float("inf"),  # no "Total running time" lines

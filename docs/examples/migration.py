@@ -28,7 +28,8 @@ lists each difference with its reason.
    * - ``from erniebot_agent.memory import HumanMessage, AIMessage``
      - ``from agentmsg import HumanMessage, AIMessage``
    * - ``erniebot_agent.memory.messages.Message``
-     - ``agentmsg.Message``, the same class as :class:`agentmsg.ChatMessage`
+     - :class:`agentmsg.Message`: a message of any role, and the base class of the four
+       role messages
 """
 
 # %%
@@ -59,17 +60,17 @@ print(report.get_text_content())
 print(report.has_content_blocks("image"), len(report.get_content_blocks("image")))
 
 # %%
-# On this page and in a notebook, the card of the message shows a local file as its
-# path, never as a link or a picture: the reader of the page has no such file, and a
-# page should not point into the reader's own disk.
+# Wherever it is shown, the card of the message shows a local file as its path, never
+# as a link or a picture: a card does not read files, and a page should not point into
+# its reader's disk.
 
 report
 
 # %%
 # :meth:`Msg.check_media <agentmsg.Msg.check_media>` is the one method that reads local
 # files: it opens each one and checks that its bytes are an image, a sound or a video, as
-# the block says. Here the files do not exist on the machine that built this page, so
-# the first one is reported.
+# the block says. Nothing has put files at the paths of this example, neither on the
+# machine that builds the documentation nor on yours, so the first one is reported.
 
 from agentmsg import MediaError
 
@@ -163,7 +164,7 @@ print(Msg.from_dict(merged.to_dict()) == merged)
 #
 # ERNIE Bot Agent writes a conversation with one class per role, string content and a
 # token count. The same classes exist in agentmsg, with the same arguments, and
-# :data:`agentmsg.Message` is their base class, under the name ERNIE Bot Agent gives it.
+# :class:`agentmsg.Message` is their base class, under the name ERNIE Bot Agent gives it.
 
 from agentmsg import AIMessage, FunctionMessage, HumanMessage, Message, SystemMessage
 
@@ -218,6 +219,87 @@ lookup = AIMessage(
 weather = FunctionMessage(name="get_weather", content='{"temperature_c": 27}')
 print(lookup.function_call["name"], lookup.function_call["arguments"])
 print(weather.to_dict())
+
+# %%
+# Counts as ERNIE Bot Agent counts them
+# -------------------------------------
+#
+# Without a usage report, an answer's count is ERNIE Bot's own estimate: each Chinese
+# character costs one token, each other word 1.3, rounded down. A system message costs
+# the length of its text. So a memory that keeps messages within a token limit keeps
+# the same messages as there. Its memories also set the count of a message each time it
+# enters one; setting a count again replaces it, as there, and logs a warning.
+
+reply = AIMessage("好，这个图片中的单词为meticulous")
+print(reply)
+print(Message("user", "hello", token_count=5))
+question.token_count = 30
+print(question.token_count)
+
+# %%
+# Fields set after the answer is made
+# -----------------------------------
+#
+# ERNIE Bot Agent's retrieval agent adds search results to an answer after the chat
+# model made it: it assigns ``search_info``, or appends to the results already there.
+# Both work, and both are checked: a value that is not a search result is refused with
+# :exc:`~agentmsg.MessageError`, and the answer keeps what it had. The same holds for
+# ``function_call``, ``plugin_info``, ``clarify`` and ``query_tokens_count``.
+
+answer.search_info["results"].append({"index": 2, "url": "", "title": "Dameisha"})
+print([result["title"] for result in answer.search_info["results"]])
+try:
+    answer.search_info["results"].append("Sanya")
+except MessageError as error:
+    print(error)
+print(len(answer.to_dict()["search_info"]["results"]))
+
+# %%
+# The usage of a plugin answer lists each plugin's counts beside the totals; it is kept
+# as ERNIE Bot reports it.
+
+chart = AIMessage(
+    "Here is the chart.",
+    None,
+    {
+        "prompt_tokens": 875,
+        "completion_tokens": 172,
+        "total_tokens": 1047,
+        "plugins": [{"name": "eChart", "parse_tokens": 0, "total_tokens": 423}],
+    },
+    {"names": ["eChart"]},
+)
+print(chart.token_count, chart.token_usage["plugins"][0]["name"], chart.plugin_info)
+
+# %%
+# AgentScope's streamed tool calls
+# --------------------------------
+#
+# While a model streams a tool call, AgentScope 1.x's model classes hand out the answer
+# so far after each piece, and a tool call whose id or name has not arrived yet is a
+# ``tool_use`` block with ``id=""`` or ``name=""``. agentmsg refuses such a block, as it
+# refuses it in a finished message: an empty id cannot be paired with its result. The
+# one change: while streaming, leave out the tool calls that are not complete yet. The
+# finished message has them all, and is checked as every message is.
+
+
+def complete_blocks(blocks):
+    """The blocks of a streamed answer so far, without unfinished tool calls."""
+    return [
+        block for block in blocks if block["type"] != "tool_use" or (block["id"] and block["name"])
+    ]
+
+
+partial = [
+    TextBlock(type="text", text="Let me look."),
+    ToolUseBlock(type="tool_use", id="", name="", input={}),
+]
+try:
+    Msg("Jarvis", partial, "assistant")
+except MessageError as error:
+    print(error)
+so_far = Msg("Jarvis", complete_blocks(partial), "assistant")
+print(len(so_far.content))
 
 # %%
 # Streamed answers
@@ -306,13 +388,18 @@ print(awaited == called)
 #    * - ``get_content_blocks``
 #      - Returns copies, where AgentScope returns the message's own blocks. Change a block
 #        through ``msg.content``, where the change is checked.
+#    * - ``to_dict``
+#      - Writes ``invocation_id`` when it is set; AgentScope leaves it out, so a loaded
+#        message would lose it.
+#    * - Streamed tool calls
+#      - A ``tool_use`` block with an empty ``id`` or ``name`` is refused, mid-stream too;
+#        leave it out until it is complete, as shown above.
 #    * - Role messages
-#      - Cannot be changed after they are made, and a token count is set only once;
-#        ERNIE Bot Agent lets you overwrite both. A conversation you have sent stays as
-#        it was.
+#      - The fields ERNIE Bot Agent's code assigns can be assigned, and changed in place,
+#        but each value is checked; ``role`` and ``content`` stay fixed, as there.
 #    * - ``Message``
-#      - Only a base class: a message has one of the four roles. ERNIE Bot Agent's base
-#        class takes any role.
+#      - Takes the roles ``"user"``, ``"assistant"`` and ``"system"``; ERNIE Bot Agent's
+#        takes any text. A function's result needs its name: use ``FunctionMessage``.
 #    * - ``create_with_files``
 #      - Takes local paths and bytes, and keeps them as media blocks in ``files``. ERNIE
 #        Bot Agent takes its own file objects and writes their ids into the text.
@@ -347,8 +434,43 @@ print(note.metadata)
 #   and ``Message`` keep their names, arguments and results.
 # - AgentScope's local files, ``raw_input`` and signature fields, saved dicts and
 #   in-place changes all work; every change is checked at once.
-# - ERNIE Bot Agent's token counts, search and plugin information, streamed chunks and
-#   ``await HumanMessage.create_with_files(...)`` work as they do there.
+# - ERNIE Bot Agent's token counts, fields set later, search and plugin information,
+#   streamed chunks and ``await HumanMessage.create_with_files(...)`` work as they do
+#   there.
 # - The differences protect your data: an invalid role, metadata that JSON cannot carry,
-#   an unknown field or a changed role message raise :exc:`~agentmsg.MessageError`
-#   instead of passing silently.
+#   an unknown field, an unfinished tool call or a bad value set on a role message raise
+#   :exc:`~agentmsg.MessageError` instead of passing silently.
+#
+# Notes: what was run
+# -------------------
+#
+# Each case below comes from the frameworks' own source and was run on agentmsg with
+# the import changed; ``tests/package/test_peer_ernie.py`` and the tests of the package
+# keep running them.
+#
+# .. list-table:: Sources run on agentmsg
+#    :header-rows: 1
+#    :widths: 45 55
+#
+#    * - Source file of the framework
+#      - Result on agentmsg
+#    * - ERNIE Bot Agent ``cookbook/memory.ipynb``
+#      - Prints what it prints there: the same messages, counts and pruning in
+#        ``WholeMemory``, ``SlidingWindowMemory`` and ``LimitTokensMemory``.
+#    * - ERNIE Bot Agent ``cookbook/message.ipynb``
+#      - The same printed messages and counts.
+#    * - ERNIE Bot Agent ``memory/messages.py`` (docstrings)
+#      - ``Message("user", "hello", token_count=5)``, a system count set again, the same
+#        reprs.
+#    * - ERNIE Bot Agent ``tests/unit_tests/memory/``, ``chat_model/`` and ``agents/``
+#      - Their 36 tests pass, run with ERNIE Bot Agent's own code and its message module
+#        replaced by agentmsg: memories, search, plugin and function-call answers, the
+#        function agent and the retrieval agents.
+#    * - ERNIE Bot Agent ``agents/function_agent_with_retrieval.py``
+#      - ``search_info`` assigned and extended in place: kept, and checked.
+#    * - ERNIE Bot Agent ``agents/function_agent.py``, ``tools/remote_toolkit.py``
+#      - The call read, renamed in place and answered with a ``FunctionMessage``.
+#    * - AgentScope ``src/agentscope/model/_openai_model.py``,
+#        ``_dashscope_model.py``, ``_anthropic_model.py``
+#      - A streamed tool call without its id or name is refused; leaving it out until it
+#        is complete, as above, works.

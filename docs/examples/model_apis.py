@@ -97,7 +97,8 @@ for format_name, (convert, _) in FORMATS.items():
 # %%
 # Three of the formats report one loss. Responses, Anthropic and Gemini have no field
 # for the sender's name, so the model never learns that Ada is asking. Each loss is a
-# :class:`~agentmsg.Loss`; printed, it reads as a sentence, and its fields are there
+# :class:`~agentmsg.Loss`; printed, it reads as a sentence in English, like the text of
+# an error (only the chat cards follow the display language), and its fields are there
 # for code that needs them.
 
 loss = to_anthropic(conversation).losses[0]

@@ -13,7 +13,8 @@ Everything public is importable from here. Where things live:
 - ``_media.py``: media types, media blocks from files, bytes and URLs, and the checks of
   :meth:`Msg.check_media`;
 - ``_schema.py``: :func:`json_schema`; ``_tokens.py``: :func:`estimate_tokens`;
-- ``_chat.py``: the role messages, with their rules in ``_validate_chat.py``;
+- ``chat/``: the role messages (``_messages.py``; ``Message``, ERNIE Bot Agent's class,
+  is their base) and their rules (``_rules.py``);
 - ``cards/``: the chat cards of :meth:`Msg._repr_html_`: ``_html.py`` (the HTML) and
   ``card.css``, ``_labels.py`` and ``locale/`` (their labels in English, Chinese and
   Spanish, and :func:`display_language`);
@@ -42,7 +43,14 @@ from ._blocks import (
     URLSource,
     VideoBlock,
 )
-from ._chat import (
+from ._errors import MediaError, MessageAttributeError, MessageError, TokenCountError
+from ._ids import deterministic
+from ._media import block_from_bytes, block_from_file, block_from_url, detect_media_type
+from ._message import Msg
+from ._schema import json_schema
+from ._tokens import estimate_tokens
+from .cards import display_language, set_display_language
+from .chat import (
     AIMessage,
     AIMessageChunk,
     ChatMessage,
@@ -55,13 +63,6 @@ from ._chat import (
     SystemMessage,
     TokenUsage,
 )
-from ._errors import MediaError, MessageAttributeError, MessageError, TokenCountError
-from ._ids import deterministic
-from ._media import block_from_bytes, block_from_file, block_from_url, detect_media_type
-from ._message import Msg
-from ._schema import json_schema
-from ._tokens import estimate_tokens
-from .cards import display_language, set_display_language
 
 if TYPE_CHECKING:
     from .providers import *  # noqa: F403
@@ -72,6 +73,7 @@ __all__ = [
     "BLOCK_TYPES",
     "AIMessage",
     "AIMessageChunk",
+    "AnthropicStream",
     "AudioBlock",
     "Base64Source",
     "BlockType",
@@ -80,6 +82,7 @@ __all__ = [
     "Conversion",
     "FunctionCall",
     "FunctionMessage",
+    "GeminiStream",
     "HumanMessage",
     "ImageBlock",
     "Loss",
@@ -89,6 +92,8 @@ __all__ = [
     "MessageAttributeError",
     "MessageError",
     "Msg",
+    "OpenAIChatStream",
+    "OpenAIResponsesStream",
     "Parsed",
     "PluginInfo",
     "SearchInfo",
@@ -125,7 +130,7 @@ _PROVIDER_NAMES = frozenset(__all__).difference(globals())
 
 
 def __getattr__(name: str) -> Any:
-    # The provider conversions are imported on first use (PEP 562).
+    # The provider conversions and streams are imported on first use (PEP 562).
     if name in _PROVIDER_NAMES:
         from . import providers
 

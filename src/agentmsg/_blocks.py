@@ -53,9 +53,6 @@ class URLSource(TypedDict):
     :meth:`Msg.check_media <agentmsg.Msg.check_media>` reads local files, and chat cards
     show local files as paths, never as links. A relative path is refused: it would name
     another file in another working directory.
-
-    .. versionchanged:: 0.2.0
-       ``file://`` URLs and absolute local paths are accepted.
     """
 
     type: Literal["url"]
@@ -71,9 +68,6 @@ class TextBlock(TypedDict):
 
     ``thought_signature`` is optional: the opaque signature Gemini attaches to text that
     follows its reasoning, as AgentScope 1.x's Gemini model stores it (base64 text).
-
-    .. versionchanged:: 0.2.0
-       The optional ``thought_signature``.
     """
 
     type: Literal["text"]
@@ -86,9 +80,6 @@ class ThinkingBlock(TypedDict):
 
     ``signature`` is optional: the signature Anthropic's API returns with a thinking
     block and wants back with it, as AgentScope 1.x's Anthropic model stores it.
-
-    .. versionchanged:: 0.2.0
-       The optional ``signature``.
     """
 
     type: Literal["thinking"]
@@ -124,9 +115,6 @@ class ToolUseBlock(TypedDict):
     model wrote them (JSON text, possibly broken, from which ``input`` was parsed), and
     ``thought_signature``, the signature Gemini attaches to a call. Both are kept as
     they are through every round trip; ``raw_input`` is not compared with ``input``.
-
-    .. versionchanged:: 0.2.0
-       The optional ``raw_input`` and ``thought_signature``.
     """
 
     type: Literal["tool_use"]

@@ -35,7 +35,9 @@ __all__ = [
     "CheckedDict",
     "CheckedList",
     "ContentList",
+    "FieldRoot",
     "checked_content",
+    "checked_field",
     "checked_metadata",
     "copy_blocks",
     "copy_json",
@@ -145,6 +147,21 @@ def checked_metadata(metadata: dict[str, Any]) -> CheckedDict:
     return checked
 
 
+class FieldRoot:
+    """What a role message's field (``search_info``, ``files``...) sits in: *check* takes
+    the whole field after a change and raises MessageError when it is no longer valid."""
+
+    __slots__ = ("check",)
+
+    def __init__(self, check: Callable[[Any], Any]) -> None:
+        self.check = check
+
+
+def checked_field(value: Any, check: Callable[[Any], Any]) -> Any:
+    """The checked container of a role message's validated field *value*."""
+    return _checked(value, FieldRoot(check))
+
+
 def _check_unit(container: CheckedDict | CheckedList) -> None:
     """Check the block or the metadata that *container* belongs to (raises MessageError).
 
@@ -158,6 +175,9 @@ def _check_unit(container: CheckedDict | CheckedList) -> None:
         parent = node._parent
         if parent is None:  # the metadata itself
             check_metadata(node)
+            return
+        if type(parent) is FieldRoot:
+            parent.check(node)
             return
         if type(parent) is ContentList:
             for index, block in enumerate(parent):

@@ -53,8 +53,6 @@ class MessageAttributeError(MessageError, AttributeError):
     True
     >>> hasattr(Msg("Ada", "Hi", "user"), "colour")
     False
-
-    .. versionadded:: 0.2.0
     """
 
 
@@ -65,6 +63,4 @@ class TokenCountError(MessageAttributeError):
     ``getattr(message, "token_count", None)`` gives None for a count not known yet.
 
     .. versionadded:: 0.1.0
-    .. versionchanged:: 0.2.0
-       A subclass of :class:`MessageAttributeError` (and :exc:`AttributeError`).
     """

@@ -99,21 +99,8 @@ class Msg:
     (``copy.deepcopy``, :meth:`to_dict`, :meth:`get_content_blocks`) are plain.
     A value you put in is copied, as a constructor argument is.
 
-    Code written for AgentScope 1.x's ``Msg`` runs unchanged: the same arguments in the
-    same order, the same blocks (with the optional fields AgentScope writes), local
-    files in a :class:`~agentmsg.URLSource`, the same helpers, and in-place changes to
-    ``content``. Where agentmsg differs, it does so on purpose, to keep every message
-    loadable:
-
-    - the role is checked always (AgentScope checks it with ``assert``, which
-      ``python -O`` drops);
-    - ``metadata`` holds JSON values only, and is None until given (AgentScope's is
-      ``{}``): assign ``msg.metadata = {...}`` before setting keys in it;
-    - a block with a key it does not have is refused, so a misspelled field is caught
-      rather than lost;
-    - :meth:`get_content_blocks` returns copies (AgentScope's returns the message's own
-      blocks): change a block through ``msg.content``;
-    - :meth:`to_dict` writes ``invocation_id`` when it is set (AgentScope's drops it).
+    The arguments, blocks and helpers are those of AgentScope 1.x's ``Msg``; the
+    :ref:`migration tutorial <tutorial-migration>` lists where agentmsg differs, and why.
 
     Example:
         >>> from agentmsg import Msg
@@ -124,8 +111,6 @@ class Msg:
         True
 
     .. versionadded:: 0.1.0
-    .. versionchanged:: 0.2.0
-       Changes made in place through ``content`` and ``metadata`` are checked.
     """
 
     # The fields live in one list, in the order of _FIELDS: one slot to write per message.
@@ -381,7 +366,7 @@ class Msg:
         if invocation_id is not None:
             data["invocation_id"] = invocation_id
         if indent is None:
-            text: str = _json_writer().encode(data)
+            text: str = _json_writer()(data)
             return text
         import json
 
@@ -521,13 +506,34 @@ _writer: Any = None
 
 
 def _json_writer() -> Any:
-    """The JSON encoder of :meth:`Msg.to_json`, made once: ``json.dumps`` builds one per
-    call. It skips the check for reference cycles, which a validated message cannot hold."""
+    """The JSON writer of :meth:`Msg.to_json`, made once: ``json.dumps`` builds an encoder
+    per call, and ``JSONEncoder.encode`` a C encoder per call, which costs a small
+    message as much as writing it. It skips the check for reference cycles, which a
+    validated message cannot hold."""
     global _writer
     if _writer is None:
         import json
+        from json import encoder
 
-        _writer = json.JSONEncoder(ensure_ascii=False, check_circular=False)
+        settings = json.JSONEncoder(ensure_ascii=False, check_circular=False)
+        make = getattr(encoder, "c_make_encoder", None)
+        if make is None:  # no C accelerator: the encoder's own method
+            _writer = settings.encode
+        else:
+            # The arguments JSONEncoder.iterencode passes for these settings.
+            chunks = make(
+                None,
+                settings.default,
+                encoder.encode_basestring,
+                None,
+                settings.key_separator,
+                settings.item_separator,
+                settings.sort_keys,
+                settings.skipkeys,
+                settings.allow_nan,
+            )
+            join = "".join
+            _writer = lambda data: join(chunks(data, 0))  # noqa: E731
     return _writer
 
 

@@ -11,6 +11,7 @@ import pickle
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from samples import GIF, PNG, png_block
 
 from agentmsg import (
     AIMessage,
@@ -26,17 +27,9 @@ from agentmsg import (
     SystemMessage,
     TokenCountError,
     deterministic,
-    estimate_tokens,
 )
 
-PNG = b"\x89PNG\r\n\x1a\n" + bytes(16)
-GIF = b"GIF89a" + bytes(10)
 USAGE = {"prompt_tokens": 12, "completion_tokens": 5, "total_tokens": 17}
-
-
-def png_block() -> dict:
-    data = base64.b64encode(PNG).decode("ascii")
-    return {"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": data}}
 
 
 class TestChatMessage:
@@ -228,19 +221,33 @@ class TestTokenCount:
         assert 4 == message.token_count
         assert "<role: 'function', name: 'f', content: 'r', token_count: 4>" == str(message)
 
-    def test_setting_a_count_twice_raises(self):
-        """A second assignment raises TokenCountError and keeps the first count."""
+    def test_setting_a_count_again_replaces_it_and_logs(self, caplog):
+        """A second assignment replaces the count, as in ERNIE Bot Agent, and logs a
+        warning that names both counts."""
         message = HumanMessage("q")
         message.token_count = 4
-        with pytest.raises(TokenCountError, match=r"already known \(4\); it can be set only once"):
+        with caplog.at_level("WARNING", logger="agentmsg"):
             message.token_count = 5
-        assert 4 == message.token_count
+        assert 5 == message.token_count
+        assert ["The token count of this HumanMessage was already known (4); it is now 5."] == [
+            record.getMessage() for record in caplog.records
+        ]
 
-    def test_system_and_ai_counts_cannot_be_set(self):
-        """System and AI messages know their count from the start, so setting it raises."""
+    def test_system_and_ai_counts_can_be_set_again(self):
+        """System and AI messages know their count from the start; setting it replaces it
+        (ERNIE Bot Agent's SystemMessage docstring does so), and a bad value is refused."""
         for message in (SystemMessage("abc"), AIMessage("abc")):
-            with pytest.raises(TokenCountError, match="already known"):
-                message.token_count = 1
+            message.token_count = 1
+            assert 1 == message.token_count
+            with pytest.raises(TokenCountError, match="integer >= 0"):
+                message.token_count = -1
+            assert 1 == message.token_count
+
+    def test_a_count_set_again_survives_a_msg(self):
+        """A count that differs from what the message works out travels in the Msg."""
+        for message in (SystemMessage("abc"), AIMessage("abc"), HumanMessage("abc")):
+            message.token_count = 9
+            assert message == ChatMessage.from_msg(message.to_msg())
 
     def test_getattr_default_applies_while_the_count_is_unknown(self):
         """The error is an AttributeError too, so ``getattr(m, "token_count", None)`` and
@@ -337,11 +344,15 @@ class TestHumanMessage:
             HumanMessage.create_with_files("q", files)
         assert path == info.value.path
 
-    def test_files_are_copies(self):
-        """Changing the returned files does not change the message."""
+    def test_files_change_in_place_checked(self):
+        """A valid change to the files is kept; an invalid one is refused and undone."""
         message = HumanMessage("q", files=[png_block()])
-        message.files[0]["type"] = "audio"
-        assert "image" == message.files[0]["type"]
+        message.files.append(png_block())
+        assert [png_block(), png_block()] == message.files
+        with pytest.raises(MessageError) as info:
+            message.files[0]["type"] = "text"
+        assert [png_block(), png_block()] == message.files
+        assert info.value.path.startswith("files[0]")
 
     def test_payload_carries_the_files(self):
         """The payload lists the media blocks, and from_dict reads them back."""
@@ -419,13 +430,12 @@ class TestAIMessage:
         assert USAGE == message.token_usage
 
     def test_count_is_estimated_without_usage(self):
-        """Without token_usage, the count estimates the content and the function call."""
+        """Without token_usage, the count is ERNIE Bot's estimate of the content alone
+        (three words: 1.3 each, rounded down), as in ERNIE Bot Agent."""
         call = {"name": "add", "thoughts": "I should add", "arguments": '{"a": 2}'}
-        plain = AIMessage("Four, of course.")
-        calling = AIMessage("ok", call)
-        assert estimate_tokens("Four, of course.") == plain.token_count
-        expected = sum(map(estimate_tokens, ["ok", "add", "I should add", '{"a": 2}']))
-        assert expected == calling.token_count
+        assert 3 == AIMessage("Four, of course.").token_count
+        assert 1 == AIMessage("ok", call).token_count
+        assert 0 == AIMessage("", call).token_count
 
     def test_payload_has_the_function_call(self):
         """The payload carries the function call as given."""
@@ -439,11 +449,18 @@ class TestAIMessage:
         }
         assert expected == AIMessage("", function_call=call).to_dict()
 
-    def test_function_call_is_a_copy(self):
-        """Changing the returned function call does not change the message."""
+    def test_function_call_change_in_place_checked(self):
+        """A valid change to the function call is kept (ERNIE Bot Agent's remote toolkit
+        renames calls so); an invalid one is refused and undone."""
         message = AIMessage("", {"name": "add", "arguments": "{}"})
-        message.function_call["name"] = "sub"
-        assert "add" == message.function_call["name"]
+        message.function_call["name"] = "maths/add"
+        assert "maths/add" == message.function_call["name"]
+        with pytest.raises(MessageError) as info:
+            message.function_call["name"] = 3
+        assert ("maths/add", "function_call.name") == (
+            message.function_call["name"],
+            info.value.path,
+        )
 
     @pytest.mark.parametrize(
         ("call", "path"),
@@ -451,7 +468,7 @@ class TestAIMessage:
             ("add()", "function_call"),
             ({"name": "add"}, "function_call.arguments"),
             ({"arguments": "{}"}, "function_call.name"),
-            ({"name": "", "arguments": "{}"}, "function_call.name"),
+            ({"name": 7, "arguments": "{}"}, "function_call.name"),
             ({"name": "add", "arguments": {"a": 1}}, "function_call.arguments"),
             ({"name": "add", "arguments": "{}", "thoughts": 1}, "function_call.thoughts"),
             ({"name": "add", "arguments": "{}", "id": ""}, "function_call.id"),
@@ -667,14 +684,41 @@ class TestERNIEFields:
         assert reply.to_dict() == AIMessage.from_dict(payload).to_dict()
         assert ["role", "name", "content"] == list(AIMessage("x", name="Jarvis").to_dict())[:3]
 
-    def test_copies(self):
-        """The properties hand out copies."""
+    def test_changes_in_place_are_checked_and_kept(self):
+        """The properties hand out the message's own checked containers: a valid change
+        is kept, an invalid one refused and undone."""
         reply = AIMessage("Sunny.", plugin_info=PLUGINS, search_info=SEARCH)
 
         reply.search_info["results"].clear()
         reply.plugin_info["names"].append("other")
+        with pytest.raises(MessageError):
+            reply.plugin_info["names"].append("")
 
-        assert (SEARCH, PLUGINS) == (reply.search_info, reply.plugin_info)
+        assert ({"results": []}, {"names": ["eChart", "other"]}) == (
+            reply.search_info,
+            reply.plugin_info,
+        )
+        assert {"names": ["eChart"]} == PLUGINS
+
+    def test_fields_can_be_assigned_and_are_checked(self):
+        """The fields ERNIE Bot Agent's agents assign can be assigned; a bad value is
+        refused with the field's path and the old value kept."""
+        reply = AIMessage("Sunny.")
+        reply.search_info = SEARCH
+        reply.plugin_info = PLUGINS
+        reply.clarify = True
+        reply.query_tokens_count = 12
+        assert (SEARCH, PLUGINS, True, 12) == (
+            reply.search_info,
+            reply.plugin_info,
+            reply.clarify,
+            reply.query_tokens_count,
+        )
+        with pytest.raises(MessageError) as info:
+            reply.search_info = {"results": [1]}
+        assert ("search_info.results", SEARCH) == (info.value.path, reply.search_info)
+        with pytest.raises(MessageAttributeError):
+            reply.content = "Rainy."
 
     def test_kept_through_a_msg(self):
         """to_msg keeps them in the Msg's metadata; from_msg restores them."""
@@ -722,16 +766,43 @@ class TestERNIEFields:
         assert '{"a": 2, "b": 3}' == ChatMessage.from_msg(msg).function_call["arguments"]
 
 
-class TestMessageAlias:
-    """``Message``, ERNIE Bot Agent's name of the base class."""
+class TestMessage:
+    """``Message``, ERNIE Bot Agent's message of any role and base of the four."""
 
-    def test_is_the_base_class(self):
-        """Message is ChatMessage, so isinstance checks against it work."""
-        assert Message is ChatMessage
+    def test_is_the_base_of_the_role_messages(self):
+        """Every role message is a Message and a ChatMessage, so isinstance checks
+        written for either name hold."""
+        assert "Message" == Message.__name__
         assert all(
-            isinstance(message, Message)
-            for message in (HumanMessage("a"), SystemMessage("b"), AIMessage("c"))
+            isinstance(message, Message) and isinstance(message, ChatMessage)
+            for message in (
+                HumanMessage("a"),
+                SystemMessage("b"),
+                AIMessage("c"),
+                FunctionMessage("f", "d"),
+            )
         )
+
+    def test_is_constructible_as_in_ernie(self):
+        """Message(role, content, token_count=...) works and prints as ERNIE's."""
+        message = Message("user", "hello", token_count=5)
+        assert "<Message role: 'user', content: 'hello', token_count: 5>" == repr(message)
+        assert {"role": "user", "content": "hello"} == message.to_dict()
+        assert "<role: 'system', content: 'be brief'>" == str(Message("system", "be brief"))
+
+    def test_bad_role_and_count(self):
+        """A role that is not user, assistant or system, or a bad count, is refused."""
+        with pytest.raises(MessageError, match="`role` must be one of"):
+            Message("function", "42")
+        with pytest.raises(TokenCountError):
+            Message("user", "hi", token_count=-1)
+
+    def test_becomes_a_role_message_through_a_msg_and_a_payload(self):
+        """from_msg and from_dict give the role message of its role, count kept."""
+        message = Message("user", "hello", token_count=5)
+        again = Message.from_msg(message.to_msg())
+        assert (HumanMessage, 5) == (type(again), again.token_count)
+        assert HumanMessage("hello") == Message.from_dict(message.to_dict())
 
 
 class TestAIMessageChunk:
@@ -1005,3 +1076,126 @@ class TestRoundTrips:
         except MessageError:
             return
         assert message.to_dict() == ChatMessage.from_dict(message.to_dict()).to_dict()
+
+
+def _probe_messages():
+    """One message of each kind with every field that holds a dict or a list set."""
+    png = png_block()
+    msg = Msg(
+        "Jarvis",
+        [
+            {"type": "text", "text": "Look."},
+            png,
+            {"type": "tool_use", "id": "c1", "name": "look", "input": {"at": [1, {"x": 2}]}},
+            {
+                "type": "tool_result",
+                "id": "c1",
+                "name": "look",
+                "output": [{"type": "text", "text": "ok"}],
+            },
+        ],
+        "assistant",
+        metadata={"tags": ["a"], "nested": {"k": [1]}},
+    )
+    usage = {
+        "prompt_tokens": 3,
+        "completion_tokens": 2,
+        "plugins": [{"name": "eChart", "total_tokens": 4}],
+    }
+    answer = AIMessage(
+        "Sunny.",
+        {"name": "look", "thoughts": "t", "arguments": "{}"},
+        usage,
+        {"names": ["eChart"]},
+        {"results": [{"index": 1, "url": "", "title": "Lima"}]},
+    )
+    return [
+        msg,
+        answer,
+        HumanMessage("q", files=[png]),
+        FunctionMessage("f", "r"),
+        SystemMessage("s"),
+        Message("user", "u", token_count=1),
+    ]
+
+
+def _public_values(message):
+    """The values of the message's public properties (what it hands out)."""
+    for name in dir(type(message)):
+        if not name.startswith("_") and isinstance(getattr(type(message), name), property):
+            try:
+                yield name, getattr(message, name)
+            except AttributeError:  # a count not known yet
+                continue
+
+
+def _containers(value, path):
+    """Every dict and list inside *value*, with the path of keys that reaches it."""
+    if isinstance(value, dict):
+        yield path, value
+        for key, item in value.items():
+            yield from _containers(item, (*path, key))
+    elif isinstance(value, list):
+        yield path, value
+        for index, item in enumerate(value):
+            yield from _containers(item, (*path, index))
+
+
+def _read(message, path):
+    value = getattr(message, path[0])
+    for key in path[1:]:
+        value = value[key]
+    return value
+
+
+def _saved(message):
+    if isinstance(message, Msg):
+        return message.to_dict()
+    data = message.to_msg().to_dict()
+    del data["id"], data["timestamp"]  # fresh for each Msg made
+    return data
+
+
+class TestNothingChangedInPlaceIsLost:
+    """Every dict and list a message hands out, at any depth: a change made in place is
+    either kept (read back through the message, which stays valid and saves it) or refused
+    with MessageError (and the message is unchanged); it is never silently lost."""
+
+    @pytest.mark.parametrize("index", range(6))
+    def test_every_container(self, index):
+        """An added item is kept-and-valid or refused; an unstorable one is refused."""
+        walked = 0
+        for name, value in _public_values(_probe_messages()[index]):
+            for path, container in list(_containers(value, (name,))):
+                message = _probe_messages()[index]  # a fresh one for each change
+                before = _saved(message)
+                target = _read(message, path)
+                assert container == target
+                if isinstance(target, dict):
+                    change = lambda t: t.__setitem__("zz_probe", 1)  # noqa: E731
+                    bad = lambda t: t.__setitem__("zz_probe", object())  # noqa: E731
+                    expected = {**target, "zz_probe": 1}
+                else:
+                    item = copy.deepcopy(target[0]) if target else 1
+                    change = lambda t, item=item: t.append(item)  # noqa: E731
+                    bad = lambda t: t.append(object())  # noqa: E731
+                    expected = [*target, item]
+                try:
+                    change(target)
+                except MessageError:
+                    assert before == _saved(message), path  # refused, nothing changed
+                else:
+                    assert expected == _read(message, path), path  # kept
+                    saved = _saved(message)
+                    assert before != saved, path  # and saved
+                    if isinstance(message, Msg):
+                        assert message == Msg.from_dict(saved), path
+                    else:
+                        assert message == ChatMessage.from_msg(message.to_msg()), path
+                message = _probe_messages()[index]
+                before = _saved(message)
+                with pytest.raises(MessageError):
+                    bad(_read(message, path))
+                assert before == _saved(message), path
+                walked += 1
+        assert walked >= {0: 10, 1: 8, 2: 3}.get(index, 0)

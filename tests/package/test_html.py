@@ -12,13 +12,11 @@ from html.parser import HTMLParser
 from typing import Any
 
 import pytest
+from samples import PNG, PNG_B64, WAV_B64
 
 from agentmsg import Msg, deterministic
 from agentmsg.cards._html import INLINE_MEDIA_LIMIT, JSON_LIMIT, STYLE, render_blocks, render_card
 
-PNG = b"\x89PNG\r\n\x1a\n" + bytes(24)
-PNG_B64 = base64.b64encode(PNG).decode()
-WAV_B64 = base64.b64encode(b"RIFF\x24\x00\x00\x00WAVEfmt " + bytes(24)).decode()
 STAMP = "2025-01-01 09:00:00.000"
 VOID = frozenset({"img", "br", "hr", "meta", "link", "input", "source", "wbr"})
 

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import base64
 import os
 import sys
 
 import pytest
+from samples import GIF, JPEG, MP3, MP4, OGG, PNG, SVG, WAV, WEBM, WEBP, b64, base64_block
 
 from agentmsg import (
     MediaError,
@@ -17,25 +17,6 @@ from agentmsg import (
     block_from_url,
     detect_media_type,
 )
-
-PNG = b"\x89PNG\r\n\x1a\n" + bytes(24)
-JPEG = b"\xff\xd8\xff\xe0\x00\x10JFIF\x00" + bytes(16)
-GIF = b"GIF89a" + bytes(16)
-WEBP = b"RIFF\x24\x00\x00\x00WEBPVP8 " + bytes(16)
-WAV = b"RIFF\x24\x00\x00\x00WAVEfmt " + bytes(16)
-MP3 = b"ID3\x04\x00\x00\x00\x00\x00\x00" + bytes(16)
-OGG = b"OggS\x00\x02" + bytes(20)
-MP4 = b"\x00\x00\x00\x20ftypisom\x00\x00\x02\x00" + bytes(16)
-WEBM = b"\x1aE\xdf\xa3\x9f\x42\x86\x81\x01" + bytes(16)
-SVG = b'<?xml version="1.0"?>\n<svg xmlns="http://www.w3.org/2000/svg"></svg>'
-
-
-def b64(data: bytes) -> str:
-    return base64.b64encode(data).decode()
-
-
-def base64_block(kind: str, media_type: str, data: str) -> dict[str, object]:
-    return {"type": kind, "source": {"type": "base64", "media_type": media_type, "data": data}}
 
 
 class TestDetectMediaType:

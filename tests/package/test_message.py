@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import base64
 import copy
 import json
 import pickle
@@ -10,6 +9,7 @@ import re
 import string
 
 import pytest
+from samples import PNG_B64
 
 from agentmsg import (
     AudioBlock,
@@ -28,8 +28,6 @@ from agentmsg import (
     deterministic,
 )
 
-PNG = b"\x89PNG\r\n\x1a\n" + bytes(24)
-PNG_B64 = base64.b64encode(PNG).decode()
 TIMESTAMP = re.compile(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3}")
 
 

@@ -13,7 +13,7 @@ import shutil
 import subprocess
 from pathlib import Path
 
-__all__ = ["ROOT", "copy_repository"]
+__all__ = ["ROOT", "copy_repository", "docs_command", "docs_env"]
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -32,3 +32,14 @@ def copy_repository(target: Path, root: Path = ROOT) -> Path:
             destination.parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(source, destination)
     return target
+
+
+def docs_command(python: str, *args: str) -> list[str]:
+    """``python -m agentmsg_docs ARGS``, the build's command line (see :func:`docs_env`)."""
+    return [python, "-m", "agentmsg_docs", *args]
+
+
+def docs_env(repo: Path, base: dict[str, str]) -> dict[str, str]:
+    """*base* with *repo*'s ``docs/`` first on ``PYTHONPATH``, as the Makefile runs it."""
+    paths = [str(repo / "docs"), base.get("PYTHONPATH", "")]
+    return {**base, "PYTHONPATH": ":".join(path for path in paths if path)}

@@ -68,7 +68,7 @@ def gallery_scripts(folder: Path = EXAMPLES) -> list[Path]:
 def example_seed(script: Path) -> str:
     """The seed of :func:`agentmsg.deterministic` for one gallery script: its name, no suffix.
 
-    This is the rule of ``reset_deterministic`` in ``docs/_ext/agentmsg_gallery.py``, which
+    This is the rule of ``reset_deterministic`` in ``docs/agentmsg_docs/gallery.py``, which
     the docs build runs before each example, so the ids and timestamps recorded in
     ``tests/expected`` are the ones the pages show (a test checks that both agree).
     """
@@ -266,7 +266,7 @@ def prose_sources() -> list[Path]:
         if not set(path.relative_to(ROOT / "docs").parts[:-1]) & set(GENERATED_DOCS)
         and path.name != "sg_execution_times.rst"
     ]
-    modules = [p for p in (ROOT / "src" / "agentmsg").glob("*.py")]
+    modules = [p for p in (ROOT / "src" / "agentmsg").rglob("*.py")]
     return sorted([ROOT / "README.md", *pages, *modules, *gallery_scripts()])
 
 

@@ -1,7 +1,7 @@
 """What each tutorial shows, as sphinx-gallery captured it in the build, against
 ``tests/expected/``.
 
-The examples pass of the docs build (``python docs/build.py examples``, part of ``make
+The examples pass of the docs build (``python -m agentmsg_docs examples``, part of ``make
 html``) executes every ``docs/examples/<name>.py`` once and writes
 ``docs/tutorial/<name>.rst``: for each code cell, the script lines it came from
 (``.. GENERATED FROM PYTHON SOURCE LINES a-b``), its code, and the output box the page
@@ -19,12 +19,15 @@ from __future__ import annotations
 
 import difflib
 import hashlib
+import os
 import re
 import subprocess
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+
+from _checkout import docs_command, docs_env
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "docs" / "examples"
@@ -40,6 +43,7 @@ __all__ = [
     "OutputMismatch",
     "captured_cells",
     "captured_html",
+    "cards_in",
     "cell_title",
     "compare_with_expected",
     "readable_html",
@@ -105,7 +109,7 @@ def captured_cells(generated: str, script_lines: Sequence[str]) -> list[Cell]:
     *script_lines* are the lines of the script the page came from, to place each cell at
     its first non-blank line.
     """
-    from agentmsg_cards import localize  # docs/_ext: on sys.path (conftest, main)
+    from agentmsg_docs.cards import localize  # docs/ on the path: pytest, make test-record
 
     cells = []
     marks = list(_CELL.finditer(generated))
@@ -161,6 +165,36 @@ def readable_html(html: str) -> str:
     return re.sub(r">\s*<", ">\n<", html)
 
 
+def cards_in(
+    lang: str, name: str, sections: Sequence[tuple[str, str]], gallery: Path = GALLERY
+) -> list[tuple[str, str]]:
+    """*sections* of ``tests/expected/<name>.txt`` (``(heading, body)``) with each card
+    in *lang*: the card the build captured (``docs/tutorial/<name>.rst``, its labels as
+    markers) rendered in *lang*, once its English rendering is checked to be the recorded
+    one. Where code runs in a reader's language (the in-page runner, the zh_CN and es
+    notebooks), this is what it shows.
+
+    Raises:
+        OutputMismatch: The captured cards are not the recorded ones.
+    """
+    from agentmsg_cards import localize  # docs/_ext: on sys.path (conftest, main)
+
+    if lang == "en":
+        return list(sections)
+    cards = iter(captured_html((gallery / f"{name}.rst").read_text(encoding="utf-8")))
+    found = []
+    for heading, body in sections:
+        text, marker, english = body.partition("[html]\n")
+        if marker:
+            card = next(cards, None)
+            if card is None or readable_html(localize(card, "en")) != english:
+                msg = f"{name}: the card of `{heading}` is not the one {RECORD_COMMAND} recorded"
+                raise OutputMismatch(msg)
+            body = f"{text}{marker}{readable_html(localize(card, lang))}"
+        found.append((heading, body))
+    return found
+
+
 def expected_path(name: str, expected_dir: Path = EXPECTED) -> Path:
     """Where the expected output of tutorial *name* is recorded."""
     return expected_dir / f"{name}.txt"
@@ -199,7 +233,7 @@ def shown_by(
     if not page.is_file():
         msg = (
             f"{relative(page)} is missing: the examples pass has not run "
-            "(`python docs/build.py examples`, or `make html`)."
+            "(`python -m agentmsg_docs examples`, or `make html`)."
         )
         raise FileNotFoundError(msg)
     cells = captured_cells(
@@ -298,11 +332,12 @@ def main(argv: Sequence[str]) -> int:
     """``python tests/site/_outputs.py record [NAME...]``: run the examples pass, then
     re-record the expected outputs (every tutorial's when no name is given, removing the
     files of tutorials that no longer exist)."""
-    sys.path.insert(0, str(ROOT / "docs" / "_ext"))
     if not argv or argv[0] != "record":
         print("usage: python tests/site/_outputs.py record [TUTORIAL ...]")
         return 2
-    examples = subprocess.run([sys.executable, str(ROOT / "docs" / "build.py"), "examples"])
+    examples = subprocess.run(
+        docs_command(sys.executable, "examples"), cwd=ROOT, env=docs_env(ROOT, dict(os.environ))
+    )
     if examples.returncode != 0:
         return examples.returncode
     named = [Path(arg).stem for arg in argv[1:]]

@@ -1,7 +1,8 @@
-"""Fixtures shared by the test modules.
+"""Helpers of the site tests.
 
-The documentation site is built once per test session (``built_site``), the way
-``make html`` builds it, and the tests that need it assert on the produced files.
+The site itself is built once per session by ``tests/conftest.py`` (``built_site``). A
+test that runs the docs build in a copy of its own (:func:`run_build`) must be marked
+``slow``, which ``make test-fast`` leaves out: :func:`run_build` fails in any other test.
 """
 
 from __future__ import annotations
@@ -13,39 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from _checkout import ROOT, copy_repository
+from _checkout import ROOT, copy_repository, docs_command, docs_env
 
-SITE = ROOT / "_build" / "html"
-# The docs build's modules (docs/builder/) and extensions (docs/_ext/), for the tests that
-# call their functions.
-sys.path[:0] = [str(ROOT / "docs"), str(ROOT / "docs" / "_ext")]
-
-__all__ = ["ROOT", "SITE", "TUTORIALS", "built_site", "copy_repository", "run_build"]
-
-
-@pytest.fixture(scope="session")
-def built_site() -> Path:
-    """Build the whole site (all languages) once per session and return ``_build/html``.
-
-    Set ``AGENTMSG_REUSE_SITE=1`` to test an existing ``_build/html`` without rebuilding
-    it (handy while writing tests; CI always builds).
-    """
-    if os.environ.get("AGENTMSG_REUSE_SITE") == "1" and (SITE / "index.html").exists():
-        return SITE
-    result = subprocess.run(
-        [sys.executable, "docs/build.py", "html"],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    if result.returncode != 0:
-        pytest.fail(
-            f"`docs/build.py html` failed with exit code {result.returncode}:\n"
-            f"{result.stdout[-6000:]}\n{result.stderr[-6000:]}",
-            pytrace=False,
-        )
-    return SITE
+__all__ = ["ROOT", "TUTORIALS", "copy_repository", "run_build"]
 
 
 #: The tutorials the site must show, in gallery order. Written out here rather than
@@ -58,20 +29,31 @@ TUTORIALS = (
     "saving_loading",
     "use_cases",
     "model_apis",
+    "streaming",
     "migration",
 )
+
+
+_may_build = [False]
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    _may_build[0] = item.get_closest_marker("slow") is not None
 
 
 def run_build(
     repo: Path, *args: str, env: dict[str, str] | None = None, python: str = sys.executable
 ) -> subprocess.CompletedProcess[str]:
-    """``python docs/build.py ARGS`` in *repo* (a copy of the repository), with this
+    """``python -m agentmsg_docs ARGS`` in *repo* (a copy of the repository), with this
     interpreter (or *python*) and *env* added to the environment; its output is captured,
     its exit code left to the caller."""
+    if not _may_build[0]:
+        pytest.fail("this test runs the docs build: mark it @pytest.mark.slow", pytrace=False)
     return subprocess.run(
-        [python, "docs/build.py", *args],
+        docs_command(python, *args),
         cwd=repo,
-        env={**os.environ, **(env or {})},
+        env=docs_env(repo, {**os.environ, **(env or {})}),
         capture_output=True,
         text=True,
         check=False,

@@ -1,15 +1,15 @@
-"""The cards' deferred labels of the docs build (``docs/_ext/agentmsg_cards.py``): written
+"""The cards' deferred labels of the docs build (``docs/agentmsg_docs/cards.py``): written
 once as markers, then in any language, they give what direct rendering gives."""
 
 from __future__ import annotations
 
 import pytest
-from agentmsg_cards import MARKER, deferred, localize
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from agentmsg import Msg, display_language
 from agentmsg.cards._labels import LANGUAGES
+from agentmsg_docs.cards import MARKER, deferred, localize
 
 
 def card() -> Msg:

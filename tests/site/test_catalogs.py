@@ -6,6 +6,7 @@ catalog stops the build naming the file and line, a missing translation shows En
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 import sys
@@ -16,13 +17,16 @@ import polib
 import pytest
 from bs4 import BeautifulSoup
 
-from builder import catalogs as build
+from _checkout import docs_command, docs_env
+from agentmsg_docs.build import catalogs as build
+from agentmsg_docs.languages import TRANSLATED, Language
 from conftest import copy_repository, run_build
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
 LANGS = list(build.TRANSLATED_LANGS)
+COMPLETE = [language for language in TRANSLATED if language.complete]
 CATALOGS = [path for lang in LANGS for path in build.catalog_files(lang)]
 PACKAGE_CATALOGS = [
     path for lang in LANGS for path in build.catalog_files(lang, build.PACKAGE_LOCALE)
@@ -127,6 +131,14 @@ class TestMarkupHelper:
 # -- the catalogs themselves ------------------------------------------------------------
 
 
+def _literals_ok(entry: polib.POEntry) -> bool:
+    return "markup-ok: literals" in (entry.tcomment or "")
+
+
+def _without_literals(found: Counter[tuple[str, str]]) -> Counter[tuple[str, str]]:
+    return Counter({key: count for key, count in found.items() if key[0] != "literal"})
+
+
 class TestCatalogContents:
     """Each catalog is complete and keeps the English markup."""
 
@@ -137,30 +149,43 @@ class TestCatalogContents:
         lang = catalog_id(path).split("/")[0]
         assert (lang, False) == (catalog.metadata.get("Language"), bool(catalog.metadata_is_fuzzy))
 
-    @pytest.mark.parametrize("path", CATALOGS, ids=catalog_id)
-    def test_no_untranslated_entries(self, path: Path) -> None:
-        """Every entry has a translation."""
-        assert [] == [entry.msgid[:70] for entry in entries(path) if not entry.msgstr.strip()]
-
-    @pytest.mark.parametrize("path", CATALOGS, ids=catalog_id)
-    def test_no_fuzzy_entries(self, path: Path) -> None:
-        """No entry is marked fuzzy (fuzzy entries are shown in English)."""
-        assert [] == [entry.msgid[:70] for entry in entries(path) if entry.fuzzy]
+    @pytest.mark.parametrize("language", COMPLETE, ids=lambda language: language.code)
+    def test_complete_languages_are_complete(self, language: Language) -> None:
+        """A language whose status is "complete" has no untranslated or fuzzy entry in
+        any catalog (fuzzy entries are shown in English); each is named by file and line."""
+        assert [] == build.unfinished_entries([language])
 
     @pytest.mark.parametrize("path", CATALOGS, ids=catalog_id)
     def test_markup_is_kept(self, path: Path) -> None:
         """Each translation has the same roles (by target), literals and link targets as
-        its msgid, as many times each."""
+        its msgid, as many times each. An entry whose translator comment says
+        ``markup-ok: literals`` (an example in the reader's language, such as
+        ``set_display_language("es")``) may change its literals, and nothing else."""
         myst = (ROOT / "docs" / f"{page_of(path)}.md").is_file()
+
+        def kept(entry: polib.POEntry) -> Counter[tuple[str, str]]:
+            found = markup(entry.msgid, myst=myst)
+            return _without_literals(found) if _literals_ok(entry) else found
+
+        def shown(entry: polib.POEntry) -> Counter[tuple[str, str]]:
+            found = markup(entry.msgstr, myst=myst)
+            return _without_literals(found) if _literals_ok(entry) else found
+
         changed = {
-            entry.msgid[:70]: (
-                dict(markup(entry.msgid, myst=myst)),
-                dict(markup(entry.msgstr, myst=myst)),
-            )
+            entry.msgid[:70]: (dict(kept(entry)), dict(shown(entry)))
             for entry in entries(path)
-            if entry.msgstr and markup(entry.msgid, myst=myst) != markup(entry.msgstr, myst=myst)
+            if entry.msgstr and kept(entry) != shown(entry)
         }
         assert {} == changed
+
+    def test_only_marked_entries_change_literals(self) -> None:
+        """The exception is the translator's comment, not a looser rule."""
+        entry = polib.POEntry(msgid='Run ``f("en")``.', msgstr='Ejecuta ``f("es")``.')
+        assert markup(entry.msgid) != markup(entry.msgstr)
+        assert not _literals_ok(entry)
+        entry.tcomment = "markup-ok: literals (the reader's language code)"
+        assert _literals_ok(entry)
+        assert _without_literals(markup(entry.msgid)) == _without_literals(markup(entry.msgstr))
 
     @pytest.mark.parametrize("lang", LANGS)
     def test_one_catalog_per_page(self, lang: str) -> None:
@@ -187,16 +212,17 @@ class TestPackageCatalogs:
 
     @pytest.mark.parametrize("path", PACKAGE_CATALOGS, ids=package_language)
     def test_header_and_entries(self, path: Path) -> None:
-        """The header names the language; every entry, plural forms included, has a
-        translation; none is fuzzy."""
+        """The header names the language; in a complete language every entry, plural
+        forms included, has a translation and none is fuzzy."""
         catalog = polib.pofile(str(path))
         assert (package_language(path), False) == (
             catalog.metadata.get("Language"),
             bool(catalog.metadata_is_fuzzy),
         )
-        assert [] == [
-            e.msgid for e in entries(path) if e.fuzzy or not all(f.strip() for f in forms(e))
-        ]
+        if package_language(path) in {language.code for language in COMPLETE}:
+            assert [] == [
+                e.msgid for e in entries(path) if e.fuzzy or not all(f.strip() for f in forms(e))
+            ]
 
     @pytest.mark.parametrize("path", PACKAGE_CATALOGS, ids=package_language)
     def test_has_every_label_of_the_code(self, path: Path, tmp_path: Path) -> None:
@@ -250,12 +276,16 @@ class TestSphinxLint:
 
 
 @pytest.fixture(scope="module")
-def pots(tmp_path_factory: pytest.TempPathFactory) -> dict[str, set[tuple[str, str]]]:
-    """Messages extracted afresh (``docs/build.py gettext --outdir``), by page."""
+def pots(
+    tmp_path_factory: pytest.TempPathFactory, site_checkout: Path
+) -> dict[str, set[tuple[str, str]]]:
+    """Messages extracted afresh (``python -m agentmsg_docs gettext --outdir``), by page, in
+    the checkout of the site build, whose examples are run already."""
     outdir = tmp_path_factory.mktemp("gettext")
     result = subprocess.run(
-        [sys.executable, "docs/build.py", "gettext", "--outdir", str(outdir)],
-        cwd=ROOT,
+        docs_command(sys.executable, "gettext", "--outdir", str(outdir)),
+        cwd=site_checkout,
+        env=docs_env(site_checkout, dict(os.environ)),
         capture_output=True,
         text=True,
         check=False,
@@ -300,11 +330,13 @@ class TestCatalogsAreCurrent:
 
 
 class TestStats:
-    """``make stats`` (``docs/build.py stats``: sphinx-intl's counts) reports the progress."""
+    """``make stats`` (``python -m agentmsg_docs stats``: sphinx-intl's counts) reports the
+    progress."""
 
     def test_catalog_stats_complete(self) -> None:
-        """``build.catalog_stats`` counts no untranslated or fuzzy entry on any page."""
-        rows = build.catalog_stats(LANGS)
+        """``build.catalog_stats`` counts no untranslated or fuzzy entry on any page of a
+        complete language."""
+        rows = build.catalog_stats([language.code for language in COMPLETE])
         assert rows
         assert [] == [
             f"{row.lang}/{row.page}: {row.untranslated} untranslated, {row.fuzzy} fuzzy"
@@ -316,14 +348,16 @@ class TestStats:
         """The command prints sphinx-intl's line per catalog, then one total per language,
         each 100% translated."""
         result = subprocess.run(
-            [sys.executable, "docs/build.py", "stats"],
+            docs_command(sys.executable, "stats"),
             cwd=ROOT,
+            env=docs_env(ROOT, dict(os.environ)),
             capture_output=True,
             text=True,
             check=True,
         )
         shares = re.findall(r"^(\S+): .* \((\d+)% translated\)$", result.stdout, re.M)
-        assert [(lang, "100") for lang in LANGS] == shares, result.stdout
+        expected = [(lang.code, "100") for lang in COMPLETE]
+        assert expected == [share for share in shares if share[0] in {c for c, _ in expected}]
         lines = re.findall(
             r"^locales/(\S+)/LC_MESSAGES/\S+\.po: \d+ translated", result.stdout, re.M
         )
@@ -366,8 +400,9 @@ class TestBrokenCatalog:
             p[: len(f"{repo / relative}:{number}:")] for p in problems
         ]
 
+    @pytest.mark.slow
     def test_build_fails_naming_file_and_line(self, broken: tuple[Path, str, int]) -> None:
-        """``docs/build.py html --langs es`` exits non-zero and names ``file:line``."""
+        """``python -m agentmsg_docs html --langs es`` exits non-zero and names ``file:line``."""
         repo, relative, number = broken
         result = run_build(repo, "html", "--langs", "es")
         assert 0 != result.returncode
@@ -375,6 +410,7 @@ class TestBrokenCatalog:
         assert not (repo / "_build" / "html" / "es" / "index.html").exists()
 
 
+@pytest.mark.slow
 class TestMissingTranslation:
     """An entry without translation is shown in English, never as an empty paragraph."""
 
@@ -420,3 +456,27 @@ class TestMissingTranslation:
         )
         assert row is not None, stats.stdout
         assert (after.translated, after.fuzzy, after.untranslated) == tuple(map(int, row.groups()))
+
+
+class TestStatus:
+    """Only a language whose status is "complete" must be complete."""
+
+    def test_complete_or_in_progress(self, tmp_path: Path) -> None:
+        """An untranslated and a fuzzy entry are named with their file and line for a
+        complete language; the same catalog of a language in progress passes."""
+        catalog = tmp_path / "xx" / "LC_MESSAGES" / "page.po"
+        catalog.parent.mkdir(parents=True)
+        catalog.write_text(
+            'msgid ""\nmsgstr ""\n"Language: xx\\n"\n\n'
+            'msgid "Done."\nmsgstr "Fait."\n\n'
+            'msgid "Open."\nmsgstr ""\n\n'
+            '#, fuzzy\nmsgid "Old."\nmsgstr "Vieux."\n',
+            encoding="utf-8",
+        )
+        complete = Language("xx", "xx", "X", "en", "complete")
+        in_progress = Language("xx", "xx", "X", "en", "in progress")
+        found = build.unfinished_entries([complete], tmp_path)
+        assert [":8: untranslated 'Open.'", ":11: fuzzy 'Old.'"] == [
+            problem.removeprefix(str(catalog)) for problem in found
+        ]
+        assert [] == build.unfinished_entries([in_progress], tmp_path)

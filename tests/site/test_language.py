@@ -22,10 +22,10 @@ import pytest
 from bs4 import BeautifulSoup, Comment, NavigableString, Tag
 
 import agentmsg
-
-pytestmark = pytest.mark.docs
+from agentmsg_docs.languages import LANGUAGES, TRANSLATED
 
 HERE = Path(__file__).resolve().parent
+TRANSLATED_LANGS = [language.code for language in TRANSLATED]
 #: As written: "Messages" (Anthropic's API) is allowed, "messages" is not.
 ALLOWED = frozenset(
     line.split("#")[0].strip()
@@ -173,12 +173,12 @@ def scan(site: Path, lang: str) -> list[str]:
 class TestNoEnglishOnTranslatedPages:
     """No English is left on the Chinese and Spanish pages, but for code and data."""
 
-    @pytest.mark.parametrize("lang", ["zh_CN", "es"])
+    @pytest.mark.parametrize("lang", TRANSLATED_LANGS)
     def test_page_texts(self, built_site: Path, lang: str) -> None:
         """Every prose text and shown attribute of every page is in the page's language."""
         assert [] == scan(built_site, lang)
 
-    @pytest.mark.parametrize("lang", ["zh_CN", "es"])
+    @pytest.mark.parametrize("lang", TRANSLATED_LANGS)
     def test_the_scanner_finds_english(self, built_site: Path, lang: str, tmp_path: Path) -> None:
         """An English sentence slipped into a copy of a page, as text and as an ``alt``,
         is reported with the page (meta-test: the scanner can fail)."""
@@ -288,7 +288,7 @@ LEFTOVER = re.compile(r"``|(?<![\w:]):[a-z]+(?::[a-z]+)?:`")
 
 def markup_leftovers(site: Path) -> list[str]:
     found = []
-    for lang in ("en", "zh_CN", "es"):
+    for lang in (language.code for language in LANGUAGES):
         for path in pages(site, lang):
             page = BeautifulSoup(path.read_text(encoding="utf-8"), "html.parser")
             article = page.find("article")

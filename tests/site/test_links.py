@@ -9,7 +9,6 @@ alternates, Open Graph tags, and the translated 404 page with root-absolute URLs
 from __future__ import annotations
 
 import re
-import sys
 import xml.etree.ElementTree as ET
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -20,12 +19,10 @@ from urllib.parse import unquote, urldefrag, urlsplit
 
 import pytest
 
+from agentmsg_docs.languages import LANGUAGES, SITE_PATH, SITE_URL
+
 ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "docs" / "_ext"))
 
-from agentmsg_languages import LANGUAGES, SITE_PATH, SITE_URL  # noqa: E402
-
-pytestmark = pytest.mark.docs
 
 LANGS = [language.code for language in LANGUAGES]
 TAGS = {language.code: language.tag for language in LANGUAGES}

@@ -10,10 +10,10 @@ from pathlib import Path
 
 import polib
 import pytest
-from agentmsg_matrix import HEADER, HEADER_CONTEXT, ROW_CONTEXT, cell_text
 from bs4 import BeautifulSoup
 
 from agentmsg.providers import _matrix
+from agentmsg_docs.matrix import HEADER, HEADER_CONTEXT, ROW_CONTEXT, cell_text
 from conftest import ROOT
 
 LANGS = ("en", "zh_CN", "es")

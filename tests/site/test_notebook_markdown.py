@@ -15,6 +15,7 @@ from __future__ import annotations
 import functools
 import itertools
 import json
+import os
 import re
 import subprocess
 import sys
@@ -27,11 +28,12 @@ import pytest
 from bs4 import BeautifulSoup
 from markdown_it import MarkdownIt
 
-ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "docs" / "_ext"))
+from _checkout import docs_env
+from agentmsg_docs.gallery import GALLERY_DIR, example_scripts
+from agentmsg_docs.languages import LANGUAGES, SITE_URL
 
-from agentmsg_gallery import GALLERY_DIR, example_scripts  # noqa: E402
-from agentmsg_languages import LANGUAGES, SITE_URL  # noqa: E402
+ROOT = Path(__file__).resolve().parents[2]
+
 
 LANGS = [language.code for language in LANGUAGES]
 #: Every tutorial the gallery builds (from its scripts, so new tutorials are covered).
@@ -322,6 +324,7 @@ def sample(
                 str(out / "html"),
             ),
         ],
+        env=docs_env(ROOT, dict(os.environ)),
         capture_output=True,
         text=True,
         check=False,
@@ -331,6 +334,7 @@ def sample(
     return lang, cells
 
 
+@pytest.mark.slow  # three Sphinx builds of the sample project
 class TestMarkdownWriter:
     """The notebook writer on every construct it knows, in each language."""
 

@@ -19,14 +19,13 @@ import nbformat
 import pytest
 from nbclient import NotebookClient
 
+from agentmsg_docs.languages import LANGUAGES
 from conftest import TUTORIALS
 
 ROOT = Path(__file__).resolve().parents[2]
-LANGS = ("en", "zh_CN", "es")
+LANGS = tuple(language.code for language in LANGUAGES)
 KERNEL = "agentmsg-test-python3"
 CELL_TIMEOUT = 60
-
-pytestmark = pytest.mark.docs
 
 #: Seconds each notebook took, printed at the end of the session by ``timings``.
 TIMINGS: dict[str, float] = {}
@@ -128,3 +127,26 @@ class TestDownloadedNotebooks:
         nb = nbformat.read(notebook(built_site, lang, name), as_version=4)
         assert "python3" == nb.metadata["kernelspec"]["name"]
         nbformat.validate(nb)
+
+
+class TestDisplayLanguage:
+    """A zh_CN or es notebook shows its cards in its language; the English one is as the
+    tutorial is."""
+
+    @pytest.mark.parametrize("lang", LANGS)
+    @pytest.mark.parametrize("name", TUTORIALS)
+    def test_first_cells_set_the_language(self, built_site: Path, lang: str, name: str) -> None:
+        """A translated notebook starts with a translated Markdown line and the code that
+        sets the display language; the English notebook starts with the tutorial's own."""
+        nb = nbformat.read(notebook(built_site, lang, name), as_version=4)
+        code = f'import agentmsg\n\nagentmsg.set_display_language("{lang}")'
+        first = [(cell.cell_type, cell.source) for cell in nb.cells[:2]]
+        if lang == "en":
+            assert "set_display_language" not in json.dumps(first)
+        else:
+            english = "The next line shows the chat cards in this notebook's language."
+            assert ("markdown", True, ("code", code)) == (
+                first[0][0],
+                bool(first[0][1]) and first[0][1] != english,
+                first[1],
+            )

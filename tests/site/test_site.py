@@ -1,6 +1,6 @@
 """The built site (``_build/html``): pages, executed output, downloads, language links.
 
-Every test reads the files ``docs/build.py html`` produced (the ``built_site`` fixture
+Every test reads the files ``python -m agentmsg_docs html`` produced (the ``built_site`` fixture
 builds them once per session), in every language.
 """
 
@@ -9,7 +9,6 @@ from __future__ import annotations
 import functools
 import json
 import re
-import sys
 import zipfile
 from pathlib import Path
 from types import SimpleNamespace
@@ -17,25 +16,22 @@ from typing import Any
 
 import pytest
 import snowballstemmer
-from agentmsg_cards import localize
 from bs4 import BeautifulSoup, Tag
 from sphinx.builders.html._assets import _CascadingStyleSheet
 
 import agentmsg
 from _outputs import captured_html
 from agentmsg.cards._html import STYLE
-from builder import root as build
+from agentmsg_docs import html_pages
+from agentmsg_docs.build import root_pages as build
+from agentmsg_docs.cards import localize
+from agentmsg_docs.comments import strip_comments
+from agentmsg_docs.downloads import load_catalog, text_msgids, translate_script
+from agentmsg_docs.languages import LANGUAGES, SITE_URL, language_links
 from conftest import TUTORIALS
 
 ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "docs" / "_ext"))
 
-
-import agentmsg_site  # noqa: E402
-from agentmsg_downloads import load_catalog, text_msgids, translate_script  # noqa: E402
-from agentmsg_languages import LANGUAGES, SITE_URL, language_links  # noqa: E402
-
-pytestmark = pytest.mark.docs
 
 LANGS = [language.code for language in LANGUAGES]
 TAGS = {language.code: language.tag for language in LANGUAGES}
@@ -133,12 +129,12 @@ class TestTutorialPages:
     @pytest.mark.parametrize("lang", LANGS)
     @pytest.mark.parametrize("name", TUTORIALS)
     def test_cards_are_the_captured_ones_in_the_page_language(
-        self, built_site: Path, lang: str, name: str
+        self, built_site: Path, built_gallery: Path, lang: str, name: str
     ) -> None:
         """Each chat card is the one the examples pass captured, with its labels written
         in the page's language exactly as ``agentmsg`` writes them for a notebook user;
         the cards after the first leave out the style sheet the first one carries."""
-        generated = (ROOT / "docs" / "tutorial" / f"{name}.rst").read_text(encoding="utf-8")
+        generated = (built_gallery / f"{name}.rst").read_text(encoding="utf-8")
         cards = [card for box in captured_html(generated) for card in _cards(localize(box, lang))]
         page = soup(built_site / lang / "tutorial" / f"{name}.html")
         style = f"<style>{STYLE}</style>"
@@ -305,12 +301,12 @@ class TestLanguageLinks:
     @pytest.mark.parametrize("lang", LANGS)
     def test_sitemap(self, built_site: Path, lang: str) -> None:
         """``sitemap.xml`` lists every page (but search, genindex and 404) with its
-        ``zh-CN`` and ``es`` alternates."""
+        alternates in every language."""
         text = (built_site / lang / "sitemap.xml").read_text(encoding="utf-8")
         listed = set(re.findall(rf"<loc>[^<]*?/{lang}/([^<]+)\.html</loc>", text))
         expected = set(pages(built_site, lang)) - {"search", "genindex", "404"}
         assert expected == listed
-        for tag in ("zh-CN", "es", "en"):
+        for tag in TAGS.values():
             assert len(listed) == text.count(f'hreflang="{tag}"'), tag
 
 
@@ -419,7 +415,7 @@ class TestStyleSheetBundle:
             _CascadingStyleSheet("_static/a.css", priority=500),
         ]
         assert ["_static/agentmsg-site.css"] == self.linked(
-            agentmsg_site._bundle_style_sheets(app, sheets)
+            html_pages._bundle_style_sheets(app, sheets)
         )
         assert (
             "/* agentmsg-site.css, from _static/a.css */\na{}\n"
@@ -430,20 +426,20 @@ class TestStyleSheetBundle:
         app = self.outdir(tmp_path, {"a.css": "a{}", "b.css": "b{}", "c.css": "c{}"})
         first = [_CascadingStyleSheet(f"_static/{name}") for name in ("a.css", "b.css")]
         other = [_CascadingStyleSheet(f"_static/{name}") for name in ("a.css", "c.css")]
-        agentmsg_site._bundle_style_sheets(app, first)
+        html_pages._bundle_style_sheets(app, first)
         assert ["_static/a.css", "_static/c.css"] == self.linked(
-            agentmsg_site._bundle_style_sheets(app, other)
+            html_pages._bundle_style_sheets(app, other)
         )
 
     def test_a_new_build_bundles_its_own_sheets(self, tmp_path: Path) -> None:
         """A second build in the same process rereads the sheets and writes them anew."""
         app = self.outdir(tmp_path, {"a.css": "a{}", "b.css": "b{}"})
         sheets = [_CascadingStyleSheet(f"_static/{name}") for name in ("a.css", "b.css")]
-        agentmsg_site._bundle_style_sheets(app, sheets)
+        html_pages._bundle_style_sheets(app, sheets)
         (tmp_path / "_static" / "b.css").write_text("b{color:red}", encoding="utf-8")
-        agentmsg_site._forget_bundles(app)
+        html_pages._forget_bundles(app)
         assert ["_static/agentmsg-site.css"] == self.linked(
-            agentmsg_site._bundle_style_sheets(app, sheets)
+            html_pages._bundle_style_sheets(app, sheets)
         )
         bundle = (tmp_path / "_static" / "agentmsg-site.css").read_text(encoding="utf-8")
         assert bundle.endswith("b{color:red}\n")
@@ -457,18 +453,18 @@ class TestStyleSheetBundle:
             _CascadingStyleSheet("_static/b.css"),
             _CascadingStyleSheet("_static/c.css", media="print"),
         ]
-        assert self.linked(sheets) == self.linked(agentmsg_site._bundle_style_sheets(app, sheets))
+        assert self.linked(sheets) == self.linked(html_pages._bundle_style_sheets(app, sheets))
 
     def test_a_sheet_changed_after_the_pages_is_reported(
         self, tmp_path: Path, caplog: pytest.LogCaptureFixture
     ) -> None:
         app = self.outdir(tmp_path, {"a.css": "a{}", "b.css": "b{}"})
         sheets = [_CascadingStyleSheet(f"_static/{name}") for name in ("a.css", "b.css")]
-        agentmsg_site._bundle_style_sheets(app, sheets)
-        agentmsg_site._check_bundle(app, None)
+        html_pages._bundle_style_sheets(app, sheets)
+        html_pages._check_bundle(app, None)
         assert [] == [record for record in caplog.records if record.levelname == "WARNING"]
         (tmp_path / "_static" / "b.css").write_text("b{color:red}", encoding="utf-8")
-        agentmsg_site._check_bundle(app, None)
+        html_pages._check_bundle(app, None)
         assert ["_static/agentmsg-site.css holds another _static/b.css than the build wrote"] == [
             record.getMessage() for record in caplog.records if record.levelname == "WARNING"
         ]
@@ -582,13 +578,16 @@ class TestTranslatedDownloads:
     @pytest.mark.parametrize("lang", TRANSLATED)
     @pytest.mark.parametrize("name", TUTORIALS)
     def test_script_code_is_unchanged(self, built_site: Path, lang: str, name: str) -> None:
-        """The translated ``.py`` has the English script's code lines, in order."""
+        """The translated ``.py`` has the English script's code lines, in order (its
+        comments are in the reader's language)."""
 
         def code(path: Path) -> list[str]:
             from sphinx_gallery.py_source_parser import split_code_and_text_blocks
 
             _, blocks = split_code_and_text_blocks(str(path))
-            return [block.content.strip() for block in blocks if block.type == "code"]
+            return [
+                strip_comments(block.content, "python") for block in blocks if block.type == "code"
+            ]
 
         assert code(download(built_site, "en", f"{name}.py")) == code(
             download(built_site, lang, f"{name}.py")
@@ -612,14 +611,15 @@ class TestTranslatedDownloads:
     def test_notebook_code_same_prose_translated(
         self, built_site: Path, lang: str, name: str
     ) -> None:
-        """The notebook has the English cells in the same order: code cells identical,
-        every markdown cell different (translated)."""
+        """After its two cells that set the display language, the notebook has the English
+        cells in the same order: code cells identical but for their comments (in the
+        reader's language), every markdown cell different (translated)."""
         english = notebook_cells(download(built_site, "en", f"{name}.ipynb"))
-        translated = notebook_cells(download(built_site, lang, f"{name}.ipynb"))
+        translated = notebook_cells(download(built_site, lang, f"{name}.ipynb"))[2:]
         assert [kind for kind, _ in english] == [kind for kind, _ in translated]
         pairs = list(zip(english, translated, strict=True))
-        assert [en for en, _ in pairs if en[0] == "code"] == [
-            tr for _, tr in pairs if tr[0] == "code"
+        assert [strip_comments(en[1], "python") for en, _ in pairs if en[0] == "code"] == [
+            strip_comments(tr[1], "python") for _, tr in pairs if tr[0] == "code"
         ]
         untranslated = [en[1][:60] for en, tr in pairs if en[0] == "markdown" and en == tr]
         assert [] == untranslated
@@ -687,7 +687,7 @@ class TestThemeStrings:
 
     Furo has no catalogs and Sphinx's lack some entries; ``locales/<lang>/LC_MESSAGES/
     sphinx.po`` fills them in (``docs/_templates/page.html`` and
-    ``docs/_ext/agentmsg_theme_strings.py``).
+    ``docs/agentmsg_docs/theme_strings.py``).
     """
 
     ENGLISH_LABELS = (

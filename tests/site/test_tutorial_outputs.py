@@ -19,7 +19,6 @@ import agentmsg
 from _examples import example_seed
 from _outputs import (
     EXPECTED,
-    GALLERY,
     RECORD_COMMAND,
     OutputMismatch,
     captured_cells,
@@ -36,21 +35,20 @@ EXAMPLES = ROOT / "docs" / "examples"
 class TestTutorialOutput:
     """The output every tutorial's page shows is the recorded one."""
 
-    @pytest.mark.docs
     @pytest.mark.parametrize("name", TUTORIALS)
-    def test_matches_recorded_output(self, built_site: Path, name: str) -> None:
+    def test_matches_recorded_output(self, built_gallery: Path, name: str) -> None:
         """What the page shows, cell by cell, equals the tutorial's expected file."""
-        compare_with_expected(name)
+        compare_with_expected(name, built_gallery)
 
-    @pytest.mark.docs
     @pytest.mark.parametrize("name", TUTORIALS)
-    def test_every_code_cell_is_read(self, built_site: Path, name: str) -> None:
+    def test_every_code_cell_is_read(self, built_gallery: Path, name: str) -> None:
         """Every code cell of the script is found in its generated page, at its lines, so
         no output escapes the comparison."""
         script = EXAMPLES / f"{name}.py"
         _, blocks = split_code_and_text_blocks(str(script))
         lines = script.read_text(encoding="utf-8").split("\n")
-        cells = captured_cells((GALLERY / f"{name}.rst").read_text(encoding="utf-8"), lines)
+        page = built_gallery / f"{name}.rst"
+        cells = captured_cells(page.read_text(encoding="utf-8"), lines)
         code = [block for block in blocks if block.type == "code"]
         assert len(code) == len(cells)
         for block, cell in zip(code, cells, strict=True):
@@ -71,7 +69,7 @@ class TestProseSeed:
 
     def test_docs_build_hook_uses_the_same_seed(self) -> None:
         """A message made after the docs' reset hook equals one made under example_seed()."""
-        path = ROOT / "docs" / "_ext" / "agentmsg_gallery.py"
+        path = ROOT / "docs" / "agentmsg_docs" / "gallery.py"
         spec = importlib.util.spec_from_file_location("_agentmsg_gallery_for_tests", path)
         assert spec is not None and spec.loader is not None
         module = importlib.util.module_from_spec(spec)
@@ -134,6 +132,7 @@ def places(repo: Path, expected: Path) -> dict[str, Path]:
     }
 
 
+@pytest.mark.slow
 class TestGuard:
     """Changing what a tutorial shows makes the comparison fail, readably (meta-tests on a
     copy of the repository whose examples pass really ran)."""

@@ -7,7 +7,10 @@ data (names, texts, field values) is shown as it is.
 
 The translations are gettext catalogs beside this module,
 ``locale/<lang>/LC_MESSAGES/agentmsg.po``, kept up to date by ``make update-po`` with the
-documentation's. Numbers follow the language's conventions (``7,9 KiB`` in Spanish).
+documentation's and compiled by it (and by ``make html``) into the ``agentmsg.mo`` files
+read here; the card languages are the folders that hold one, plus English. Numbers follow
+the language's conventions, which its catalog shows by translating two sample numbers
+(``7,9 KiB`` in Spanish).
 
 A caller that needs the labels in another form installs a writer with
 :func:`writing_labels`: the docs build, which runs its examples once for every language,
@@ -18,12 +21,16 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
+import functools
 import os
 import re
 from collections.abc import Callable, Iterator
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from .._validate import must_be
+
+if TYPE_CHECKING:
+    import gettext as _gettext
 
 __all__ = [
     "LANGUAGES",
@@ -40,11 +47,20 @@ __all__ = [
     "writing_labels",
 ]
 
-LANGUAGES: tuple[str, ...] = ("en", "zh_CN", "es")
-"""The display languages, by their gettext codes."""
+_LOCALE = os.path.join(os.path.dirname(__file__), "locale")
+_MO = os.path.join("LC_MESSAGES", "agentmsg.mo")
 
-#: Other ways to name them: BCP 47 tags and bare primary subtags.
-_ALIASES = {"zh": "zh_CN", "zh-cn": "zh_CN", "zh-hans": "zh_CN", "zh_cn": "zh_CN"}
+
+def _compiled_languages() -> tuple[str, ...]:
+    try:
+        names = os.listdir(_LOCALE)
+    except OSError:
+        return ()
+    return tuple(sorted(n for n in names if os.path.isfile(os.path.join(_LOCALE, n, _MO))))
+
+
+LANGUAGES: tuple[str, ...] = ("en", *_compiled_languages())
+"""The display languages, by their gettext codes: English and each compiled catalog's."""
 
 _default = "en"
 _current: contextvars.ContextVar[str | None] = contextvars.ContextVar(
@@ -56,24 +72,22 @@ _writer: contextvars.ContextVar[Callable[[Label], str] | None] = contextvars.Con
 
 
 def resolve_language(language: object, path: str = "language") -> str:
-    """The gettext code of *language*: ``"zh_CN"`` for ``"zh-CN"``, ``"zh"`` or
-    ``"zh_Hans"``; ``"es"`` for ``"es-MX"``; ``"en"`` for ``"en-GB"``.
+    """The gettext code of *language*, written as a code or a BCP 47 tag in any case: the
+    language of that code, else the first of :data:`LANGUAGES` with the same primary
+    subtag (``"en"`` for ``"en-GB"``; a Chinese code for ``"zh"`` or ``"zh-Hans"``).
 
     Raises:
         MessageError: *language* is not a string naming one of :data:`LANGUAGES`.
     """
     if isinstance(language, str):
         lowered = language.strip().lower().replace("_", "-")
-        if lowered in _ALIASES or lowered.replace("-", "_") in _ALIASES:
-            return _ALIASES.get(lowered, "zh_CN")
         for code in LANGUAGES:
             if lowered == code.lower().replace("_", "-"):
                 return code
         primary = lowered.split("-")[0]
-        if primary in ("en", "es"):
-            return primary
-        if primary == "zh":
-            return "zh_CN"
+        for code in LANGUAGES:
+            if primary == code.lower().replace("_", "-").split("-")[0]:
+                return code
     names = ", ".join(repr(code) for code in LANGUAGES)
     raise must_be(path, f"one of the card languages {names}", language)
 
@@ -94,8 +108,6 @@ def set_display_language(language: str) -> None:
         >>> "Metadatos" in Msg("Ana", "Hola", "user", metadata={"k": 1})._repr_html_()
         True
         >>> set_display_language("en")
-
-    .. versionadded:: 0.2.0
     """
     global _default
     _default = resolve_language(language)
@@ -117,8 +129,6 @@ def display_language(language: str) -> Iterator[str]:
         >>> with display_language("zh-CN"):
         ...     "元数据" in card._repr_html_()
         True
-
-    .. versionadded:: 0.2.0
     """
     token = _current.set(resolve_language(language))
     try:
@@ -149,59 +159,23 @@ def writing_labels(writer: Callable[[Label], str]) -> Iterator[None]:
 
 # -- catalogs ----------------------------------------------------------------------
 
-_LOCALE = os.path.join(os.path.dirname(__file__), "locale")
-_catalogs: dict[str, dict[tuple[str, str | None], list[str]]] = {}
-#: Which plural form a language uses for n things: its catalog's ``Plural-Forms`` in
-#: Python (a test compares them); Spanish has one for exact millions ("un millón de").
-_PLURAL_FORM: dict[str, Callable[[int], int]] = {
-    "en": lambda n: int(n != 1),
-    "es": lambda n: 0 if n == 1 else 1 if n != 0 and n % 1_000_000 == 0 else 2,
-    "zh_CN": lambda n: 0,
-}
-_PO_STRING = re.compile(r'"((?:[^"\\]|\\.)*)"')
+_catalogs: dict[str, _gettext.NullTranslations] = {}
 
 
-def _unquote(text: str) -> str:
-    import json
-
-    value: str = json.loads(f'"{text}"')
-    return value
-
-
-def _catalog(language: str) -> dict[tuple[str, str | None], list[str]]:
-    """The translations of *language*, by ``(msgid, msgid_plural)``: the forms of each.
-
-    Untranslated and fuzzy entries are left out (their English is shown).
-    """
+def _catalog(language: str) -> _gettext.NullTranslations:
+    """The compiled translations of *language* (untranslated and fuzzy entries are not in
+    them: their English is shown); the plural rule is the catalog header's."""
     found = _catalogs.get(language)
-    if found is not None:
-        return found
-    entries: dict[tuple[str, str | None], list[str]] = {}
-    path = os.path.join(_LOCALE, language, "LC_MESSAGES", "agentmsg.po")
-    if os.path.isfile(path):
-        with open(path, encoding="utf-8") as handle:
-            text = handle.read()
-        for entry in text.split("\n\n"):
-            fields: dict[str, str] = {}
-            key = ""
-            fuzzy = False
-            for line in entry.splitlines():
-                if line.startswith("#,") and "fuzzy" in line:
-                    fuzzy = True
-                if line.startswith("#") or not line.strip():
-                    continue
-                keyword, _, rest = line.partition(" ")
-                if line.startswith('"'):
-                    fields[key] += "".join(_unquote(s) for s in _PO_STRING.findall(line))
-                else:
-                    key = keyword
-                    fields[key] = "".join(_unquote(s) for s in _PO_STRING.findall(rest))
-            msgid = fields.get("msgid")
-            forms = [fields[k] for k in sorted(fields) if k.startswith("msgstr")]
-            if msgid and not fuzzy and forms and all(forms):
-                entries[(msgid, fields.get("msgid_plural"))] = forms
-    _catalogs[language] = entries
-    return entries
+    if found is None:
+        import gettext
+
+        try:
+            with open(os.path.join(_LOCALE, language, _MO), "rb") as handle:
+                found = gettext.GNUTranslations(handle)
+        except OSError:
+            found = gettext.NullTranslations()
+        _catalogs[language] = found
+    return found
 
 
 # -- numbers -----------------------------------------------------------------------
@@ -213,20 +187,26 @@ class Size(NamedTuple):
     amount: int
 
 
-def _number(value: float, language: str, decimals: int = 0) -> str:
-    """*value* with the language's digit grouping and decimal sign.
+@functools.cache
+def _conventions(language: str) -> tuple[str, str, int]:
+    """The decimal sign, the group sign and the fewest digits that are grouped, as the
+    catalog of *language* writes :data:`_FOUR_DIGITS` and :data:`_FIVE_DIGITS` (Spanish:
+    ``1234`` and ``12 345,6``, as the RAE and ISO 80000 advise)."""
+    five = re.fullmatch(r"12(\D*)345(\D+)6", _FIVE_DIGITS.text(language))
+    if five is None:  # a translation that is no sample number: the English way
+        return ".", ",", 4
+    grouped_at_four = re.fullmatch(r"1\D+234", _FOUR_DIGITS.text(language)) is not None
+    return five.group(2), five.group(1), 4 if grouped_at_four else 5
 
-    English and Chinese group thousands with commas and write a decimal point; Spanish
-    writes a decimal comma and groups numbers of five digits or more with a space
-    (``1234``, ``12 345``), as the RAE and ISO 80000 advise.
-    """
+
+def _number(value: float, language: str, decimals: int = 0) -> str:
+    """*value* with the language's digit grouping and decimal sign (:func:`_conventions`)."""
     text = f"{value:,.{decimals}f}"
-    if language != "es":
-        return text
+    decimal, group, fewest = _conventions(language)
     whole, _, fraction = text.partition(".")
     digits = whole.replace(",", "")
-    grouped = whole.replace(",", "\u00a0") if len(digits.lstrip("-")) > 4 else digits
-    return f"{grouped},{fraction}" if fraction else grouped
+    grouped = whole.replace(",", group) if len(digits.lstrip("-")) >= fewest else digits
+    return f"{grouped}{decimal}{fraction}" if fraction else grouped
 
 
 def _size(count: int, language: str) -> str:
@@ -260,11 +240,11 @@ class Label(NamedTuple):
     def text(self, language: str) -> str:
         """The message in *language* (a code of :data:`LANGUAGES`), its fields filled."""
         english = self.msgid if self.plural is None or self.n == 1 else self.plural
-        template = english
-        forms = _catalog(language).get((self.msgid, self.plural)) if language != "en" else None
-        if forms:
-            index = 0 if self.plural is None else _PLURAL_FORM[language](self.n or 0)
-            template = forms[min(index, len(forms) - 1)]
+        catalog = _catalog(language)
+        if self.plural is None:
+            template = catalog.gettext(self.msgid)
+        else:
+            template = catalog.ngettext(self.msgid, self.plural, self.n or 0)
         args = {key: _shown(item, language) for key, item in self.args.items()}
         try:
             return template.format(**args)
@@ -306,6 +286,15 @@ def label(msgid: str, **args: Any) -> Label:
     """A message translated where it is shown: as another message's argument, or by
     :func:`translated`."""
     return Label(msgid, None, None, args)
+
+
+# Sample numbers whose translations show how the language writes numbers (English
+# leaves them as they are); :func:`_conventions` reads them.
+# Translators: this four-digit number as your language writes it (no group sign if it
+# groups only numbers of five digits or more).
+_FOUR_DIGITS = label("1,234")
+# Translators: this number as your language writes it: group sign, decimal sign.
+_FIVE_DIGITS = label("12,345.6")
 
 
 def translated(message: Label) -> str:

@@ -12,11 +12,11 @@ import json
 from json.encoder import encode_basestring
 from typing import Any, NamedTuple
 
-from .._chat import ChatMessage
 from .._errors import MessageError
 from .._media import _EXTENSIONS
 from .._message import Msg
 from .._validate import check_str, show
+from ..chat import ChatMessage
 
 __all__ = [
     "Conversion",
@@ -74,10 +74,9 @@ class Loss(NamedTuple):
             (``"sent as JSON text"``), or None when it was dropped.
         dropped: Whether the thing was dropped: true when ``substitute`` is None.
 
-    ``str(loss)`` reads as a sentence: ``messages[2].content[0]: thinking block
-    dropped: Chat Completions has no field for it``.
-
-    .. versionadded:: 0.2.0
+    ``str(loss)`` reads as a sentence in English, like the text of an error:
+    ``messages[2].content[0]: thinking block dropped: Chat Completions has no field for
+    it``.
     """
 
     path: str
@@ -103,8 +102,6 @@ class Conversion(NamedTuple):
             the other options, then send it.
         losses: What the format could not carry as it was, in the order of the
             conversation; empty when nothing was lost.
-
-    .. versionadded:: 0.2.0
     """
 
     payload: dict[str, Any]
@@ -118,8 +115,6 @@ class Parsed(NamedTuple):
         messages: The conversation as :class:`~agentmsg.Msg` objects.
         losses: What agentmsg could not carry of the provider's data; empty when
             nothing was lost.
-
-    .. versionadded:: 0.2.0
     """
 
     messages: list[Msg]

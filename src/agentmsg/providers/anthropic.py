@@ -76,8 +76,6 @@ def to_anthropic(messages: Any, *, strict: bool = False) -> Conversion:
         >>> conversation = [Msg("system", "Be brief.", "system"), Msg("user", "Hi", "user")]
         >>> to_anthropic(conversation).payload
         {'system': 'Be brief.', 'messages': [{'role': 'user', 'content': 'Hi'}]}
-
-    .. versionadded:: 0.2.0
     """
     writer = _Writer(FORMAT, strict)
     conversation = messages_in(messages)
@@ -414,8 +412,6 @@ def from_anthropic(data: Any, *, strict: bool = False) -> Parsed:
     ``provider_state``, for :func:`to_anthropic` to send back. A
     response's id is the message's ``invocation_id``; its metadata holds ``model``,
     ``stop_reason`` and ``token_usage``.
-
-    .. versionadded:: 0.2.0
     """
     report = Report(FORMAT, strict)
     data = plain(data)

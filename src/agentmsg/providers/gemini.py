@@ -77,8 +77,6 @@ def to_gemini(messages: Any, *, strict: bool = False) -> Conversion:
         >>> from agentmsg import Msg, to_gemini
         >>> to_gemini([Msg("user", "Hi", "user")]).payload
         {'contents': [{'role': 'user', 'parts': [{'text': 'Hi'}]}]}
-
-    .. versionadded:: 0.2.0
     """
     writer = _Writer(FORMAT, strict)
     conversation = messages_in(messages)
@@ -416,8 +414,6 @@ def from_gemini(data: Any, *, strict: bool = False) -> Parsed:
     gives that output back; any other response dict is the output itself. A part's
     thought signature goes to the message's metadata, under ``provider_state``, for
     :func:`to_gemini` to send back.
-
-    .. versionadded:: 0.2.0
     """
     report = Report(FORMAT, strict)
     data = plain(data)

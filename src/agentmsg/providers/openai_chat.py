@@ -100,8 +100,6 @@ def to_openai_chat(messages: Any, *, strict: bool = False) -> Conversion:
         {'messages': [{'role': 'user', 'content': 'What is 7 times 8?'}]}
         >>> sent.losses
         ()
-
-    .. versionadded:: 0.2.0
     """
     writer = _Writer(strict, messages)
     out = writer.out
@@ -514,8 +512,6 @@ def from_openai_chat(data: Any, *, strict: bool = False) -> Parsed:
         >>> reply = from_openai_chat({"messages": [{"role": "user", "content": "Hi"}]})
         >>> reply.messages[0].content
         'Hi'
-
-    .. versionadded:: 0.2.0
     """
     report = Report(FORMAT, strict)
     data = plain(data)

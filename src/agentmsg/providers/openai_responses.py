@@ -75,8 +75,6 @@ def to_openai_responses(messages: Any, *, strict: bool = False) -> Conversion:
         >>> from agentmsg import Msg, to_openai_responses
         >>> to_openai_responses([Msg("user", "Hi", "user")]).payload
         {'input': [{'type': 'message', 'role': 'user', 'content': 'Hi'}]}
-
-    .. versionadded:: 0.2.0
     """
     writer = _Writer(FORMAT, strict)
     conversation = messages_in(messages)
@@ -459,8 +457,6 @@ def from_openai_responses(data: Any, *, strict: bool = False) -> Parsed:
     :func:`to_openai_responses` to send back. A response's id is
     the messages' ``invocation_id``; their metadata holds ``model``, ``stop_reason`` and
     ``token_usage``.
-
-    .. versionadded:: 0.2.0
     """
     report = Report(FORMAT, strict)
     data = plain(data)

@@ -2,19 +2,18 @@
 
 ``tests/site/test_notebook_markdown.py`` builds it in each language: at the end of the
 build, the text blocks of ``index.rst`` (separated by ``.. cell`` comments, as a
-gallery script's are by ``# %%``) go through ``agentmsg_notebooks.notebook_markdown``,
-and the Markdown cells are written to ``cells.json`` in the output folder.
+gallery script's are by ``# %%``) go through ``agentmsg_docs.notebooks.notebook_markdown``,
+and the Markdown cells are written to ``cells.json`` in the output folder. The test puts
+``docs/`` on ``PYTHONPATH``.
 """
 
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 from typing import Any
 
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parents[2] / "docs" / "_ext"))
 
 project = "sample"
 release = "9.9"
@@ -22,7 +21,7 @@ exclude_patterns = ["cells.json"]
 
 
 def _write_cells(app: Any, exception: Exception | None) -> None:
-    from agentmsg_notebooks import notebook_markdown
+    from agentmsg_docs.notebooks import notebook_markdown
 
     if exception is None:
         texts = (HERE / "index.rst").read_text(encoding="utf-8").split("\n.. cell\n")

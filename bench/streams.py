@@ -1,0 +1,434 @@
+"""Section ``streams``: a streamed reply of about 200 events, per model API, assembled.
+
+The reply: about 160 text pieces, then two tool calls whose arguments come in pieces of
+four characters, as each API streams them. agentmsg takes the events with the format's
+stream class and converts the result (``stream.extend(events); stream.result()``);
+langchain-core makes an ``AIMessageChunk`` of each event (text as content, argument
+pieces as ``tool_call_chunks``) and adds them up with ``+``, as its chat models do when
+they stream. Both are checked to give the same text and tool calls before timing. A
+second table sets the stream beside converting the unstreamed response of the same
+reply with the format's ``from_*`` function.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any
+
+from ._common import SUBJECT, Check, Options, Row, Section, Table, time_side_by_side
+
+SPEED_TARGET = 2.0
+"""agentmsg must assemble a stream at least this many times faster than langchain-core."""
+FULL_TARGET = 1.3
+"""Assembling a stream may cost at most this many times converting the whole response."""
+
+_SENTENCE = (
+    "The weather in Lima is mild today, with a light breeze from the sea, a grey sky "
+    "until noon and some sun after lunch; Oslo is colder, with rain in the evening. "
+)
+WORDS = [word + " " for word in (_SENTENCE * 6).split()][:160]
+CALLS = (
+    ("call_1", "get_weather", {"city": "Lima", "unit": "celsius", "days": 3}),
+    ("call_2", "get_weather", {"city": "Oslo", "unit": "celsius", "days": 3}),
+)
+PIECE = 4
+
+
+def _pieces(text: str) -> list[str]:
+    return [text[start : start + PIECE] for start in range(0, len(text), PIECE)]
+
+
+# -- the same reply in each format: (events, unstreamed response, langchain chunk kwargs) --
+
+
+def openai_chat() -> tuple[list[dict[str, Any]], dict[str, Any], list[dict[str, Any]]]:
+    head = {"id": "chatcmpl-1", "object": "chat.completion.chunk", "created": 1, "model": "gpt-4.1"}
+
+    def chunk(delta: dict[str, Any], finish: str | None = None) -> dict[str, Any]:
+        return {**head, "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]}
+
+    events = [chunk({"role": "assistant", "content": ""})]
+    events += [chunk({"content": word}) for word in WORDS]
+    for number, (call_id, name, arguments) in enumerate(CALLS):
+        function = {"name": name, "arguments": ""}
+        events.append(
+            chunk(
+                {
+                    "tool_calls": [
+                        {"index": number, "id": call_id, "type": "function", "function": function}
+                    ]
+                }
+            )
+        )
+        for piece in _pieces(json.dumps(arguments)):
+            events.append(
+                chunk({"tool_calls": [{"index": number, "function": {"arguments": piece}}]})
+            )
+    events.append(chunk({}, "tool_calls"))
+    usage = {"prompt_tokens": 80, "completion_tokens": 200, "total_tokens": 280}
+    events.append({**head, "choices": [], "usage": usage})
+    message = {
+        "role": "assistant",
+        "content": "".join(WORDS),
+        "tool_calls": [
+            {"id": i, "type": "function", "function": {"name": n, "arguments": json.dumps(a)}}
+            for i, n, a in CALLS
+        ],
+    }
+    response = {
+        **head,
+        "object": "chat.completion",
+        "choices": [{"index": 0, "message": message, "finish_reason": "tool_calls"}],
+        "usage": usage,
+    }
+    return events, response, _langchain_chunks(events, "openai_chat")
+
+
+def openai_responses() -> tuple[list[dict[str, Any]], dict[str, Any], list[dict[str, Any]]]:
+    events: list[dict[str, Any]] = []
+
+    def add(kind: str, **fields: Any) -> None:
+        events.append({"type": kind, "sequence_number": len(events), **fields})
+
+    head = {"id": "resp_1", "object": "response", "created_at": 1, "model": "gpt-5"}
+    add("response.created", response={**head, "status": "in_progress", "output": []})
+    text = "".join(WORDS)
+    message = {"type": "message", "id": "msg_1", "role": "assistant", "status": "completed"}
+    message["content"] = [{"type": "output_text", "text": text, "annotations": []}]
+    add("response.output_item.added", output_index=0, item={**message, "content": []})
+    where = {"output_index": 0, "item_id": "msg_1", "content_index": 0}
+    add(
+        "response.content_part.added",
+        part={"type": "output_text", "text": "", "annotations": []},
+        **where,
+    )
+    for word in WORDS:
+        add("response.output_text.delta", delta=word, **where)
+    add("response.output_text.done", text=text, **where)
+    add("response.content_part.done", part=message["content"][0], **where)
+    add("response.output_item.done", output_index=0, item=message)
+    items: list[dict[str, Any]] = [message]
+    for position, (call_id, name, arguments) in enumerate(CALLS, start=1):
+        call = {"type": "function_call", "id": f"fc_{position}", "call_id": call_id, "name": name}
+        call |= {"arguments": json.dumps(arguments), "status": "completed"}
+        add("response.output_item.added", output_index=position, item={**call, "arguments": ""})
+        for piece in _pieces(call["arguments"]):
+            add(
+                "response.function_call_arguments.delta",
+                output_index=position,
+                item_id=call["id"],
+                delta=piece,
+            )
+        add("response.output_item.done", output_index=position, item=call)
+        items.append(call)
+    usage = {"input_tokens": 80, "output_tokens": 200, "total_tokens": 280}
+    response = {**head, "status": "completed", "output": items, "usage": usage}
+    add("response.completed", response=response)
+    return events, response, _langchain_chunks(events, "openai_responses")
+
+
+def anthropic() -> tuple[list[dict[str, Any]], dict[str, Any], list[dict[str, Any]]]:
+    head = {"id": "msg_1", "type": "message", "role": "assistant", "model": "claude-sonnet-4-5"}
+    start = {**head, "content": [], "usage": {"input_tokens": 80, "output_tokens": 1}}
+    events: list[dict[str, Any]] = [{"type": "message_start", "message": start}]
+    events.append(
+        {"type": "content_block_start", "index": 0, "content_block": {"type": "text", "text": ""}}
+    )
+    for word in WORDS:
+        events.append(
+            {
+                "type": "content_block_delta",
+                "index": 0,
+                "delta": {"type": "text_delta", "text": word},
+            }
+        )
+    events.append({"type": "content_block_stop", "index": 0})
+    for number, (call_id, name, arguments) in enumerate(CALLS, start=1):
+        block = {"type": "tool_use", "id": call_id, "name": name, "input": {}}
+        events.append({"type": "content_block_start", "index": number, "content_block": block})
+        for piece in _pieces(json.dumps(arguments)):
+            delta = {"type": "input_json_delta", "partial_json": piece}
+            events.append({"type": "content_block_delta", "index": number, "delta": delta})
+        events.append({"type": "content_block_stop", "index": number})
+    events.append(
+        {
+            "type": "message_delta",
+            "delta": {"stop_reason": "tool_use"},
+            "usage": {"output_tokens": 200},
+        }
+    )
+    events.append({"type": "message_stop"})
+    content: list[dict[str, Any]] = [{"type": "text", "text": "".join(WORDS)}]
+    content += [{"type": "tool_use", "id": i, "name": n, "input": a} for i, n, a in CALLS]
+    response = {**head, "content": content, "stop_reason": "tool_use"}
+    response["usage"] = {"input_tokens": 80, "output_tokens": 200}
+    return events, response, _langchain_chunks(events, "anthropic")
+
+
+def gemini() -> tuple[list[dict[str, Any]], dict[str, Any], list[dict[str, Any]]]:
+    # Gemini sends a function call whole; its text comes in pieces of a few words.
+    head = {"modelVersion": "gemini-2.5-flash", "responseId": "r1"}
+    usage = {"promptTokenCount": 80, "candidatesTokenCount": 200, "totalTokenCount": 280}
+
+    def piece(parts: list[dict[str, Any]], finish: str | None = None) -> dict[str, Any]:
+        candidate: dict[str, Any] = {"content": {"role": "model", "parts": parts}, "index": 0}
+        if finish:
+            candidate["finishReason"] = finish
+        return {"candidates": [candidate], "usageMetadata": usage, **head}
+
+    events = [piece([{"text": word}]) for word in WORDS]
+    calls = [{"functionCall": {"id": i, "name": n, "args": a}} for i, n, a in CALLS]
+    events += [piece([call]) for call in calls]
+    events.append(piece([], "STOP"))
+    parts = [{"text": "".join(WORDS)}, *calls]
+    response = {
+        "candidates": [
+            {"content": {"role": "model", "parts": parts}, "finishReason": "STOP", "index": 0}
+        ]
+    }
+    response |= {"usageMetadata": usage, **head}
+    return events, response, _langchain_chunks(events, "gemini")
+
+
+def _langchain_chunks(events: list[dict[str, Any]], format: str) -> list[dict[str, Any]]:
+    """Not timed: which text and tool-call fragment each event holds, per format, so that
+    the langchain-core side builds its chunks from the same pieces."""
+    pieces = []
+    for event in events:
+        text, fragment = "", None
+        if format == "openai_chat":
+            for choice in event["choices"]:
+                text = choice["delta"].get("content") or ""
+                for call in choice["delta"].get("tool_calls") or []:
+                    function = call["function"]
+                    fragment = (
+                        function.get("name"),
+                        function.get("arguments"),
+                        call.get("id"),
+                        call["index"],
+                    )
+        elif format == "openai_responses":
+            if event["type"] == "response.output_text.delta":
+                text = event["delta"]
+            elif (
+                event["type"] == "response.output_item.added"
+                and event["item"]["type"] == "function_call"
+            ):
+                item = event["item"]
+                fragment = (item["name"], "", item["call_id"], event["output_index"])
+            elif event["type"] == "response.function_call_arguments.delta":
+                fragment = (None, event["delta"], None, event["output_index"])
+        elif format == "anthropic":
+            delta = event.get("delta", {})
+            if delta.get("type") == "text_delta":
+                text = delta["text"]
+            elif delta.get("type") == "input_json_delta":
+                fragment = (None, delta["partial_json"], None, event["index"])
+            elif (
+                event["type"] == "content_block_start"
+                and event["content_block"]["type"] == "tool_use"
+            ):
+                block = event["content_block"]
+                fragment = (block["name"], "", block["id"], event["index"])
+        else:
+            for part in event["candidates"][0]["content"]["parts"]:
+                if "text" in part:
+                    text = part["text"]
+                else:
+                    call = part["functionCall"]
+                    fragment = (call["name"], json.dumps(call["args"]), call["id"], len(pieces))
+        pieces.append({"text": text, "fragment": fragment})
+    return pieces
+
+
+FORMATS: dict[str, tuple[str, Callable[[], Any]]] = {
+    "openai_chat": ("Chat Completions", openai_chat),
+    "openai_responses": ("Responses", openai_responses),
+    "anthropic": ("Anthropic", anthropic),
+    "gemini": ("Gemini", gemini),
+}
+
+
+def _agentmsg(format: str, events: list[dict[str, Any]]) -> Callable[[], Any]:
+    import agentmsg
+
+    stream_class = getattr(agentmsg, _CLASSES[format])
+
+    def assemble() -> Any:
+        stream = stream_class()
+        stream.extend(events)
+        return stream.result().messages[0]
+
+    return assemble
+
+
+def _finish(format: str, events: list[dict[str, Any]]) -> Callable[[], Any]:
+    """``result()`` alone, on a stream that has taken every event: the work left at the end."""
+    import agentmsg
+
+    stream = getattr(agentmsg, _CLASSES[format])()
+    stream.extend(events)
+
+    def finish() -> Any:
+        return stream.result().messages[0]
+
+    return finish
+
+
+_CLASSES = {
+    "openai_chat": "OpenAIChatStream",
+    "openai_responses": "OpenAIResponsesStream",
+    "anthropic": "AnthropicStream",
+    "gemini": "GeminiStream",
+}
+
+
+def _full(format: str, response: dict[str, Any]) -> Callable[[], Any]:
+    import agentmsg
+
+    convert = getattr(agentmsg, f"from_{format}")
+
+    def whole() -> Any:
+        return convert(response).messages[0]
+
+    return whole
+
+
+def _langchain(pieces: list[dict[str, Any]]) -> Callable[[], Any]:
+    from langchain_core.messages import AIMessageChunk
+
+    def assemble() -> Any:
+        total = None
+        for piece in pieces:
+            fragment = piece["fragment"]
+            calls = []
+            if fragment is not None:
+                name, args, call_id, index = fragment
+                calls.append(
+                    {
+                        "name": name,
+                        "args": args,
+                        "id": call_id,
+                        "index": index,
+                        "type": "tool_call_chunk",
+                    }
+                )
+            chunk = AIMessageChunk(content=piece["text"], tool_call_chunks=calls)
+            total = chunk if total is None else total + chunk
+        return total
+
+    return assemble
+
+
+def said_by_agentmsg(msg: Any) -> tuple[Any, ...]:
+    calls = [(b["id"], b["name"], b["input"]) for b in msg.content if b["type"] == "tool_use"]
+    return msg.get_text_content(), calls
+
+
+def said_by_langchain(chunk: Any) -> tuple[Any, ...]:
+    calls = [(call["id"], call["name"], call["args"]) for call in chunk.tool_calls]
+    return chunk.content, calls
+
+
+def run(options: Options) -> list[Table]:
+    try:
+        import langchain_core  # noqa: F401
+    except ImportError as error:
+        msg = (
+            f"cannot import langchain-core ({error}); run `make bench`, or "
+            "`pip install -e '.[bench]'`"
+        )
+        raise SystemExit(msg) from error
+    peer_rows, full_rows, checks, counts = [], [], [], {}
+    for format, (label, make) in FORMATS.items():
+        events, response, pieces = make()
+        counts[label] = len(events)
+        ours, theirs, whole = _agentmsg(format, events), _langchain(pieces), _full(format, response)
+        finish = _finish(format, events)
+        expected = said_by_agentmsg(whole())
+        if said_by_agentmsg(ours()) != expected or said_by_langchain(theirs()) != expected:
+            got = (said_by_agentmsg(ours()), said_by_langchain(theirs()))
+            msg = f"{label}: the assembled replies differ from {expected}: {got}"
+            raise RuntimeError(msg)
+        medians, samples, _ = time_side_by_side(
+            {SUBJECT: ours, "langchain-core": theirs, "full response": whole, "result()": finish},
+            options,
+        )
+        operation = f"{len(events)} events, {label}"
+        peer_rows.append(
+            Row(
+                operation,
+                {SUBJECT: medians[SUBJECT], "langchain-core": medians["langchain-core"]},
+                target=SPEED_TARGET,
+                samples={name: samples[name] for name in (SUBJECT, "langchain-core")},
+                excluded={"agentscope": "it has no public accumulator of stream events"},
+            )
+        )
+        full_rows.append(
+            Row(
+                operation,
+                {
+                    "stream": medians[SUBJECT],
+                    "result() at the end": medians["result()"],
+                    "full response": medians["full response"],
+                },
+                samples={
+                    "stream": samples[SUBJECT],
+                    "result() at the end": samples["result()"],
+                    "full response": samples["full response"],
+                },
+            )
+        )
+        ratio = medians[SUBJECT] / medians["full response"]
+        checks.append(
+            Check(
+                f"{label}: stream / full response",
+                f"{ratio:.2f}x",
+                f"<= {FULL_TARGET:g}x",
+                ratio <= FULL_TARGET,
+            )
+        )
+    return [
+        Table(
+            key="streams.time",
+            title="A streamed reply assembled: median time (lower is better)",
+            unit="s",
+            rows=peer_rows,
+            columns=(SUBJECT, "langchain-core"),
+            parameters={"repeats": options.repeats, "events": counts},
+            notes=[
+                "The reply: 160 text pieces and two tool calls, their arguments in pieces of "
+                f"{PIECE} characters (Gemini sends each call whole). agentmsg: the format's "
+                "stream class, stream.extend(events) then stream.result(), which converts "
+                "the rebuilt response and reports losses. langchain-core: an AIMessageChunk "
+                "per event (content, tool_call_chunks) added up with +; the pieces each event "
+                "holds are read beforehand, not timed. Both give the same text and tool "
+                "calls, checked before timing.",
+                f"Median of {options.repeats} repeats; ratio = langchain-core's time / "
+                f"agentmsg's, target >= {SPEED_TARGET:g}x.",
+            ],
+        ),
+        Table(
+            key="streams.full",
+            title="A streamed reply assembled, beside converting the unstreamed response",
+            unit="s",
+            rows=full_rows,
+            columns=("stream", "result() at the end", "full response"),
+            compare=False,
+            checks=checks,
+            notes=[
+                "stream: as above; result() at the end: that call alone, on a stream that "
+                "has taken every event (the work left once the last event has come); full "
+                "response: the from_* function on the unstreamed response of the same reply. "
+                f"Target: stream <= {FULL_TARGET:g}x the full conversion.",
+            ],
+        ),
+    ]
+
+
+SECTION = Section(
+    name="streams",
+    description="a streamed reply of about 200 events assembled, per model API",
+    run=run,
+)

@@ -1,0 +1,134 @@
+"""The chat cards of the tutorials, in the page's language.
+
+The examples run once for every language (:mod:`agentmsg_docs.build.examples`), with the
+cards' labels *deferred* (:func:`deferred`, entered per example by
+``agentmsg_docs.gallery.reset_deterministic``): each label is a marker that holds its message
+and arguments. Each language build turns the markers of the pages it reads into text in
+its language with :func:`localize`, through the labels and catalogs
+(``src/agentmsg/cards/locale/``) that a notebook user's cards use. The message data the
+code wrote (senders, roles, texts) is not touched.
+
+Every card carries the cards' style sheet in its own ``<style>`` block, so that it looks
+right wherever it is shown alone (a notebook cell, a web page). A page of the site keeps
+the first copy only (:class:`OneCardStyle`): a tutorial shows up to eight cards, and the
+copies were a sixth of its HTML.
+"""
+
+from __future__ import annotations
+
+import binascii
+import contextlib
+import json
+import re
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any
+
+from docutils import nodes
+from sphinx.transforms import SphinxTransform
+
+from agentmsg.cards._html import STYLE, escape
+from agentmsg.cards._labels import Label, Size, resolve_language, writing_labels
+
+if TYPE_CHECKING:
+    from sphinx.application import Sphinx
+
+__all__ = ["MARKER", "LocalizedCards", "OneCardStyle", "deferred", "localize", "marker"]
+
+MARKER = "\ue000"
+"""The first character of every deferred label."""
+_END = "\ue001"
+_MARKED = re.compile(f"{MARKER}([A-Za-z0-9+/=]*){_END}")
+
+
+def _encode(value: Any) -> Any:
+    if isinstance(value, Size):
+        return {"size": value.amount}
+    if isinstance(value, Label):
+        return {"label": [value.msgid, value.plural, value.n, _encode(value.args)]}
+    if isinstance(value, dict):
+        return {key: _encode(item) for key, item in value.items()}
+    return value
+
+
+def _decode(value: Any) -> Any:
+    if isinstance(value, dict) and set(value) == {"size"}:
+        return Size(value["size"])
+    if isinstance(value, dict) and set(value) == {"label"}:
+        msgid, plural, n, args = value["label"]
+        return Label(msgid, plural, n, _decode(args))
+    if isinstance(value, dict):
+        return {key: _decode(item) for key, item in value.items()}
+    return value
+
+
+def marker(label: Label) -> str:
+    """*label* as a marker: its message and arguments as base64 JSON between two
+    private-use characters, which HTML escaping leaves as they are."""
+    data = json.dumps(_encode(label), ensure_ascii=False, separators=(",", ":"))
+    encoded = binascii.b2a_base64(data.encode(), newline=False).decode()
+    return f"{MARKER}{encoded}{_END}"
+
+
+@contextlib.contextmanager
+def deferred() -> Iterator[None]:
+    """Write the cards' labels as markers (:func:`marker`) inside a ``with`` block."""
+    with writing_labels(marker):
+        yield
+
+
+def localize(text: str, language: str) -> str:
+    """*text* (HTML holding deferred labels) with every label in *language*, escaped."""
+    code = resolve_language(language)
+
+    def replace(match: re.Match[str]) -> str:
+        try:
+            found = _decode(json.loads(binascii.a2b_base64(match.group(1)).decode()))
+        except (ValueError, TypeError, binascii.Error):
+            return match.group(0)  # text that only looks like a marker: left as it is
+        if not isinstance(found, Label):
+            return match.group(0)
+        return escape(found.text(code))
+
+    return _MARKED.sub(replace, text)
+
+
+def _rewrite(raw: nodes.raw, text: str) -> None:
+    """Put a raw node of the same format holding *text* in place of *raw*."""
+    raw.replace_self(nodes.raw(text, text, format=raw.get("format", "html")))
+
+
+class LocalizedCards(SphinxTransform):
+    """Write the deferred labels of every raw HTML block in the build's language."""
+
+    default_priority = 800
+
+    def apply(self, **kwargs: Any) -> None:
+        language = self.config.language or "en"
+        for raw in list(self.document.findall(nodes.raw)):
+            text = raw.astext()
+            if MARKER in text:
+                _rewrite(raw, localize(text, language))
+
+
+class OneCardStyle(SphinxTransform):
+    """Keep the first copy of the cards' ``<style>`` block in a page; drop the others."""
+
+    default_priority = 801
+    style = f"<style>{STYLE}</style>"
+
+    def apply(self, **kwargs: Any) -> None:
+        seen = False
+        for raw in list(self.document.findall(nodes.raw)):
+            text = raw.astext()
+            if self.style not in text:
+                continue
+            first = 0 if seen else text.index(self.style) + len(self.style)
+            kept = text[:first] + text[first:].replace(self.style, "")
+            if kept != text:
+                _rewrite(raw, kept)
+            seen = True
+
+
+def register(app: Sphinx) -> None:
+    app.add_transform(LocalizedCards)
+    app.add_transform(OneCardStyle)

@@ -1,0 +1,185 @@
+"""Comments in code blocks, in the reader's language; the code itself stays as it is.
+
+The gettext builder gets one message per comment of a Python or shell block: the text after
+``#``, consecutive full-line comments at one indentation joined into one message. A
+translated HTML build puts each comment's translation back in its place
+(:class:`TranslatedComments`), and the translated downloads do the same with
+:func:`translate_comments`. Only the comments change: the test compares each page's and
+notebook's code with its comments removed against the English.
+
+Comments that are not prose stay out: tool pragmas (``# noqa``, ``# type:``), and any
+without a letter.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+import textwrap
+import tokenize
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from docutils import nodes
+from sphinx.locale import init as init_locale
+from sphinx.transforms import SphinxTransform
+from sphinx.util.i18n import docname_to_domain
+
+if TYPE_CHECKING:
+    from sphinx.application import Sphinx
+
+__all__ = ["Comment", "comments", "strip_comments", "translate_comments"]
+
+PYTHON = {"python", "py", "python3", "ipython", "ipython3", "pycon"}
+SHELL = {"bash", "sh", "shell", "console", "shell-session", "zsh"}
+_PRAGMA = re.compile(r"^(noqa|type:|pragma|fmt:|isort:|pyright:|mypy:|ruff:|sphinx_gallery_)")
+_SHELL_COMMENT = re.compile(r"(?:^|(?<=\s))#(?=\s|$)")
+_LETTER = re.compile(r"[^\W\d_]")
+
+
+@dataclass(frozen=True)
+class Comment:
+    """One comment: its text, and the (line, column) spans it covers, one per line."""
+
+    text: str
+    spans: tuple[tuple[int, int, int], ...]  # (line index, start column, end column)
+    full_line: bool
+
+
+def _python_comments(code: str) -> Iterator[tuple[int, int, int, str, bool]]:
+    lines = code.split("\n")
+    try:
+        for token in tokenize.generate_tokens(io.StringIO(code).readline):
+            if token.type == tokenize.COMMENT:
+                row, column = token.start
+                full = not lines[row - 1][:column].strip()
+                yield row - 1, column, token.end[1], token.string, full
+    except (tokenize.TokenError, IndentationError, SyntaxError):
+        return
+
+
+def _shell_comments(code: str) -> Iterator[tuple[int, int, int, str, bool]]:
+    for row, line in enumerate(code.split("\n")):
+        found = _SHELL_COMMENT.search(line)
+        if found:
+            full = not line[: found.start()].strip()
+            yield row, found.start(), len(line), line[found.start() :], full
+
+
+def comments(code: str, language: str) -> list[Comment]:
+    """The prose comments of *code*, a block in *language* (``python``, ``bash``...)."""
+    language = language.lower()
+    if language in PYTHON:
+        found = list(_python_comments(code))
+    elif language in SHELL:
+        found = list(_shell_comments(code))
+    else:
+        return []
+    result: list[Comment] = []
+    group: list[tuple[int, int, int, str, bool]] = []
+
+    def close() -> None:
+        if group:
+            text = " ".join(item[3].lstrip("#").strip() for item in group)
+            spans = tuple((row, start, end) for row, start, end, _, _ in group)
+            if _LETTER.search(text) and not _PRAGMA.match(text):
+                result.append(Comment(text, spans, group[0][4]))
+            group.clear()
+
+    for item in found:
+        row, start, _, text, full = item
+        previous = group[-1] if group else None
+        if (
+            previous is not None
+            and full
+            and previous[4]
+            and previous[0] == row - 1
+            and previous[1] == start
+            and text.lstrip("#").strip()
+        ):
+            group.append(item)
+            continue
+        close()
+        group.append(item)
+    close()
+    return result
+
+
+def translate_comments(code: str, language: str, gettext: Callable[[str], str]) -> str:
+    """*code* with each prose comment replaced by ``gettext(comment)`` (when it differs),
+    wrapped over as many lines as the English used or as its width needs."""
+    lines = code.split("\n")
+    for comment in reversed(comments(code, language)):
+        translated = gettext(comment.text)
+        if not translated or translated == comment.text:
+            continue
+        row, start, _ = comment.spans[0]
+        if comment.full_line and len(comment.spans) > 1:
+            width = max(len(lines[r]) for r, _, _ in comment.spans) - start - 2
+            pieces = textwrap.wrap(translated, max(width, 40)) or [translated]
+            new = [" " * start + "# " + piece for piece in pieces]
+            lines[row : comment.spans[-1][0] + 1] = new
+        else:
+            line = lines[row]
+            lines[row] = line[:start] + "# " + translated + line[comment.spans[0][2] :]
+    return "\n".join(lines)
+
+
+def strip_comments(code: str, language: str) -> str:
+    """*code* with its comments (all of them) and trailing spaces removed, blank lines
+    dropped: what must be the same in every language."""
+    language = language.lower()
+    lines = code.split("\n")
+    spans = list(_python_comments(code) if language in PYTHON else _shell_comments(code))
+    for row, start, end, _, _ in reversed(spans):
+        lines[row] = lines[row][:start] + lines[row][end:]
+    return "\n".join(line.rstrip() for line in lines if line.strip())
+
+
+def _language(node: nodes.literal_block) -> str:
+    return str(node.get("language", "")).lower()
+
+
+def _collect(app: Sphinx, doctree: nodes.document, docname: str) -> None:
+    """For the gettext builder: add each comment to the page's catalog."""
+    if app.builder.name != "gettext":
+        return
+    from sphinx.builders.gettext import MsgOrigin
+
+    domain = docname_to_domain(docname, app.config.gettext_compact)
+    catalog = app.builder.catalogs[domain]  # type: ignore[attr-defined]
+    for node in doctree.findall(nodes.literal_block):
+        for comment in comments(node.astext(), _language(node)):
+            catalog.add(comment.text, MsgOrigin(node.source or docname, node.line or 0))
+
+
+class TranslatedComments(SphinxTransform):
+    """In a translated build, write each code comment in the page's language. It runs
+    as the page is read, right after Sphinx's own translation of the prose (the code
+    cells of a gallery page are no literal blocks any more by the time post-transforms
+    run)."""
+
+    default_priority = 21  # after sphinx.transforms.i18n.Locale (20)
+
+    def apply(self, **kwargs: Any) -> None:
+        if (self.config.language or "en") == "en" or self.app.builder.name == "gettext":
+            return
+        domain = docname_to_domain(self.env.docname, self.config.gettext_compact)
+        dirs = [str(self.env.srcdir / directory) for directory in self.config.locale_dirs]
+        catalog, found = init_locale(dirs, self.config.language, domain)
+        if not found:
+            return
+        for node in list(self.document.findall(nodes.literal_block)):
+            code = node.astext()
+            new = translate_comments(code, _language(node), catalog.gettext)
+            if new != code:
+                block = node.copy()
+                block.rawsource = new
+                block += nodes.Text(new)
+                node.replace_self(block)
+
+
+def register(app: Sphinx) -> None:
+    app.connect("doctree-resolved", _collect)
+    app.add_transform(TranslatedComments)

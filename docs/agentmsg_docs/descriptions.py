@@ -1,0 +1,128 @@
+"""Page descriptions (``<meta name="description">``, ``og:description``) as clean text.
+
+sphinxext-opengraph makes a description by joining the doctree's leaf texts: table cells
+become ``格式:,,, 格式, 发往 API, ...``, headings end in an ASCII colon, and it puts a space
+between every two leaves unless punctuation follows, which adds ``（ user 、`` and drops the
+one in ``一个 .po 文件``. This extension writes both tags itself, before opengraph looks:
+the text of the page's first paragraphs (tables, lists, admonitions, code and headings
+left out), as the reader sees them, joined the way the language joins sentences, and cut
+at a sentence end. opengraph then keeps the page's own ``description`` meta tag and takes
+``og:description`` from the page's metadata, which it lets override its own.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any
+
+from docutils import nodes
+from sphinx import addnodes
+
+if TYPE_CHECKING:
+    from sphinx.application import Sphinx
+
+__all__ = ["LENGTH", "describe"]
+
+#: The most characters a description holds (opengraph's default, too).
+LENGTH = 200
+_SKIPPED = (
+    nodes.table,
+    nodes.container,
+    nodes.Admonition,
+    nodes.Invisible,
+    nodes.literal_block,
+    nodes.doctest_block,
+    nodes.raw,
+    nodes.field_list,
+    nodes.footnote,
+    nodes.citation,
+    nodes.definition_list,
+    nodes.line_block,
+    nodes.caption,
+    addnodes.desc,
+    addnodes.toctree,
+)
+_CJK_END = re.compile(r"[。！？：；]$")
+_COLONS = (":", "：")
+_SENTENCE = re.compile(r"(?<=[。！？])|(?<=[.!?])\s+")
+
+
+def _skipped(paragraph: nodes.paragraph, lists: bool) -> bool:
+    """Whether *paragraph* is not the page's own prose: only a section's (or the page's)
+    paragraphs count, and, when *lists*, those of list items."""
+    parent = paragraph.parent
+    if isinstance(parent, nodes.section | nodes.document):
+        return False
+    if not lists or not isinstance(parent, nodes.list_item):
+        return True
+    while parent is not None:
+        if isinstance(parent, _SKIPPED):
+            return True
+        parent = parent.parent
+    return False
+
+
+def _paragraphs(document: nodes.document, lists: bool) -> Iterator[str]:
+    for paragraph in document.findall(nodes.paragraph):
+        if not _skipped(paragraph, lists):
+            text = " ".join(paragraph.astext().split())
+            if text:
+                yield text
+
+
+def _join(text: str, more: str) -> str:
+    """*text* and then *more*: a space between them, unless *text* ends a Chinese sentence."""
+    if not text:
+        return more
+    if _CJK_END.search(text):
+        return text + more
+    return f"{text} {more}"
+
+
+def _collect(document: nodes.document, length: int, lists: bool) -> str:
+    """The first paragraphs, up to *length*; a paragraph that ends in a colon introduces
+    what the description leaves out (a list, a table), so nothing follows it."""
+    text = ""
+    for paragraph in _paragraphs(document, lists):
+        text = _join(text, paragraph)
+        if len(text) >= length or paragraph.endswith(_COLONS):
+            break
+    return text
+
+
+def describe(document: nodes.document, length: int = LENGTH) -> str:
+    """The description of *document*: its first paragraphs (those of lists only when it
+    has no others), at most *length* characters, cut after the last whole sentence that
+    fits (else at *length*, with an ellipsis). A last sentence that ends in a colon goes,
+    when there is one before it."""
+    text = _collect(document, length, lists=False) or _collect(document, length, lists=True)
+    sentences = [piece for piece in _SENTENCE.split(text) if piece]
+    if len(sentences) > 1 and sentences[-1].endswith(_COLONS):
+        sentences.pop()
+    cut = ""
+    for piece in sentences:
+        joined = _join(cut, piece)
+        if len(joined) > length:
+            break
+        cut = joined
+    return cut or text[: length - 1].rstrip() + "…"
+
+
+def _page_context(
+    app: Sphinx, pagename: str, templatename: str, context: dict[str, Any], doctree: Any
+) -> None:
+    if doctree is None or "metatags" not in context:
+        return
+    description = describe(doctree)
+    if not description:
+        return
+    # opengraph escapes only the quotes of the page's own og: values.
+    og = html.escape(description, quote=False)
+    context["meta"] = {**(context.get("meta") or {}), "og:description": og}
+    context["metatags"] += f'\n<meta name="description" content="{html.escape(description)}" />'
+
+
+def register(app: Sphinx) -> None:
+    app.connect("html-page-context", _page_context, priority=400)  # before opengraph's (500)

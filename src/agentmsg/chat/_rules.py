@@ -1,0 +1,363 @@
+"""The rules of the role messages (``_chat.py``): their fields, payloads and Msg forms.
+
+Like the ``check_*`` functions of :mod:`agentmsg._validate`, each function takes a value
+and the field path it came from, raises :class:`~agentmsg.MessageError` naming that
+path and the value when it is wrong, and otherwise returns a private copy.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from .._containers import DICT_TYPES, LIST_TYPES
+from .._errors import MessageError, TokenCountError
+from .._validate import (
+    check_block,
+    check_id,
+    check_json,
+    check_name,
+    check_str,
+    show,
+    with_article,
+)
+
+__all__ = [
+    "MEDIA_KINDS",
+    "check_arguments",
+    "check_blocks_for",
+    "check_clarify",
+    "check_count",
+    "check_files",
+    "check_function_call",
+    "check_one_call",
+    "check_payload_keys",
+    "check_payload_role",
+    "check_plugin_info",
+    "check_search_info",
+    "check_text_output",
+    "check_token_usage",
+    "check_tool_result_alone",
+    "merge_calls",
+    "merge_names",
+]
+
+MEDIA_KINDS = ("image", "audio", "video")
+_FUNCTION_CALL_KEYS = ("name", "thoughts", "arguments", "id")
+_USAGE_COUNTS = ("prompt_tokens", "completion_tokens", "total_tokens")
+_USAGE_KEYS = (*_USAGE_COUNTS, "plugins")
+_USAGE_REQUIRED = ("prompt_tokens", "completion_tokens")
+
+
+def _check_dict_keys(
+    value: dict[str, Any], allowed: tuple[str, ...], required: tuple[str, ...], path: str
+) -> None:
+    for key in value:
+        if key not in allowed:
+            names = ", ".join(f"`{name}`" for name in allowed)
+            msg = (
+                f"`{path}.{key}` is not a field of `{path}` (its fields are {names}); "
+                f"the value was {show(value[key])}."
+            )
+            raise MessageError(msg, f"{path}.{key}")
+    for key in required:
+        if key not in value:
+            msg = f"`{path}` has no `{key}` field: {show(value)}."
+            raise MessageError(msg, f"{path}.{key}")
+
+
+def check_function_call(
+    value: Any, path: str = "function_call", *, piece: bool = False
+) -> dict[str, Any] | None:
+    """None, or a function call: ``name`` (a string, empty for none) and ``arguments``,
+    maybe ``thoughts`` and ``id``; with *piece*, a later piece of a streamed call may leave
+    out the ``name``."""
+    if value is None:
+        return None
+    if type(value) not in DICT_TYPES:
+        msg = f"`{path}` must be a dict with `name` and `arguments`, or None, not {show(value)}."
+        raise MessageError(msg, path)
+    required = ("arguments",) if piece and "name" not in value else ("name", "arguments")
+    _check_dict_keys(value, _FUNCTION_CALL_KEYS, required, path)
+    call: dict[str, Any] = {}
+    if "name" in value:
+        name = value["name"]
+        # ERNIE Bot Agent's remote toolkit writes "" for an example answer that calls nothing.
+        call["name"] = "" if name == "" else check_name(name, f"{path}.name")
+    if "thoughts" in value:
+        call["thoughts"] = check_str(value["thoughts"], f"{path}.thoughts")
+    call["arguments"] = check_str(value["arguments"], f"{path}.arguments")
+    if "id" in value:
+        call["id"] = check_id(value["id"], f"{path}.id")
+    return call
+
+
+def check_count(value: Any, path: str = "token_count") -> int:
+    """A token count: an integer >= 0 (a bool is not one)."""
+    if type(value) is int and value >= 0:
+        return value
+    msg = f"`{path}` must be an integer >= 0, not {show(value)}."
+    raise TokenCountError(msg, path)
+
+
+def check_token_usage(value: Any, path: str = "token_usage") -> dict[str, Any] | None:
+    """None, or a usage report: ``prompt_tokens`` and ``completion_tokens`` (ERNIE Bot
+    Agent's ``TokenUsage`` has just these two), maybe ``total_tokens`` (which chat APIs
+    add) and the ``plugins`` of an ERNIE Bot plugin answer; kept as given, no count made
+    up."""
+    if value is None:
+        return None
+    if type(value) not in DICT_TYPES:
+        names = "`prompt_tokens`, `completion_tokens` and optionally `total_tokens`"
+        msg = f"`{path}` must be a dict with {names}, or None, not {show(value)}."
+        raise MessageError(msg, path)
+    _check_dict_keys(value, _USAGE_KEYS, _USAGE_REQUIRED, path)
+    usage: dict[str, Any] = {
+        key: check_count(value[key], f"{path}.{key}") for key in _USAGE_COUNTS if key in value
+    }
+    if "plugins" in value:
+        usage["plugins"] = _check_plugin_usage(value["plugins"], f"{path}.plugins")
+    return usage
+
+
+def _check_plugin_usage(value: Any, path: str) -> list[dict[str, Any]]:
+    """The ``plugins`` of a usage report: dicts of a plugin ``name`` and its counts."""
+    if type(value) not in LIST_TYPES:
+        msg = f"`{path}` must be a list of dicts, one per plugin, not {show(value)}."
+        raise MessageError(msg, path)
+    plugins = []
+    for index, item in enumerate(value):
+        here = f"{path}[{index}]"
+        if type(item) not in DICT_TYPES or "name" not in item:
+            msg = f"`{here}` must be a dict of the plugin's `name` and counts, not {show(item)}."
+            raise MessageError(msg, here)
+        plugin: dict[str, Any] = {}
+        for key, count in item.items():
+            if type(key) is not str:
+                msg = f"`{here}` has a key that is not a string: {show(key)}."
+                raise MessageError(msg, here)
+            where = f"{here}.{key}"
+            plugin[key] = check_name(count, where) if key == "name" else check_count(count, where)
+        plugins.append(plugin)
+    return plugins
+
+
+def check_search_info(value: Any, path: str = "search_info") -> dict[str, Any] | None:
+    """None, or the search results a chat API quoted: ``{"results": [{...}, ...]}``."""
+    if value is None:
+        return None
+    if type(value) not in DICT_TYPES:
+        msg = (
+            f"`{path}` must be a dict with `results` (a list of dicts), or None, not {show(value)}."
+        )
+        raise MessageError(msg, path)
+    _check_dict_keys(value, ("results",), ("results",), path)
+    results = value["results"]
+    if type(results) not in LIST_TYPES or any(type(item) not in DICT_TYPES for item in results):
+        msg = (
+            f"`{path}.results` must be a list of dicts, one per search result, not {show(results)}."
+        )
+        raise MessageError(msg, f"{path}.results")
+    checked: dict[str, Any] = check_json(value, path)
+    return checked
+
+
+def check_plugin_info(value: Any, path: str = "plugin_info") -> dict[str, Any] | None:
+    """None, or the plugins a chat API used: ``{"names": ["...", ...]}``."""
+    if value is None:
+        return None
+    if type(value) not in DICT_TYPES:
+        msg = (
+            f"`{path}` must be a dict with `names` (a list of plugin names), or None, "
+            f"not {show(value)}."
+        )
+        raise MessageError(msg, path)
+    _check_dict_keys(value, ("names",), ("names",), path)
+    names = value["names"]
+    if type(names) not in LIST_TYPES:
+        msg = f"`{path}.names` must be a list of plugin names, not {show(names)}."
+        raise MessageError(msg, f"{path}.names")
+    return {
+        "names": [check_name(name, f"{path}.names[{index}]") for index, name in enumerate(names)]
+    }
+
+
+def check_clarify(value: Any, path: str = "clarify") -> bool:
+    """Whether a reply asks the user to clarify: True or False (None counts as False)."""
+    if value is None or value is False:
+        return False
+    if value is True:
+        return True
+    msg = f"`{path}` must be True or False, not {show(value)}."
+    raise MessageError(msg, path)
+
+
+def check_files(value: Any, path: str = "files") -> list[dict[str, Any]]:
+    """None (no files), or a list of image, audio and video blocks."""
+    if value is None:
+        return []
+    if type(value) not in LIST_TYPES and type(value) is not tuple:
+        msg = f"`{path}` must be a list of image, audio or video blocks, not {show(value)}."
+        raise MessageError(msg, path)
+    blocks = []
+    for index, block in enumerate(value):
+        here = f"{path}[{index}]"
+        checked = check_block(block, here)
+        if checked["type"] not in MEDIA_KINDS:
+            msg = f"`{here}` must be an image, audio or video block, not a {checked['type']} block."
+            raise MessageError(msg, f"{here}.type")
+        blocks.append(checked)
+    return blocks
+
+
+def check_arguments(text: str, path: str = "function_call.arguments") -> dict[str, Any]:
+    """The arguments text of a function call, parsed: it must hold a JSON object."""
+    import json  # here, not at the top: `import agentmsg` stays light
+
+    try:
+        value = json.loads(text)
+    except (ValueError, RecursionError) as error:
+        msg = f"`{path}` is not valid JSON ({error}): {show(text)}."
+        raise MessageError(msg, path) from None
+    if type(value) not in DICT_TYPES:
+        msg = f"`{path}` must hold a JSON object of the arguments, not {show(value)}."
+        raise MessageError(msg, path)
+    try:
+        checked: dict[str, Any] = check_json(value, path)
+    except RecursionError:
+        msg = f"`{path}` is nested too deeply: {show(text)}."
+        raise MessageError(msg, path) from None
+    return checked
+
+
+def check_payload_role(data: Any, roles: Iterable[str]) -> str:
+    """A chat payload is a dict whose ``role`` is one of *roles*; returns the role."""
+    if type(data) not in DICT_TYPES:
+        msg = f"A chat payload must be a dict, not {type(data).__name__}: {show(data)}."
+        raise MessageError(msg)
+    role = data.get("role")
+    names = tuple(roles)
+    if not isinstance(role, str) or role not in names:
+        shown = ", ".join(repr(name) for name in names)
+        msg = f"`role` must be one of {shown}, not {show(role)}."
+        raise MessageError(msg, "role")
+    return role
+
+
+def check_payload_keys(data: dict[str, Any], role: str, allowed: tuple[str, ...]) -> None:
+    """A chat payload has only the keys of its role's payload, ``content`` among them."""
+    for key in data:
+        if key not in allowed:
+            names = ", ".join(f"`{name}`" for name in allowed)
+            msg = (
+                f"`{key}` is not a field of a {role} payload (its fields are {names}); "
+                f"the value was {show(data[key])}."
+            )
+            raise MessageError(msg, str(key))
+    if "content" not in data:
+        msg = f"The payload has no `content` field: {show(data)}."
+        raise MessageError(msg, "content")
+
+
+def check_blocks_for(content: Any, allowed: tuple[str, ...], target: str) -> list[Any]:
+    """A Msg's content as blocks, refusing any block the role message *target* cannot
+    carry (a str content is one text block)."""
+    if type(content) is str:
+        return [{"type": "text", "text": content}]
+    for index, block in enumerate(content):
+        if block["type"] not in allowed:
+            kinds = ", ".join(allowed)
+            kind = with_article(block["type"])
+            message = (
+                f"`content[{index}]` is {kind} block, which {with_article(target)} cannot "
+                f"carry (it takes {kinds} blocks)."
+            )
+            raise MessageError(message, f"content[{index}]")
+    return list(content)
+
+
+def check_one_call(blocks: list[Any]) -> dict[str, Any] | None:
+    """The tool_use block of an AI message's Msg form, if any: at most one, and no
+    thinking block without it (an AIMessage keeps thoughts only with its call)."""
+    uses = [index for index, block in enumerate(blocks) if block["type"] == "tool_use"]
+    if len(uses) > 1:
+        message = (
+            f"`content[{uses[1]}]` is a second tool_use block; an AIMessage carries "
+            f"one function call."
+        )
+        raise MessageError(message, f"content[{uses[1]}]")
+    if uses:
+        use: dict[str, Any] = blocks[uses[0]]
+        return use
+    for index, block in enumerate(blocks):
+        if block["type"] == "thinking":
+            message = (
+                f"`content[{index}]` is a thinking block without a tool_use block; an "
+                f"AIMessage keeps thoughts only as part of a function call."
+            )
+            raise MessageError(message, f"content[{index}]")
+    return None
+
+
+def check_tool_result_alone(content: list[Any]) -> dict[str, Any]:
+    """The tool_result block of a FunctionMessage's Msg form, which must be its one block."""
+    if len(content) != 1:
+        where = next(i for i, block in enumerate(content) if block["type"] == "tool_result")
+        message = (
+            f"`content[{where}]` is a tool_result block among {len(content)} blocks; "
+            f"a Msg becomes a FunctionMessage only when the tool result is its one block."
+        )
+        raise MessageError(message, f"content[{where}]")
+    block: dict[str, Any] = content[0]
+    return block
+
+
+def check_text_output(output: list[Any], path: str = "content[0].output") -> None:
+    """A tool output list that a FunctionMessage carries: text blocks only."""
+    for index, item in enumerate(output):
+        if item.get("type") != "text":
+            message = (
+                f"`{path}[{index}]` is a {item.get('type')} block; a FunctionMessage carries "
+                f"text only."
+            )
+            raise MessageError(message, f"{path}[{index}]")
+
+
+def merge_names(first: str | None, second: str | None) -> str | None:
+    """The sender of two streamed pieces: the one they name (they may not differ)."""
+    if first is not None and second is not None and first != second:
+        msg = f"`name` of the second piece is {second!r}, but the first piece's is {first!r}."
+        raise MessageError(msg, "name")
+    return first if first is not None else second
+
+
+def merge_calls(first: dict[str, Any] | None, second: dict[str, Any] | None) -> Any:
+    """The function call of two streamed pieces: the one, or both joined (same function,
+    arguments and thoughts concatenated, at most one call id)."""
+    if first is None or second is None:
+        return first if second is None else second
+    names = (first.get("name"), second.get("name"))
+    if None not in names and names[0] != names[1]:
+        msg = (
+            f"`function_call.name` of the second piece is {second['name']!r}, but the "
+            f"first piece calls {first['name']!r}."
+        )
+        raise MessageError(msg, "function_call.name")
+    # A later piece of a streamed call may leave the name to the first one.
+    call: dict[str, Any] = {}
+    name = names[0] if names[0] is not None else names[1]
+    if name is not None:
+        call["name"] = name
+    if "thoughts" in first or "thoughts" in second:
+        call["thoughts"] = first.get("thoughts", "") + second.get("thoughts", "")
+    call["arguments"] = first["arguments"] + second["arguments"]
+    ids = {call_id for call_id in (first.get("id"), second.get("id")) if call_id is not None}
+    if len(ids) > 1:
+        msg = (
+            f"`function_call.id` of the second piece is {second['id']!r}, but the first "
+            f"piece's is {first['id']!r}."
+        )
+        raise MessageError(msg, "function_call.id")
+    if ids:
+        call["id"] = ids.pop()
+    return call

@@ -1,0 +1,187 @@
+"""What the four stream accumulators share: feeding events, checking them, reading results.
+
+Each accumulator rebuilds, from the events of one streamed reply, the response the API
+would have returned unstreamed (the JSON its SDK's response model dumps to), and hands it
+to the format's ``from_*`` conversion: the result of a finished stream is, by
+construction, the message and the losses of converting the whole response.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any, ClassVar, NoReturn
+
+from .._errors import MessageError
+from .._validate import show
+
+if TYPE_CHECKING:
+    from .._message import Msg
+    from ._common import Parsed
+
+__all__ = ["Stream", "merge_into", "reject"]
+
+
+def reject(format: str, index: int, field: str, value: Any, why: str) -> NoReturn:
+    """Raise the MessageError of event *index* whose *field* holds the wrong *value*."""
+    path = f"events[{index}]{'.' + field if field else ''}"
+    msg = f"`{path}` of the {format} stream is {show(value)}: {why}."
+    raise MessageError(msg, path)
+
+
+def merge_into(target: dict[str, Any], update: dict[str, Any]) -> None:
+    """Merge a streamed piece of an object into what came before: text is appended,
+    lists extended, objects merged the same way, anything else replaced; None is no
+    value."""
+    for key, value in update.items():
+        if value is None:
+            continue
+        old: Any = target.get(key)
+        if type(value) is str and type(old) is str:
+            target[key] = old + value
+        elif isinstance(value, list) and isinstance(old, list):
+            target[key] = [*old, *value]
+        elif isinstance(value, dict) and isinstance(old, dict):
+            merged = dict(old)
+            merge_into(merged, value)
+            target[key] = merged
+        else:
+            target[key] = value
+
+
+class Stream:
+    """The part every accumulator shares: events in, partial message and result out.
+
+    A subclass checks and takes one event (``_take``), says whether the reply has ended
+    (``_ended``), rebuilds the response so far (``_snapshot``) and converts it
+    (``_convert``).
+    """
+
+    __slots__ = ("_count", "_partial")
+    _FORMAT: ClassVar[str] = ""
+    _LAST: ClassVar[str] = ""
+
+    def __init__(self) -> None:
+        self._count = 0
+        self._partial: Msg | None = None
+
+    def add(self, event: Any) -> None:
+        """Take the next event of the stream.
+
+        Args:
+            event: One event as the provider's SDK delivers it (a pydantic model), or
+                its JSON as a dict.
+
+        Raises:
+            MessageError: The event is not one of this format, comes out of order, is
+                a duplicate or belongs to another stream; the text names the event's
+                index (``events[7]``) and what is wrong with it. A rejected event
+                changes nothing: the stream takes the next one as if it had not come.
+        """
+        index = self._count
+        if type(event) is not dict:
+            event = self._as_dict(event, index)
+        self._take(event, index)
+        self._count = index + 1
+        self._partial = None
+
+    def extend(self, events: Iterable[Any]) -> None:
+        """Take several events in order, as :meth:`add` does one by one.
+
+        Raises:
+            MessageError: As :meth:`add`; the events before the rejected one are taken.
+        """
+        add = self.add
+        for event in events:
+            add(event)
+
+    @property
+    def count(self) -> int:
+        """How many events the stream has taken."""
+        return self._count
+
+    @property
+    def done(self) -> bool:
+        """Whether the reply has ended (its last event has come)."""
+        return self._ended()
+
+    @property
+    def response(self) -> dict[str, Any] | None:
+        """The response rebuilt from the events so far, as the unstreamed API returns
+        it (a new copy at each read), or None before the first event that starts it."""
+        snapshot = self._snapshot()
+        return None if snapshot is None else copy.deepcopy(snapshot)
+
+    @property
+    def msg(self) -> Msg | None:
+        """The reply so far as a :class:`~agentmsg.Msg`, for display, or None before the
+        first event that starts it; read as often as you like, it is converted once per
+        new event."""
+        partial = self._partial
+        if partial is None:
+            snapshot = self._snapshot()
+            if snapshot is None:
+                return None
+            messages = self._convert(snapshot, False).messages
+            if messages:
+                partial = self._shown(messages[0])
+            else:  # nothing of the reply has come yet
+                from .._message import Msg
+
+                partial = Msg("assistant", [], "assistant")
+            self._partial = partial
+        return partial
+
+    def result(self, *, strict: bool = False) -> Parsed:
+        """The reply, once the stream has ended: the messages and losses of converting
+        the rebuilt response, the same as converting the unstreamed response.
+
+        Args:
+            strict: Raise instead of reporting something dropped, as the conversion does.
+
+        Returns:
+            A :class:`~agentmsg.Parsed` with the reply and what it could not carry.
+
+        Raises:
+            MessageError: The stream has not ended yet; in strict mode, also when
+                something would be dropped.
+        """
+        snapshot = self._snapshot() if self._ended() else None
+        if snapshot is None:
+            msg = (
+                f"The {self._FORMAT} stream has not ended: {self._count} "
+                f"{'event' if self._count == 1 else 'events'} came, but not its last one "
+                f"({self._LAST}); read `msg` for the reply so far."
+            )
+            raise MessageError(msg, f"events[{self._count}]")
+        return self._convert(snapshot, strict)
+
+    def __repr__(self) -> str:
+        state = "done" if self._ended() else "open"
+        return f"<{type(self).__name__}: {self._count} events, {state}>"
+
+    def _as_dict(self, event: Any, index: int) -> dict[str, Any]:
+        dump = getattr(event, "model_dump", None)
+        if callable(dump):
+            data = dump(mode="json", exclude_none=True)
+            if type(data) is dict:
+                return data
+        reject(self._FORMAT, index, "", event, "an event is a dict or an SDK event object")
+
+    # -- what each format fills in ---------------------------------------------------
+
+    def _take(self, event: dict[str, Any], index: int) -> None:
+        raise NotImplementedError
+
+    def _ended(self) -> bool:
+        raise NotImplementedError
+
+    def _snapshot(self) -> dict[str, Any] | None:
+        raise NotImplementedError
+
+    def _convert(self, response: dict[str, Any], strict: bool) -> Parsed:
+        raise NotImplementedError
+
+    def _shown(self, msg: Msg) -> Msg:
+        """The partial message as shown: what the conversion made of the response so far."""
+        return msg

@@ -1,0 +1,276 @@
+"""Anthropic Messages: a streamed reply's events back into one ``Message``."""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING, Any
+
+from ._stream import Stream, reject
+from .anthropic import from_anthropic
+
+if TYPE_CHECKING:
+    from .._message import Msg
+    from ._common import Parsed
+
+__all__ = ["AnthropicStream"]
+
+FORMAT = "Anthropic"
+# Which field of a block each kind of delta extends, and the block types it fits.
+_DELTAS: dict[str, tuple[str, tuple[str, ...]]] = {
+    "text_delta": ("text", ("text",)),
+    "thinking_delta": ("thinking", ("thinking",)),
+    "input_json_delta": ("partial_json", ("tool_use", "server_tool_use", "mcp_tool_use")),
+}
+
+
+class AnthropicStream(Stream):
+    """A reply streamed by Anthropic Messages, assembled event by event.
+
+    Feed it the events of ``client.messages.create(..., stream=True)`` (or their JSON as
+    dicts) with :meth:`add`; :attr:`msg` is the reply so far, and :meth:`result`, once
+    ``message_stop`` has come, gives what :func:`~agentmsg.from_anthropic` gives for the
+    unstreamed ``Message``.
+
+    ``message_start`` opens the message; each content block comes as a
+    ``content_block_start``, deltas (``text_delta``, ``thinking_delta``,
+    ``signature_delta``, ``input_json_delta``, ``citations_delta``) and a
+    ``content_block_stop``, one block after another; ``message_delta`` brings the stop
+    reason and the final usage; ``ping`` events carry nothing. A tool call's input is the
+    JSON its ``input_json_delta`` pieces make together, read when its block stops (until
+    then the partial message shows the text so far in ``raw_input``, with an empty input).
+
+    Rejected: an event before ``message_start`` or after ``message_stop``, a second
+    ``message_start`` (another stream's), a block that starts out of turn or twice, a
+    delta or a stop for a block that is not open, a delta of the wrong kind for its
+    block, a second ``message_delta``, and an ``error`` event (its text is in the
+    error's).
+
+    Example:
+        >>> from agentmsg import AnthropicStream
+        >>> stream = AnthropicStream()
+        >>> stream.extend([
+        ...     {"type": "message_start", "message": {"id": "msg_1", "type": "message",
+        ...      "role": "assistant", "model": "claude-sonnet-4-5", "content": [],
+        ...      "usage": {"input_tokens": 9, "output_tokens": 1}}},
+        ...     {"type": "content_block_start", "index": 0,
+        ...      "content_block": {"type": "text", "text": ""}},
+        ...     {"type": "content_block_delta", "index": 0,
+        ...      "delta": {"type": "text_delta", "text": "Hello"}},
+        ... ])
+        >>> stream.msg.content
+        [{'type': 'text', 'text': 'Hello'}]
+
+    .. versionadded:: 0.2.0
+    """
+
+    __slots__ = ("_blocks", "_delta_seen", "_message", "_open", "_parts", "_stopped")
+    _FORMAT = FORMAT
+    _LAST = "message_stop"
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._message: dict[str, Any] | None = None
+        self._blocks: list[dict[str, Any]] = []
+        # The open block's index and the pieces of its growing field, joined when it stops.
+        self._open: int | None = None
+        self._parts: list[str] = []
+        self._delta_seen = False
+        self._stopped = False
+
+    def _take(self, event: dict[str, Any], index: int) -> None:
+        kind = event.get("type")
+        if kind == "content_block_delta":
+            self._delta(event, index)
+            return
+        if kind == "ping":
+            return
+        if kind == "error":
+            error = event.get("error")
+            reject(FORMAT, index, "error", error, "the API ended the stream with an error")
+        if self._stopped:
+            reject(FORMAT, index, "type", kind, "it comes after message_stop")
+        if kind == "message_start":
+            message = event.get("message")
+            if self._message is not None:
+                reject(FORMAT, index, "type", kind, "a second message_start: another stream's")
+            if not isinstance(message, dict):
+                reject(FORMAT, index, "message", message, "it must be an object")
+            content = message.get("content") or []
+            if not isinstance(content, list):
+                reject(FORMAT, index, "message.content", content, "it must be a list")
+            message = dict(message)
+            self._blocks = list(content)
+            usage = message.get("usage")
+            if isinstance(usage, dict):
+                message["usage"] = dict(usage)
+            self._message = message
+            return
+        if self._message is None:
+            reject(FORMAT, index, "type", kind, "the stream starts with message_start")
+        if kind == "content_block_start":
+            self._start(event, index)
+        elif kind == "content_block_stop":
+            self._stop(event, index)
+        elif kind == "message_delta":
+            if self._open is not None:
+                reject(FORMAT, index, "type", kind, f"content block {self._open} is still open")
+            if self._delta_seen:
+                reject(FORMAT, index, "type", kind, "a second message_delta: a duplicated event")
+            delta = event.get("delta") or {}
+            usage = event.get("usage") or {}
+            if not isinstance(delta, dict) or not isinstance(usage, dict):
+                reject(FORMAT, index, "delta", delta, "a message_delta holds objects")
+            message = self._message
+            for key, value in delta.items():
+                if value is not None:
+                    message[key] = value
+            if usage:
+                # Counts are totals so far, not increments: the last one stands.
+                totals = message.get("usage")
+                totals = dict(totals) if isinstance(totals, dict) else {}
+                totals.update((key, value) for key, value in usage.items() if value is not None)
+                message["usage"] = totals
+            self._delta_seen = True
+        elif kind == "message_stop":
+            if self._open is not None:
+                reject(FORMAT, index, "type", kind, f"content block {self._open} is still open")
+            self._stopped = True
+        else:
+            reject(FORMAT, index, "type", kind, "it is not an Anthropic stream event")
+
+    def _start(self, event: dict[str, Any], index: int) -> None:
+        number = event.get("index")
+        blocks = self._blocks
+        if self._open is not None:
+            reject(FORMAT, index, "index", number, f"content block {self._open} is still open")
+        if self._delta_seen:
+            reject(FORMAT, index, "type", "content_block_start", "it comes after message_delta")
+        if number != len(blocks):
+            why = (
+                f"content block {number} had started already: a duplicated event"
+                if type(number) is int and 0 <= number < len(blocks)
+                else f"the next content block is number {len(blocks)}"
+            )
+            reject(FORMAT, index, "index", number, why)
+        block = event.get("content_block")
+        if not isinstance(block, dict) or type(block.get("type")) is not str:
+            reject(FORMAT, index, "content_block", block, "it must be an object with a `type`")
+        block = dict(block)
+        if block["type"] in _DELTAS["input_json_delta"][1]:
+            # The pieces make the whole input; the start holds an empty one.
+            self._parts = []
+        else:
+            field = "text" if block["type"] == "text" else "thinking"
+            start = block.get(field)
+            self._parts = [start] if type(start) is str and start else []
+        blocks.append(block)
+        self._open = number
+
+    def _delta(self, event: dict[str, Any], index: int) -> None:
+        number = event.get("index")
+        if number is None or number != self._open:
+            why = (
+                f"content block {number} has stopped"
+                if type(number) is int and 0 <= number < len(self._blocks)
+                else "no content block of that index is open"
+            )
+            reject(FORMAT, index, "index", number, why)
+        delta = event.get("delta")
+        if not isinstance(delta, dict):
+            reject(FORMAT, index, "delta", delta, "it must be an object")
+        kind = delta.get("type")
+        block = self._blocks[number]
+        entry = _DELTAS.get(kind)  # type: ignore[arg-type]
+        if entry is not None:
+            field, fits = entry
+            piece = delta.get(field)
+            if block["type"] not in fits:
+                reject(FORMAT, index, "delta.type", kind, f"block {number} is a {block['type']}")
+            if type(piece) is not str:
+                reject(FORMAT, index, f"delta.{field}", piece, "it must be text")
+            self._parts.append(piece)
+        elif kind == "signature_delta":
+            signature = delta.get("signature")
+            if block["type"] != "thinking":
+                reject(FORMAT, index, "delta.type", kind, f"block {number} is a {block['type']}")
+            if type(signature) is not str:
+                reject(FORMAT, index, "delta.signature", signature, "it must be text")
+            block["signature"] = signature
+        elif kind == "citations_delta":
+            citation = delta.get("citation")
+            if block["type"] != "text":
+                reject(FORMAT, index, "delta.type", kind, f"block {number} is a {block['type']}")
+            block["citations"] = [*(block.get("citations") or []), citation]
+        else:
+            reject(FORMAT, index, "delta.type", kind, "it is not a content block delta")
+
+    def _stop(self, event: dict[str, Any], index: int) -> None:
+        given = event.get("index")
+        number = self._open
+        if given != number or number is None:
+            why = (
+                f"content block {given} had stopped already: a duplicated event"
+                if type(given) is int and 0 <= given < len(self._blocks)
+                else "no content block of that index is open"
+            )
+            reject(FORMAT, index, "index", given, why)
+        self._blocks[number] = self._finish(self._blocks[number], index)
+        self._open = None
+        self._parts = []
+
+    def _finish(self, block: dict[str, Any], index: int) -> dict[str, Any]:
+        """The open block with its pieces joined in (raises on tool input that is not JSON)."""
+        kind = block["type"]
+        text = "".join(self._parts)
+        block = dict(block)
+        if kind in _DELTAS["input_json_delta"][1]:
+            if text:
+                try:
+                    block["input"] = json.loads(text)
+                except (ValueError, RecursionError):
+                    reject(
+                        FORMAT,
+                        index,
+                        "",
+                        text,
+                        f"the input_json_delta pieces of block {self._open} do not make JSON",
+                    )
+        elif kind == "text" or kind == "thinking":
+            block[kind] = text
+        return block
+
+    def _ended(self) -> bool:
+        return self._stopped
+
+    def _snapshot(self) -> dict[str, Any] | None:
+        message = self._message
+        if message is None:
+            return None
+        blocks = self._blocks
+        if self._open is not None:
+            blocks = list(blocks)
+            block = dict(blocks[self._open])
+            if block["type"] == "text" or block["type"] == "thinking":
+                block[block["type"]] = "".join(self._parts)
+            blocks[self._open] = block
+        return {**message, "content": blocks}
+
+    def _shown(self, msg: Msg) -> Msg:
+        # An open tool call shows its input text so far, as the other formats' partial
+        # messages do (its input is JSON only once the block stops).
+        if self._open is None or not self._parts:
+            return msg
+        block = self._blocks[self._open]
+        content = msg.content
+        if block["type"] != "tool_use" or isinstance(content, str):
+            return msg
+        shown = [
+            {**item, "raw_input": "".join(self._parts)}
+            if item["type"] == "tool_use" and item["id"] == block.get("id")
+            else item
+            for item in content
+        ]
+        return type(msg)(msg.name, shown, msg.role, msg.metadata, None, msg.invocation_id)  # type: ignore[arg-type]
+
+    def _convert(self, response: dict[str, Any], strict: bool) -> Parsed:
+        return from_anthropic(response, strict=strict)

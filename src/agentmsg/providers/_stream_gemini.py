@@ -1,0 +1,292 @@
+"""Gemini: a streamed reply's ``GenerateContentResponse`` pieces back into one."""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+from ._stream import Stream, merge_into, reject
+from .gemini import from_gemini
+
+if TYPE_CHECKING:
+    from ._common import Parsed
+
+__all__ = ["GeminiStream"]
+
+FORMAT = "Gemini"
+_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
+# The snake_case name of each key met.
+_KEYS: dict[str, str] = {}
+# The snake_case names of each set of keys met (None: they are snake_case already).
+_NAMES: dict[tuple[str, ...], tuple[str, ...] | None] = {}
+_SAME = ("response_id", "model_version")
+_TEXT_KEYS = frozenset({"text", "thought", "thought_signature"})
+_QUICK_CANDIDATE = frozenset({"content", "index"})
+
+
+def _key(key: str) -> str:
+    name = _CAMEL.sub("_", key).lower()
+    if len(_KEYS) < 4096:  # the keys of one API are few
+        _KEYS[key] = name
+    return name
+
+
+def _snake(data: dict[str, Any]) -> dict[str, Any]:
+    """The keys of one object in snake_case, as the SDK dumps them (REST sends camelCase)."""
+    keys = tuple(data)
+    if keys in _NAMES:
+        names = _NAMES[keys]
+    else:
+        snake = tuple(_CAMEL.sub("_", key).lower() for key in keys)
+        names = None if snake == keys else snake
+        if len(_NAMES) < 4096:  # the key sets of one API are few
+            _NAMES[keys] = names
+    return data if names is None else dict(zip(names, data.values(), strict=True))
+
+
+class _Candidate:
+    """One candidate so far: its parts (a run of text pieces grows the last one)."""
+
+    __slots__ = ("extra", "finish", "parts", "role", "texts")
+
+    def __init__(self) -> None:
+        self.parts: list[dict[str, Any]] = []
+        # The pieces of the last part while it is text that may still grow, else None.
+        self.texts: list[str] | None = None
+        self.role = "model"
+        self.finish: str | None = None
+        self.extra: dict[str, Any] = {}
+
+    def dump(self, number: int) -> dict[str, Any]:
+        parts = self.parts
+        if self.texts is not None and len(self.texts) > 1:
+            parts = list(parts)
+            parts[-1] = {**parts[-1], "text": "".join(self.texts)}
+        candidate = {**self.extra, "content": {"role": self.role, "parts": parts}}
+        if number or "index" in self.extra:
+            candidate["index"] = number
+        if self.finish is not None:
+            candidate["finish_reason"] = self.finish
+        return candidate
+
+
+class GeminiStream(Stream):
+    """A reply streamed by Gemini, assembled piece by piece.
+
+    Feed it the ``GenerateContentResponse`` pieces of
+    ``client.models.generate_content_stream(...)`` (or their JSON as dicts, in the REST
+    API's camelCase or the SDK's snake_case) with :meth:`add`; :attr:`msg` is the reply
+    so far, and :meth:`result`, once a piece has brought the finish reason, gives what
+    :func:`~agentmsg.from_gemini` gives for the unstreamed response.
+
+    Each piece holds the next parts of the candidate. Text pieces in a row (of the same
+    kind, thought or answer) make one text part, as in the unstreamed response; a thought
+    signature ends the part it comes with, so the signature that Gemini sends in a last
+    empty text piece lands on the text before it. Function calls come whole, one part
+    each. ``usage_metadata`` is a running total: the last one stands.
+
+    Pieces carry no sequence number, so a repeated text piece cannot be told from a real
+    one; rejected are: a piece of another response (another ``response_id`` or model
+    version), and parts for a candidate that has finished.
+
+    Example:
+        >>> from agentmsg import GeminiStream
+        >>> stream = GeminiStream()
+        >>> for text, finish in [("Sun", None), ("ny.", "STOP")]:
+        ...     candidate = {"content": {"role": "model", "parts": [{"text": text}]}}
+        ...     if finish:
+        ...         candidate["finishReason"] = finish
+        ...     stream.add({"candidates": [candidate], "responseId": "r1"})
+        >>> stream.result().messages[0].content
+        [{'type': 'text', 'text': 'Sunny.'}]
+
+    .. versionadded:: 0.2.0
+    """
+
+    __slots__ = ("_candidates", "_head")
+    _FORMAT = FORMAT
+    _LAST = "a piece with a finish reason"
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._head: dict[str, Any] | None = None
+        self._candidates: dict[int, _Candidate] = {}
+
+    def _take(self, event: dict[str, Any], index: int) -> None:
+        head = self._head
+        text = None if head is None else self._more_text(event.get("candidates"))
+        if text is not None and head is not None:
+            named = [(_KEYS.get(key) or _key(key), value) for key, value in event.items()]
+            for key, value in named:
+                if key in _SAME and value and head.get(key) and value != head[key]:
+                    reject(FORMAT, index, key, value, f"the stream's first piece has {head[key]!r}")
+            for key, value in named:
+                if value is not None and key != "candidates":
+                    head[key] = value
+            self._candidates[0].texts.append(text)  # type: ignore[union-attr]
+            return
+        event = _snake(event)
+        if head is not None:
+            for key in _SAME:
+                value = event.get(key)
+                if value and head.get(key) and value != head[key]:
+                    reject(FORMAT, index, key, value, f"the stream's first piece has {head[key]!r}")
+        candidates = event.get("candidates")
+        if candidates is None:
+            candidates = []
+        elif not isinstance(candidates, list):
+            reject(FORMAT, index, "candidates", candidates, "it must be a list")
+        ready = []
+        for position, candidate in enumerate(candidates):
+            ready.append(self._check(candidate, position, index))
+        if head is None:
+            head = self._head = {}
+        for key, value in event.items():
+            if value is not None and key != "candidates":
+                # Usage and feedback are totals so far: the last one stands.
+                head[key] = value
+        for number, candidate, parts in ready:
+            self._apply(number, candidate, parts)
+
+    def _more_text(self, candidates: Any) -> str | None:
+        """The text of a piece that only continues the open text part, the most frequent
+        kind, checked in fewer steps than :meth:`_check` (None: another kind of piece)."""
+        if type(candidates) is not list or len(candidates) != 1:
+            return None
+        candidate = candidates[0]
+        if type(candidate) is not dict or not _QUICK_CANDIDATE.issuperset(candidate):
+            return None
+        content = candidate.get("content")
+        if type(content) is not dict or content.get("role", "model") != "model":
+            return None
+        parts = content.get("parts")
+        if type(parts) is not list or len(parts) != 1 or candidate.get("index", 0) != 0:
+            return None
+        part = parts[0]
+        state = self._candidates.get(0)
+        if type(part) is not dict or len(part) != 1 or state is None or state.texts is None:
+            return None
+        text = part.get("text")
+        if type(text) is not str or state.finish is not None or state.parts[-1].get("thought"):
+            return None
+        return text
+
+    def _check(
+        self, candidate: Any, position: int, index: int
+    ) -> tuple[int, dict[str, Any], list[dict[str, Any]]]:
+        where = f"candidates[{position}]"
+        if not isinstance(candidate, dict):
+            reject(FORMAT, index, where, candidate, "a candidate is an object")
+        candidate = _snake(candidate)
+        number = candidate.get("index", 0)
+        if type(number) is not int or number < 0:
+            reject(FORMAT, index, f"{where}.index", number, "it must be an integer >= 0")
+        content = candidate.get("content")
+        if content is None:
+            content = {}
+        elif not isinstance(content, dict):
+            reject(FORMAT, index, f"{where}.content", content, "it must be an object")
+        content = _snake(content)
+        parts = content.get("parts")
+        if parts is None:
+            parts = []
+        elif not isinstance(parts, list):
+            reject(FORMAT, index, f"{where}.content.parts", parts, "it must be a list")
+        checked = []
+        for place, part in enumerate(parts):
+            if not isinstance(part, dict):
+                reject(FORMAT, index, f"{where}.content.parts[{place}]", part, "it is an object")
+            part = _snake(part)
+            text = part.get("text")
+            if text is not None and type(text) is not str:
+                here = f"{where}.content.parts[{place}].text"
+                reject(FORMAT, index, here, text, "it must be text")
+            call = part.get("function_call")
+            if isinstance(call, dict) and any(
+                key in call
+                for key in ("partial_args", "partialArgs", "will_continue", "willContinue")
+            ):
+                here = f"{where}.content.parts[{place}].function_call"
+                why = (
+                    "function-call arguments streamed in pieces are not supported: ask for "
+                    "whole function calls"
+                )
+                reject(FORMAT, index, here, call, why)
+            checked.append(part)
+        state = self._candidates.get(number)
+        if state is not None and state.finish is not None:
+            if checked:
+                reject(FORMAT, index, f"{where}.content.parts", parts, f"candidate {number} ended")
+            if candidate.get("finish_reason") is not None:
+                reject(
+                    FORMAT,
+                    index,
+                    f"{where}.finish_reason",
+                    candidate["finish_reason"],
+                    f"candidate {number} had finished already: a duplicated piece",
+                )
+        if content.get("role") not in (None, "model"):
+            reject(FORMAT, index, f"{where}.content.role", content["role"], "a reply is 'model'")
+        return number, candidate, checked
+
+    def _apply(self, number: int, candidate: dict[str, Any], parts: list[dict[str, Any]]) -> None:
+        state = self._candidates.get(number)
+        if state is None:
+            state = self._candidates[number] = _Candidate()
+        for part in parts:
+            text = part.get("text")
+            texts = state.texts
+            if (
+                text is not None
+                and texts is not None
+                and bool(part.get("thought")) == bool(state.parts[-1].get("thought"))
+                and _TEXT_KEYS.issuperset(part)
+            ):
+                texts.append(text)
+                signature = part.get("thought_signature")
+                if signature is not None:
+                    state.parts[-1] = {
+                        **state.parts[-1],
+                        "text": "".join(texts),
+                        "thought_signature": signature,
+                    }
+                    state.texts = None
+                continue
+            if texts is not None and len(texts) > 1:
+                state.parts[-1] = {**state.parts[-1], "text": "".join(texts)}
+            state.parts.append(part)
+            state.texts = None
+            if (
+                type(text) is str
+                and "thought_signature" not in part
+                and _TEXT_KEYS.issuperset(part)
+            ):
+                state.texts = [text]
+        for key, value in candidate.items():
+            if value is None or key == "content" or key == "index":
+                continue
+            if key == "finish_reason":
+                state.finish = value
+            elif key == "citation_metadata":
+                # Each piece cites the sources of its own text: together they cite all.
+                merge_into(state.extra, {key: value})
+            else:
+                state.extra[key] = value
+
+    def _ended(self) -> bool:
+        candidates = self._candidates
+        return bool(candidates) and all(state.finish is not None for state in candidates.values())
+
+    def _snapshot(self) -> dict[str, Any] | None:
+        head = self._head
+        if head is None:
+            return None
+        candidates = self._candidates
+        response = dict(head)
+        response["candidates"] = [candidates[number].dump(number) for number in sorted(candidates)]
+        return response
+
+    def _convert(self, response: dict[str, Any], strict: bool) -> Parsed:
+        if not response["candidates"]:
+            response["candidates"] = [{"content": {"role": "model", "parts": []}}]
+        return from_gemini(response, strict=strict)

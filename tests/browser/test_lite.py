@@ -1,0 +1,402 @@
+"""The in-browser runtime (``_build/html/lite/``): every tutorial runs in the reader's
+browser, in the reader's language, with nothing fetched from outside the site.
+
+Chromium (as in ``test_browser.py``) opens each tutorial page of each language, follows
+its "Run in the browser" link, waits for the Pyodide kernel, runs all cells with JupyterLite's
+own "Run All" command and compares what each cell shows with ``tests/expected/<tutorial>.txt``.
+Every request that leaves 127.0.0.1 is refused and counted (none is allowed); Chromium also
+resolves no host name but 127.0.0.1, and Playwright sees the service worker's requests too.
+
+How the outputs are compared:
+
+- the printed text of every cell and the HTML card of a cell whose last value has one, in
+  the form ``tests/site/_examples.py`` records them;
+- ids and timestamps: the docs build runs each tutorial inside
+  ``agentmsg.deterministic(seed=<tutorial>)``, the browser does not (the reader runs the
+  notebook as downloaded). Where the recorded output has an id of that seeded stream or a
+  time of its clock, any id or time matches, but consistently: the same recorded value
+  stands for the same value in the browser throughout the notebook;
+- a few cells print something else in the browser on purpose: :data:`BROWSER_OUTPUTS`.
+
+The test reads each cell's outputs from the notebook's model through JupyterLite's
+application object, which JupyterLite exposes only when its ``exposeAppInBrowser`` option is
+on: the test turns it on in the ``jupyter-lite.json`` it serves to the browser (the site
+itself leaves it off).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import agentmsg
+from _outputs import EXPECTED, cards_in, cell_title, readable_html
+from agentmsg_docs.build.lite import LITE_DIR, tutorial_names
+from agentmsg_docs.languages import LANGUAGES
+from test_browser import CHROMIUM_FLAGS, chromium, serve_site
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+pytestmark = [pytest.mark.docs, pytest.mark.browser]
+
+LANGS = [language.code for language in LANGUAGES]
+TUTORIALS = tutorial_names()
+NOTEBOOKS = [(lang, name) for name in TUTORIALS for lang in LANGS]
+
+#: Cells that print something else in the browser, on purpose, with the reason.
+#: Keyed by tutorial and the cell's first line of code (its heading in tests/expected/).
+BROWSER_OUTPUTS: dict[tuple[str, str], tuple[str, str]] = {
+    ("saving_loading", "records = [message.to_dict() for message in conversation]"): (
+        "valid records: 4\nwrong record passes: False",
+        "jsonschema is not served (its compiled dependency rpds-py exists only on Pyodide's "
+        "CDN), so the cell takes its documented fallback",
+    ),
+}
+
+#: Seconds to wait: for the kernel to be ready, for all cells to run (a busy 2-core machine).
+KERNEL_TIMEOUT = 240
+RUN_TIMEOUT = 240
+#: Chromium resolves no host name but 127.0.0.1: a request that escaped the route fails.
+OFFLINE_FLAGS = ["--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1"]
+
+#: Per notebook: seconds from the click to a ready kernel, and to the end of Run All.
+TIMINGS: dict[str, tuple[float, float]] = {}
+
+
+# ----------------------------------------------------------------------------------------
+# Running the notebooks in Chromium
+
+
+@pytest.fixture(scope="module")
+def site_url(built_site: Path) -> Iterator[str]:
+    """``http://127.0.0.1:<port><SITE_PATH>``, serving the built site as test_browser does."""
+    with serve_site(built_site) as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def lite_browser() -> Iterator[Any]:
+    """Chromium for this module: no host name but 127.0.0.1 resolves, and Playwright
+    routes the service worker's requests too (skipped locally when Chromium is missing)."""
+    sync_playwright, executable = chromium()
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("PW_EXPERIMENTAL_SERVICE_WORKER_NETWORK_EVENTS", "1")
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(
+                executable_path=executable, args=[*CHROMIUM_FLAGS, *OFFLINE_FLAGS]
+            )
+            yield browser
+            browser.close()
+
+
+@pytest.fixture(scope="module", autouse=True)
+def timings() -> Iterator[None]:
+    """Print how long the notebooks took (``pytest -s`` shows it)."""
+    yield
+    if TIMINGS:
+        ready = [seconds for seconds, _ in TIMINGS.values()]
+        total = sum(seconds for _, seconds in TIMINGS.values())
+        median = sorted(ready)[len(ready) // 2]
+        print(
+            f"\n{len(TIMINGS)} notebooks ran in the browser in {total:.1f}s; kernel ready "
+            f"after {min(ready):.1f}s to {max(ready):.1f}s (median {median:.1f}s):"
+        )
+        for name, (kernel, run) in sorted(TIMINGS.items()):
+            print(f"  {name:32} kernel {kernel:5.1f}s  all cells {run:5.1f}s")
+
+
+@dataclass
+class Traffic:
+    """What the browser asked for while one notebook ran."""
+
+    outside: list[str]  #: refused: every URL that would have left 127.0.0.1
+    inside: list[str]  #: served by the site
+
+
+def _route(base: str, traffic: Traffic) -> Any:
+    """A route handler: the site's requests go through (``jupyter-lite.json`` with
+    ``exposeAppInBrowser`` on), every other one is refused and counted."""
+    origin = base[: base.index("/", len("http://"))]
+    config = f"{base}{LITE_DIR}/jupyter-lite.json"
+
+    def handle(route: Any) -> None:
+        url = route.request.url
+        if not url.startswith(origin + "/"):
+            traffic.outside.append(url)
+            route.abort("internetdisconnected")
+            return
+        traffic.inside.append(url)
+        if url.split("?")[0] == config:
+            response = route.fetch()
+            settings = response.json()
+            settings["jupyter-config-data"]["exposeAppInBrowser"] = True
+            route.fulfill(response=response, body=json.dumps(settings))
+            return
+        route.continue_()
+
+    return handle
+
+
+_NOTEBOOK = """path => {
+  const panel = window.jupyterapp && window.jupyterapp.shell.currentWidget;
+  return Boolean(panel && panel.context && panel.context.path === path && panel.context.isReady);
+}"""
+_KERNEL_READY = """() => {
+  const session = window.jupyterapp.shell.currentWidget.sessionContext.session;
+  const kernel = session && session.kernel;
+  return Boolean(kernel && kernel.status === "idle" && kernel.connectionStatus === "connected");
+}"""
+_CELLS = """() => {
+  const cells = window.jupyterapp.shell.currentWidget.content.model.cells;
+  const found = [];
+  for (let i = 0; i < cells.length; i++) {
+    const cell = cells.get(i);
+    if (cell.type === "code") {
+      found.push({source: cell.sharedModel.getSource(), count: cell.executionCount,
+                  outputs: cell.outputs.toJSON()});
+    }
+  }
+  return found;
+}"""
+#: Run All is over: every code cell has run, or one failed (the rest then wait for
+#: nothing), and the kernel is idle again.
+_RUN_OVER = """() => {
+  const panel = window.jupyterapp.shell.currentWidget;
+  const cells = panel.content.model.cells;
+  let done = true, failed = false;
+  for (let i = 0; i < cells.length; i++) {
+    const cell = cells.get(i);
+    if (cell.type !== "code") continue;
+    if (cell.executionCount === null) done = false;
+    for (const output of cell.outputs.toJSON()) if (output.output_type === "error") failed = true;
+  }
+  const kernel = panel.sessionContext.session.kernel;
+  return (done || failed) && kernel.status === "idle";
+}"""
+
+
+def run_in_browser(browser: Any, base: str, lang: str, name: str) -> tuple[list[dict], Traffic]:
+    """Open *name*'s page in *lang*, follow its "Run in the browser" link, run all cells;
+    return the code cells (source, execution count, outputs) and the traffic."""
+    traffic = Traffic([], [])
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    try:
+        context.route("**/*", _route(base, traffic))
+        page = context.new_page()
+        page.goto(f"{base}{lang}/tutorial/{name}.html")
+        started = time.monotonic()
+        with page.expect_navigation(url=re.compile(r"/lite/notebooks/")):
+            page.click("div.sphx-glr-footer div.agentmsg-lite a")
+        path = f"{lang}/{name}.ipynb"
+        page.wait_for_function(_NOTEBOOK, arg=path, timeout=KERNEL_TIMEOUT * 1000)
+        before = page.evaluate(_CELLS)
+        assert [None] * len(before) == [cell["count"] for cell in before], "cells ran before"
+        page.wait_for_function(_KERNEL_READY, timeout=KERNEL_TIMEOUT * 1000)
+        ready = time.monotonic() - started
+        page.evaluate("() => window.jupyterapp.commands.execute('notebook:run-all-cells')")
+        page.wait_for_function(_RUN_OVER, timeout=RUN_TIMEOUT * 1000, polling=200)
+        TIMINGS[path] = (ready, time.monotonic() - started - ready)
+        return page.evaluate(_CELLS), traffic
+    finally:
+        context.close()
+
+
+# -- what a cell shows, in the form of tests/expected/ -----------------------------------
+
+_ANSI = re.compile(r"\x1B(?:[@-Z\\-_]|\[[0-?]*[ -/]*[@-~])")
+
+
+def _text(value: Any) -> str:
+    return "".join(value) if isinstance(value, list) else str(value)
+
+
+def shown(cell: dict[str, Any]) -> tuple[str, str | None]:
+    """The printed text (stdout and stderr, then the repr of the last value when it has
+    no HTML) and the HTML of the last value, as ``tests/expected/`` records them."""
+    text, html = "", None
+    for output in cell["outputs"]:
+        kind = output["output_type"]
+        if kind == "stream":
+            text += _text(output["text"])
+        elif kind == "execute_result":
+            data = output["data"]
+            if "text/html" in data:
+                html = _text(data["text/html"])
+            else:
+                text = f"{text}\n{_text(data.get('text/plain', ''))}"
+        elif kind != "error":
+            text += f"[{kind} output: {sorted(output.get('data', {}))}]\n"
+    text = text.expandtabs()
+    return ("" if text.isspace() else _ANSI.sub("", text)), html
+
+
+def sections(cells: list[dict[str, Any]]) -> list[tuple[str, str]]:
+    """``(heading, body)`` of each cell that shows something, as in ``tests/expected/``."""
+    found = []
+    for cell in cells:
+        text, html = shown(cell)
+        if not text and html is None:
+            continue
+        lines = text.rstrip().splitlines() if text else []
+        if html is not None:
+            lines += ["[html]", *readable_html(html).splitlines()]
+        found.append((cell_title(cell["source"]), "\n".join(lines)))
+    return found
+
+
+def recorded(name: str) -> list[tuple[str, str]]:
+    """``(heading, body)`` of each cell in ``tests/expected/<name>.txt``."""
+    text = (EXPECTED / f"{name}.txt").read_text(encoding="utf-8")
+    parts = re.split(r"^## (.*)$", text, flags=re.M)[1:]
+    return [
+        (heading, body.strip("\n")) for heading, body in zip(parts[::2], parts[1::2], strict=True)
+    ]
+
+
+# -- matching ids and timestamps ---------------------------------------------------------
+
+_ID = r"[A-Za-z0-9_-]{22}"
+_TIME = r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3}"
+
+
+def seeded_values(name: str, count: int = 2000) -> tuple[set[str], set[str]]:
+    """The ids and timestamps of the first *count* messages made in the docs build's
+    ``agentmsg.deterministic(seed=name)`` block."""
+    with agentmsg.deterministic(seed=name):
+        made = [agentmsg.Msg("seed", "", "user") for _ in range(count)]
+    return {msg.id for msg in made}, {msg.timestamp for msg in made}
+
+
+class Matcher:
+    """Matches recorded sections with the browser's, a seeded id or time standing for
+    any id or time, the same one each time it recurs in the notebook."""
+
+    def __init__(self, name: str) -> None:
+        self.ids, self.times = seeded_values(name)
+        self.seen: dict[str, str] = {}  # recorded value -> the browser's value
+
+    def match(self, expected: str, actual: str) -> bool:
+        pattern, groups = [], {}
+        tokens = re.compile(rf"(?<![\w-])(?:{_ID})(?![\w-])|{_TIME}")
+        position = 0
+        for token in tokens.finditer(expected):
+            pattern.append(re.escape(expected[position : token.start()]))
+            value = token.group()
+            if value in self.seen:  # as before, or as recorded (made by a seeded block)
+                pattern.append(f"(?:{re.escape(self.seen[value])}|{re.escape(value)})")
+            elif value in self.ids or value in self.times:
+                if value in groups:
+                    pattern.append(f"(?P={groups[value]})")
+                else:
+                    groups[value] = f"g{len(groups)}"
+                    pattern.append(f"(?P<{groups[value]}>{_TIME if value in self.times else _ID})")
+            else:
+                pattern.append(re.escape(value))
+            position = token.end()
+        pattern.append(re.escape(expected[position:]))
+        found = re.fullmatch("".join(pattern), actual)
+        if found is None:
+            return False
+        self.seen.update({value: found.group(group) for value, group in groups.items()})
+        return True
+
+
+def problems(lang: str, name: str, cells: list[dict[str, Any]]) -> list[str]:
+    """What differs from the recorded outputs, each naming the notebook and the cell."""
+    where = f"{lang}/{name}.ipynb"
+    found = []
+    for index, cell in enumerate(cells, start=1):
+        title = cell_title(cell["source"])
+        for output in cell["outputs"]:
+            if output["output_type"] == "error":
+                trace = _ANSI.sub("", "\n".join(output.get("traceback", [])))[-2000:]
+                found.append(
+                    f"{where}, code cell {index} (`{title}`) raised {output['ename']}: "
+                    f"{output['evalue']}\n{trace}"
+                )
+        if cell["count"] is None:
+            found.append(f"{where}, code cell {index} (`{title}`) did not run")
+    if found:
+        return found
+    expected = recorded(name)
+    for key, (text, _reason) in BROWSER_OUTPUTS.items():
+        if key[0] == name:
+            expected = [(h, text if h == key[1] else body) for h, body in expected]
+    expected = cards_in(lang, name, expected)  # the notebook sets its display language
+    actual = sections(cells)
+    headings = ([h for h, _ in expected], [h for h, _ in actual])
+    if headings[0] != headings[1]:
+        return [f"{where}: the cells that show something differ: {headings[0]} != {headings[1]}"]
+    matcher = Matcher(name)
+    for (heading, body), (_, shown_body) in zip(expected, actual, strict=True):
+        if not matcher.match(body, shown_body):
+            found.append(
+                f"{where}, cell `{heading}` shows something else than "
+                f"tests/expected/{name}.txt:\n--- recorded\n{body}\n--- in the browser\n"
+                f"{shown_body}"
+            )
+    return found
+
+
+class TestRunAll:
+    """Every notebook, in every language, opened from its page, runs all its cells in
+    Chromium with no request leaving 127.0.0.1, and shows the recorded outputs."""
+
+    @pytest.mark.parametrize(("lang", "name"), NOTEBOOKS)
+    def test_runs_as_recorded(self, lite_browser: Any, site_url: str, lang: str, name: str) -> None:
+        """No cell raises, each shows what ``tests/expected/<name>.txt`` records (see the
+        module docstring for ids and times), and zero requests leave the site, while
+        the worker's download of Pyodide went through the route (so it sees them all)."""
+        cells, traffic = run_in_browser(lite_browser, site_url, lang, name)
+        wasm = f"{site_url}{LITE_DIR}/static/pyodide/pyodide.asm.wasm"
+        assert ([], [], True) == (
+            problems(lang, name, cells),
+            traffic.outside,
+            wasm in traffic.inside,
+        )
+
+
+class TestMatcher:
+    """The comparison itself: seeded values stand for any value, consistently."""
+
+    def test_seeded_id_and_time_match_any(self) -> None:
+        """A recorded seeded id and time match another id and time; other text does not
+        change, and a seeded id that recurs must recur in the browser too."""
+        ids, times = seeded_values("create_message", 2)
+        first, second = sorted(ids)
+        when = sorted(times)[0]
+        matcher = Matcher("create_message")
+        other = "Q" * 22
+        assert (True, True, False, False) == (
+            matcher.match(f"{first} at {when}", f"{other} at 2026-12-01 10:11:12.131"),
+            matcher.match(f"again {first}", f"again {other}"),
+            matcher.match(f"again {first}", f"again {'R' * 22}"),
+            matcher.match(f"{second} says hi", f"{'S' * 22} says bye"),
+        )
+
+    def test_seeded_value_may_recur_as_recorded(self) -> None:
+        """A seeded time may also show as recorded later on: a cell that opens its own
+        ``deterministic()`` block makes the very values the docs build made."""
+        (when,) = seeded_values("saving_loading", 1)[1]
+        matcher = Matcher("saving_loading")
+        assert (True, True, False) == (
+            matcher.match(f"made at {when}", "made at 2026-12-01 10:11:12.131"),
+            matcher.match(f"again at {when}", f"again at {when}"),
+            matcher.match(f"again at {when}", "again at 2026-12-01 10:11:13.000"),
+        )
+
+    def test_other_ids_stay_literal(self) -> None:
+        """An id that is not of the seeded stream must be the same in the browser."""
+        matcher = Matcher("tools")
+        assert (True, False) == (
+            matcher.match("edoSG7DG8md2IMcScM70PS", "edoSG7DG8md2IMcScM70PS"),
+            matcher.match("edoSG7DG8md2IMcScM70PS", "Q" * 22),
+        )

@@ -1,0 +1,55 @@
+"""Samples the package tests share: the smallest bytes each media format is recognized
+by, and the base64 blocks made of them."""
+
+from __future__ import annotations
+
+import base64
+
+__all__ = [
+    "GIF",
+    "JPEG",
+    "MP3",
+    "MP4",
+    "OGG",
+    "PNG",
+    "PNG_B64",
+    "SVG",
+    "WAV",
+    "WAV_B64",
+    "WEBM",
+    "WEBP",
+    "b64",
+    "base64_block",
+    "png_block",
+]
+
+# A format's signature and padding: enough for agentmsg to tell the format, not an image.
+PNG = b"\x89PNG\r\n\x1a\n" + bytes(24)
+JPEG = b"\xff\xd8\xff\xe0\x00\x10JFIF\x00" + bytes(16)
+GIF = b"GIF89a" + bytes(16)
+WEBP = b"RIFF\x24\x00\x00\x00WEBPVP8 " + bytes(16)
+WAV = b"RIFF\x24\x00\x00\x00WAVEfmt " + bytes(24)
+MP3 = b"ID3\x04\x00\x00\x00\x00\x00\x00" + bytes(16)
+OGG = b"OggS\x00\x02" + bytes(20)
+MP4 = b"\x00\x00\x00\x20ftypisom\x00\x00\x02\x00" + bytes(16)
+WEBM = b"\x1aE\xdf\xa3\x9f\x42\x86\x81\x01" + bytes(16)
+SVG = b'<?xml version="1.0"?>\n<svg xmlns="http://www.w3.org/2000/svg"></svg>'
+
+
+def b64(data: bytes) -> str:
+    """*data* as base64 text, as a base64 source holds it."""
+    return base64.b64encode(data).decode("ascii")
+
+
+PNG_B64 = b64(PNG)
+WAV_B64 = b64(WAV)
+
+
+def base64_block(kind: str, media_type: str, data: str) -> dict[str, object]:
+    """A media block of *kind* with a base64 source of *data* (base64 text)."""
+    return {"type": kind, "source": {"type": "base64", "media_type": media_type, "data": data}}
+
+
+def png_block() -> dict[str, object]:
+    """An image block of :data:`PNG`."""
+    return base64_block("image", "image/png", PNG_B64)

@@ -1,0 +1,46 @@
+"""Comments of code blocks as catalog messages (docs/agentmsg_docs/comments.py)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+from agentmsg_docs.comments import comments, strip_comments, translate_comments  # noqa: E402
+
+CODE = """# Style 1: the instruction is
+# the first message.
+chat = ["#not a comment", 1]  # trailing
+x = 2  # noqa: E501
+"""
+
+
+class TestComments:
+    def test_python_groups_and_pragmas(self):
+        """Consecutive full-line comments are one message; strings and pragmas are not."""
+        assert ["Style 1: the instruction is the first message.", "trailing"] == [
+            comment.text for comment in comments(CODE, "python")
+        ]
+
+    def test_shell(self):
+        assert ["run every test"] == [
+            c.text for c in comments("make test  # run every test", "bash")
+        ]
+
+    def test_other_languages_have_none(self):
+        assert [] == comments("# title", "markdown")
+
+
+class TestTranslate:
+    def test_only_comments_change(self):
+        """A translation replaces the comment and leaves the code, strings included."""
+        table = {
+            "trailing": "al final",
+            "Style 1: the instruction is the first message.": "Estilo 1.",
+        }
+        translated = translate_comments(CODE, "python", lambda text: table.get(text, text))
+        assert '# Estilo 1.\nchat = ["#not a comment", 1]  # al final\n' in translated
+        assert strip_comments(CODE, "python") == strip_comments(translated, "python")
+
+    def test_untranslated_code_is_unchanged(self):
+        assert CODE == translate_comments(CODE, "python", lambda text: text)

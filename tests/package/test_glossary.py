@@ -1,0 +1,167 @@
+"""The glossary check of ``make lint`` (docs/agentmsg_docs/glossary.py)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+from agentmsg_docs import glossary  # noqa: E402
+
+GLOSSARY = """# Glossary
+
+| English | Español |
+|---|---|
+| carry | transmitir |
+
+```toml
+[[rule]]
+id = "carry"
+english = '\\bcarr(y|ies)\\b'
+required = ['transmit', 'conserv']
+forbidden = ['\\bllev\\w*']
+note = "no «llevar»"
+
+[[rule]]
+id = "ernie"
+english = 'ERNIE Bot(?! Agent)'
+required = ['文心一言（ERNIE Bot）']
+first = true
+
+[[rule]]
+id = "code-example"
+english = 'set_display_language'
+required = ['set_display_language\\("es"\\)']
+code = true
+files = ["api.po"]
+```
+"""
+
+CATALOG = """msgid ""
+msgstr ""
+"Language: es\\n"
+"Content-Type: text/plain; charset=utf-8\\n"
+
+msgid "What the format cannot carry."
+msgstr "Lo que el formato no puede llevar."
+
+msgid "What each format carries."
+msgstr "Lo que transmite cada formato."
+
+msgid "Use ``carry=True`` here."
+msgstr "Usa ``carry=True`` aquí."
+
+# glossary-ok: carry
+msgid "A message carries a call."
+msgstr "Un mensaje lleva una llamada."
+
+msgid "ERNIE Bot counts tokens."
+msgstr "ERNIE Bot cuenta los tokens."
+
+msgid "ERNIE Bot again."
+msgstr "ERNIE Bot otra vez."
+
+msgid "Run ``set_display_language(\\"zh_CN\\")``."
+msgstr "Ejecuta ``set_display_language(\\"zh_CN\\")``."
+"""
+
+
+@pytest.fixture
+def rules(tmp_path: Path) -> list[glossary.Rule]:
+    path = tmp_path / "GLOSSARY.md"
+    path.write_text(GLOSSARY, encoding="utf-8")
+    return glossary.read_rules(path)
+
+
+@pytest.fixture
+def catalog(tmp_path: Path) -> Path:
+    path = tmp_path / "api.po"
+    path.write_text(CATALOG, encoding="utf-8")
+    return path
+
+
+def _line_of(path: Path, text: str) -> int:
+    lines = path.read_text(encoding="utf-8").splitlines()
+    return next(number for number, line in enumerate(lines, 1) if text in line)
+
+
+class TestReadRules:
+    def test_reads_the_toml_block(self, rules):
+        """The rules of the fenced ``toml`` block come back, with their fields."""
+        assert ["carry", "ernie", "code-example"] == [rule.id for rule in rules]
+        assert ("transmit", "conserv") == rules[0].required
+        assert rules[1].first
+        assert ("api.po",) == rules[2].files
+
+    def test_a_rule_that_checks_nothing_is_refused(self, tmp_path):
+        """A rule with neither `forbidden` nor `english` + `required` is an error."""
+        path = tmp_path / "GLOSSARY.md"
+        path.write_text('```toml\n[[rule]]\nid = "x"\nenglish = "a"\n```\n', encoding="utf-8")
+        with pytest.raises(ValueError, match="'x' checks nothing"):
+            glossary.read_rules(path)
+
+    def test_an_unknown_key_is_refused(self, tmp_path):
+        path = tmp_path / "GLOSSARY.md"
+        path.write_text(
+            '```toml\n[[rule]]\nid = "x"\nforbidden = ["a"]\nforbiden = ["b"]\n```\n',
+            encoding="utf-8",
+        )
+        with pytest.raises(ValueError, match="forbiden"):
+            glossary.read_rules(path)
+
+
+class TestCheckCatalog:
+    def test_reports_file_line_and_rule(self, rules, catalog):
+        """A forbidden rendering is reported with the file, the entry's line and the rule,
+        and so is a missing required one."""
+        problems = glossary.check_catalog(catalog, rules, "api.po", "locales/es/api.po")
+        line = _line_of(catalog, 'msgid "What the format cannot carry."')
+        carry = [str(p) for p in problems if p.line == line]
+        assert [
+            f"locales/es/api.po:{line}: [carry] «llevar»: no «llevar»",
+            f"locales/es/api.po:{line}: [carry] «transmit» or «conserv» missing: no «llevar»",
+        ] == carry
+
+    def test_code_and_marked_exceptions_are_left_alone(self, rules, catalog):
+        """``carry=True`` in code does not count, and `# glossary-ok: carry` excuses an entry."""
+        problems = glossary.check_catalog(catalog, rules, "api.po", "api.po")
+        excused = _line_of(catalog, 'msgid "A message carries a call."')
+        code = _line_of(catalog, 'msgid "Use ``carry=True`` here."')
+        lines = {p.line for p in problems if p.rule == "carry"}
+        assert excused not in lines
+        assert code not in lines
+
+    def test_first_mention_only(self, rules, catalog):
+        """A `first` rule asks its rendering of the first matching entry of a catalog only."""
+        problems = glossary.check_catalog(catalog, rules, "api.po", "api.po")
+        first = _line_of(catalog, 'msgid "ERNIE Bot counts tokens."')
+        assert [first] == [p.line for p in problems if p.rule == "ernie"]
+
+    def test_code_rules_see_code_and_files_limit_them(self, rules, catalog):
+        """A `code` rule reads inline code; `files` keeps it to the catalogs it names."""
+        line = _line_of(catalog, 'msgid "Run ``set_display_language')
+        here = glossary.check_catalog(catalog, rules, "api.po", "api.po")
+        assert [line] == [p.line for p in here if p.rule == "code-example"]
+        elsewhere = glossary.check_catalog(catalog, rules, "index.po", "index.po")
+        assert [] == [p for p in elsewhere if p.rule == "code-example"]
+
+    def test_main_fails_on_a_problem(self, tmp_path, capsys, monkeypatch):
+        """``main`` prints each problem and returns 1; a clean language returns 0."""
+        messages = tmp_path / "locales" / "es" / "LC_MESSAGES"
+        messages.mkdir(parents=True)
+        (tmp_path / "locales" / "es" / "GLOSSARY.md").write_text(GLOSSARY, encoding="utf-8")
+        (messages / "api.po").write_text(CATALOG, encoding="utf-8")
+        monkeypatch.setattr(glossary, "ROOT", tmp_path)
+        assert 1 == glossary.main(["es"])
+        assert "locales/es/LC_MESSAGES/api.po:" in capsys.readouterr().out
+        (messages / "api.po").write_text(CATALOG.split('msgid "What')[0], encoding="utf-8")
+        assert 0 == glossary.main(["es"])
+
+
+class TestTodaysCatalogs:
+    @pytest.mark.parametrize("language", ["zh_CN", "es"])
+    def test_pass(self, language):
+        """The shipped catalogs keep their glossary."""
+        assert [] == [str(p) for p in glossary.check_language(language)]

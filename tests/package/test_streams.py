@@ -1,0 +1,775 @@
+"""The stream accumulators: recorded streams give what their unstreamed response gives."""
+
+from __future__ import annotations
+
+import copy
+import json
+import subprocess
+import sys
+import typing
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from stream_samples import (
+    ANTHROPIC_EVENTS,
+    ANTHROPIC_RESPONSE,
+    CHAT_TOOLS_EVENTS,
+    GEMINI_EVENTS,
+    RESPONSES_EVENTS,
+    SAMPLES,
+)
+
+import agentmsg
+from agentmsg import (
+    AIMessageChunk,
+    AnthropicStream,
+    GeminiStream,
+    MessageError,
+    OpenAIChatStream,
+    OpenAIResponsesStream,
+)
+
+STREAMS = {
+    "openai_chat": OpenAIChatStream,
+    "openai_responses": OpenAIResponsesStream,
+    "anthropic": AnthropicStream,
+    "gemini": GeminiStream,
+}
+CONVERT = {
+    "openai_chat": agentmsg.from_openai_chat,
+    "openai_responses": agentmsg.from_openai_responses,
+    "anthropic": agentmsg.from_anthropic,
+    "gemini": agentmsg.from_gemini,
+}
+
+
+def said(parsed: agentmsg.Parsed) -> tuple[Any, ...]:
+    """What a conversion says, without the ids and timestamps each Msg makes up."""
+    messages = [
+        (msg.name, msg.role, msg.content, msg.metadata, msg.invocation_id)
+        for msg in parsed.messages
+    ]
+    return messages, parsed.losses
+
+
+def sdk_event(format: str, event: dict[str, Any]) -> Any:
+    """The SDK's stream event object for *event*, parsed from JSON as the SDK parses the
+    wire (this also checks that the recording is a valid event of the SDK's types); None
+    for an Anthropic ``ping``, which the SDK reads and never hands on."""
+    if format == "anthropic" and event["type"] == "ping":
+        return None
+    text = json.dumps(event)
+    if format == "openai_chat":
+        from openai.types.chat import ChatCompletionChunk
+
+        return ChatCompletionChunk.model_validate_json(text)
+    if format == "openai_responses":
+        from openai.types.responses import ResponseStreamEvent
+
+        return _member(ResponseStreamEvent, event["type"]).model_validate_json(text)
+    if format == "anthropic":
+        from anthropic.types import RawMessageStreamEvent
+
+        return _member(RawMessageStreamEvent, event["type"]).model_validate_json(text)
+    from google.genai import types
+
+    return types.GenerateContentResponse.model_validate_json(text)
+
+
+def _member(union: Any, kind: str) -> Any:
+    """The class of an SDK's union of event types whose ``type`` is *kind*."""
+    while typing.get_origin(union) is typing.Annotated:
+        union = typing.get_args(union)[0]
+    for member in typing.get_args(union):
+        if typing.get_args(member.model_fields["type"].annotation) == (kind,):
+            return member
+    raise AssertionError(f"the SDK has no stream event of type {kind!r}")
+
+
+def sdk_response(format: str, response: dict[str, Any]) -> Any:
+    """The SDK's unstreamed response object for *response* (which checks its shape)."""
+    text = json.dumps(response)
+    if format == "openai_chat":
+        from openai.types.chat import ChatCompletion
+
+        return ChatCompletion.model_validate_json(text)
+    if format == "openai_responses":
+        from openai.types.responses import Response
+
+        return Response.model_validate_json(text)
+    if format == "anthropic":
+        from anthropic.types import Message
+
+        return Message.model_validate_json(text)
+    from google.genai import types
+
+    return types.GenerateContentResponse.model_validate_json(text)
+
+
+def fed(format: str, events: list[Any]) -> Any:
+    stream = STREAMS[format]()
+    stream.extend(events)
+    return stream
+
+
+class TestRecordedStreams:
+    """Each recorded stream, beside the unstreamed response of the same reply."""
+
+    @pytest.mark.parametrize("name", sorted(SAMPLES))
+    def test_events_and_response_are_of_the_sdk_types(self, name):
+        """Every recorded event parses as the SDK's stream event type, and the response
+        as its response type, with nothing left aside."""
+        format, events, response = SAMPLES[name]
+        for event in events:
+            parsed = sdk_event(format, event)
+            assert parsed is not None or event == {"type": "ping"}
+        assert sdk_response(format, response) is not None
+
+    @pytest.mark.parametrize("name", sorted(SAMPLES))
+    def test_result_is_the_conversion_of_the_response(self, name):
+        """The finished stream gives the messages and losses of converting the response."""
+        format, events, response = SAMPLES[name]
+        stream = fed(format, events)
+
+        assert stream.done
+        assert said(CONVERT[format](response)) == said(stream.result())
+        assert said(CONVERT[format](response, strict=False)) == said(stream.result(strict=False))
+
+    @pytest.mark.parametrize("name", sorted(SAMPLES))
+    def test_sdk_objects_give_the_same_result(self, name):
+        """Events as the SDK's objects give what the same events as dicts give, and what
+        the SDK's response object gives."""
+        format, events, response = SAMPLES[name]
+        objects = [sdk_event(format, event) for event in events]
+        stream = fed(format, [obj for obj in objects if obj is not None])
+
+        assert said(CONVERT[format](sdk_response(format, response))) == said(stream.result())
+
+    @pytest.mark.parametrize("name", sorted(SAMPLES))
+    def test_rebuilt_response_is_of_the_sdk_type(self, name):
+        """``response`` is a valid unstreamed response of the SDK, converting as it does."""
+        format, events, _ = SAMPLES[name]
+        stream = fed(format, events)
+        rebuilt = sdk_response(format, stream.response)
+
+        assert said(CONVERT[format](rebuilt)) == said(stream.result())
+
+    @pytest.mark.parametrize("name", sorted(SAMPLES))
+    def test_partial_message_text_grows(self, name):
+        """At each event, the partial message's text starts with the text before it."""
+        format, events, _ = SAMPLES[name]
+        stream = STREAMS[format]()
+        before = ""
+        for event in events:
+            stream.add(event)
+            if stream.msg is None:
+                continue
+            text = stream.msg.get_text_content() or ""
+            assert text.startswith(before)
+            before = text
+        assert before == (stream.result().messages[0].get_text_content() or "")
+
+    def test_responses_items_rebuilt_before_the_end(self):
+        """Before ``response.completed``, the items rebuilt from the deltas are those of
+        the response (the final event is not needed to know them)."""
+        format, events, response = SAMPLES["responses_tools"]
+        stream = fed(format, events[:-1])
+
+        assert not stream.done
+        assert response["output"] == stream.response["output"]
+
+    def test_anthropic_agrees_with_the_sdk_accumulator(self):
+        """anthropic's own MessageStream accumulation of the events converts the same."""
+        from anthropic.lib.streaming._messages import accumulate_event
+
+        snapshot = None
+        buffers: dict[int, bytes] = {}
+        for event in ANTHROPIC_EVENTS[:2] + ANTHROPIC_EVENTS[3:]:
+            snapshot = accumulate_event(
+                event=sdk_event("anthropic", event), current_snapshot=snapshot, json_bufs=buffers
+            )
+        assert said(agentmsg.from_anthropic(snapshot)) == said(
+            fed("anthropic", ANTHROPIC_EVENTS).result()
+        )
+        assert (
+            ANTHROPIC_RESPONSE["content"] == fed("anthropic", ANTHROPIC_EVENTS).response["content"]
+        )
+
+    def test_tool_call_shows_its_fragments_while_they_come(self):
+        """A Chat Completions tool call shows its arguments text so far, then its input."""
+        stream = OpenAIChatStream()
+        stream.extend(CHAT_TOOLS_EVENTS[:6])
+        call = stream.msg.content[-1]
+
+        assert ("get_weather", {}, '{"city": "Li') == (
+            call["name"],
+            call["input"],
+            call["raw_input"],
+        )
+        stream.extend(CHAT_TOOLS_EVENTS[6:])
+        assert {"city": "Lima"} == stream.result().messages[0].content[1]["input"]
+
+    def test_anthropic_tool_call_shows_its_input_text_while_it_comes(self):
+        """An open Anthropic tool_use block shows its input JSON so far in ``raw_input``."""
+        stream = fed("anthropic", ANTHROPIC_EVENTS[:14])
+        call = stream.msg.content[-1]
+
+        assert ({}, '{"city": "Li') == (call["input"], call["raw_input"])
+        stream.extend(ANTHROPIC_EVENTS[14:16])
+        assert {"city": "Lima"} == stream.msg.content[-1]["input"]
+        assert "raw_input" not in stream.msg.content[-1]
+
+    def test_msg_is_cached_until_the_next_event(self):
+        """Reading ``msg`` twice gives the same object; a new event makes a new one."""
+        stream = fed("anthropic", ANTHROPIC_EVENTS[:9])
+        first = stream.msg
+
+        assert first is stream.msg
+        stream.add(ANTHROPIC_EVENTS[9])
+        assert first is not stream.msg
+
+    def test_before_anything(self):
+        """A new stream has no message, no response and no result yet."""
+        for format, cls in STREAMS.items():
+            stream = cls()
+            assert (None, None, False, 0) == (
+                stream.msg,
+                stream.response,
+                stream.done,
+                stream.count,
+            )
+            with pytest.raises(MessageError, match=r"has not ended: 0 events came"):
+                stream.result()
+            assert f"<{cls.__name__}: 0 events, open>" == repr(stream), format
+
+    def test_strict_result_raises_on_a_drop(self):
+        """``result(strict=True)`` raises where the conversion would drop something."""
+        format, events, _ = SAMPLES["chat_two_choices"]
+        with pytest.raises(MessageError, match=r"choices\[1\]"):
+            fed(format, events).result(strict=True)
+
+    def test_response_is_a_copy(self):
+        """Changing the dict ``response`` returns changes nothing in the stream."""
+        stream = fed("anthropic", ANTHROPIC_EVENTS)
+        stream.response["content"].clear()
+
+        assert 4 == len(stream.response["content"])
+
+    def test_import_agentmsg_does_not_import_the_streams(self):
+        """The stream classes are imported on first use, like the conversions."""
+        code = "import sys, agentmsg; print('agentmsg.providers' in sys.modules)"
+        out = subprocess.run(
+            [sys.executable, "-c", code], capture_output=True, text=True, check=True
+        )
+
+        assert "False" == out.stdout.strip()
+
+
+def without_raw_input(msg: agentmsg.Msg) -> tuple[Any, ...]:
+    content = msg.content
+    if not isinstance(content, str):
+        content = [{k: v for k, v in block.items() if k != "raw_input"} for block in content]
+    return msg.name, msg.role, content, msg.metadata, msg.invocation_id
+
+
+def _cuts(draw: Any, count: int) -> list[int]:
+    return sorted(draw(st.sets(st.integers(0, count), max_size=count)))
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data(), name=st.sampled_from(sorted(SAMPLES)))
+def test_every_way_of_feeding_gives_the_same_result(data, name):
+    """However the events are cut into batches, fed as dicts or as SDK objects, and
+    however often the partial message is read in between, the result is the conversion of
+    the unstreamed response."""
+    format, events, response = SAMPLES[name]
+    as_objects = data.draw(st.lists(st.booleans(), min_size=len(events), max_size=len(events)))
+    items = [
+        (sdk_event(format, event) or event) if obj else copy.deepcopy(event)
+        for event, obj in zip(events, as_objects, strict=True)
+    ]
+    cuts = _cuts(data.draw, len(items))
+    stream = STREAMS[format]()
+    start = 0
+    for cut in [*cuts, len(items)]:
+        if data.draw(st.booleans()):
+            stream.extend(items[start:cut])
+        else:
+            for item in items[start:cut]:
+                stream.add(item)
+        start = cut
+        if data.draw(st.booleans()) and stream.response is not None:
+            # The partial message is what converting the response rebuilt so far gives
+            # (an open Anthropic tool call shows its input text so far beside it).
+            partial = CONVERT[format](stream.response).messages
+            expected = partial[:1] or [agentmsg.Msg("assistant", [], "assistant")]
+            assert without_raw_input(expected[0]) == without_raw_input(stream.msg)
+
+    assert said(CONVERT[format](response)) == said(stream.result())
+
+
+# -- rejected events ------------------------------------------------------------------------
+
+
+def _other(format: str) -> dict[str, Any]:
+    """An event of another stream of the same format, that fits anywhere in the middle."""
+    if format == "openai_chat":
+        return {**CHAT_TOOLS_EVENTS[1], "id": "chatcmpl-other"}
+    if format == "openai_responses":
+        return {**RESPONSES_EVENTS[4], "item_id": "rs_other"}
+    if format == "anthropic":
+        return ANTHROPIC_EVENTS[0]
+    return {**GEMINI_EVENTS[2], "responseId": "another-response"}
+
+
+#: For each format, (position, the event put there, what the error says) cases.
+def _bad_cases() -> list[tuple[str, str, int, dict[str, Any], str]]:
+    cases = []
+    chat, anthropic, gemini = CHAT_TOOLS_EVENTS, ANTHROPIC_EVENTS, GEMINI_EVENTS
+    responses = RESPONSES_EVENTS
+    cases += [
+        ("openai_chat", "foreign", 3, _other("openai_chat"), r"`events\[3\]\.id`.*first chunk has"),
+        (
+            "openai_chat",
+            "fragment before its start",
+            3,
+            chat[4],
+            r"`events\[3\]\.choices\[0\]\.delta\.tool_calls\[0\]\.id`",
+        ),
+        (
+            "openai_chat",
+            "a call skipped",
+            3,
+            chat[7],
+            r"`events\[3\].*\.index` .* is 1: tool call 0 is the next",
+        ),
+        (
+            "openai_chat",
+            "duplicated finish",
+            11,
+            chat[10],
+            r"`events\[11\]\.choices\[0\]\.finish_reason`.*duplicated",
+        ),
+        (
+            "openai_chat",
+            "after the usage chunk",
+            12,
+            chat[5],
+            r"`events\[12\]`.*ended with its usage chunk",
+        ),
+        (
+            "openai_chat",
+            "a response, not a chunk",
+            1,
+            {**chat[1], "object": "chat.completion"},
+            r"`events\[1\]\.object`",
+        ),
+        (
+            "openai_responses",
+            "foreign",
+            4,
+            _other("openai_responses"),
+            r"`events\[4\]\.item_id` .* is 'rs_other'",
+        ),
+        (
+            "openai_responses",
+            "duplicated",
+            4,
+            responses[3],
+            r"`events\[4\]\.sequence_number` .* is 3: event 3 had come",
+        ),
+        (
+            "openai_responses",
+            "out of order",
+            4,
+            responses[5],
+            r"`events\[4\]\.sequence_number` .* is 5: event 4 is the next",
+        ),
+        (
+            "openai_responses",
+            "before the start",
+            0,
+            responses[1],
+            r"`events\[0\]\.type` .* starts with response\.created",
+        ),
+        ("anthropic", "foreign", 3, _other("anthropic"), r"`events\[3\]\.type`.*another stream's"),
+        (
+            "anthropic",
+            "duplicated start",
+            2,
+            anthropic[1],
+            r"`events\[2\]\.index`.*block 0 is still open",
+        ),
+        (
+            "anthropic",
+            "duplicated stop",
+            7,
+            anthropic[6],
+            r"`events\[7\]\.index` .* is 0: content block 0 had stopped already",
+        ),
+        (
+            "anthropic",
+            "delta out of order",
+            1,
+            anthropic[3],
+            r"`events\[1\]\.index`.*no content block of that index is open",
+        ),
+        (
+            "anthropic",
+            "wrong kind of delta",
+            8,
+            {**anthropic[8], "delta": {"type": "thinking_delta", "thinking": "x"}},
+            r"`events\[8\]\.delta\.type`.*block 1 is a text",
+        ),
+        ("anthropic", "after the end", 21, anthropic[9], r"`events\[21\]\.index`"),
+        (
+            "anthropic",
+            "an error event",
+            5,
+            {"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}},
+            r"`events\[5\]\.error`.*Overloaded",
+        ),
+        (
+            "gemini",
+            "foreign",
+            2,
+            _other("gemini"),
+            r"`events\[2\]\.response_id` .* is 'another-response'",
+        ),
+        (
+            "gemini",
+            "after the finish",
+            6,
+            gemini[3],
+            r"`events\[6\]\.candidates\[0\]\.content\.parts`.*candidate 0 ended",
+        ),
+        (
+            "gemini",
+            "duplicated finish",
+            6,
+            gemini[5],
+            r"`events\[6\]\.candidates\[0\]\.finish_reason`.*duplicated",
+        ),
+    ]
+    return cases
+
+
+BAD = _bad_cases()
+MAIN_SAMPLE = {
+    "openai_chat": "chat_tools",
+    "openai_responses": "responses_tools",
+    "anthropic": "anthropic_tools",
+    "gemini": "gemini_tools",
+}
+
+
+class TestRejectedEvents:
+    """Events out of order, duplicated or of another stream raise, naming their index,
+    and change nothing."""
+
+    @pytest.mark.parametrize(
+        ("format", "what", "position", "bad", "says"), BAD, ids=[f"{c[0]}: {c[1]}" for c in BAD]
+    )
+    def test_rejected_and_nothing_changes(self, format, what, position, bad, says):
+        """The bad event raises a MessageError naming its index; the stream then takes
+        the rest of the recording and gives the same result as without it."""
+        _, events, response = SAMPLES[MAIN_SAMPLE[format]]
+        stream = fed(format, events[:position])
+        before = stream.response
+
+        with pytest.raises(MessageError, match=says) as caught:
+            stream.add(copy.deepcopy(bad))
+        assert caught.value.path.startswith(f"events[{position}]")
+        assert before == stream.response
+        assert position == stream.count
+        stream.extend(events[position:])
+        assert said(CONVERT[format](response)) == said(stream.result())
+
+    @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    @given(position=st.integers(1, len(RESPONSES_EVENTS) - 1), offset=st.integers(-3, 3))
+    def test_responses_rejects_any_event_out_of_its_place(self, position, offset):
+        """A Responses event anywhere but at its place in the sequence is rejected."""
+        other = position + offset
+        if offset == 0 or not 0 <= other < len(RESPONSES_EVENTS):
+            return
+        stream = fed("openai_responses", RESPONSES_EVENTS[:position])
+        with pytest.raises(MessageError, match=rf"`events\[{position}\]\.sequence_number`"):
+            stream.add(RESPONSES_EVENTS[other])
+
+    def test_not_an_event(self):
+        """Something that is neither a dict nor an SDK object is rejected."""
+        for cls in STREAMS.values():
+            with pytest.raises(MessageError, match=r"`events\[0\]` .* an event is a dict"):
+                cls().add("data: {}")
+
+    def test_anthropic_input_that_is_not_json(self):
+        """Input JSON pieces that do not make JSON are rejected when their block stops."""
+        events = [
+            *ANTHROPIC_EVENTS[:13],
+            {**ANTHROPIC_EVENTS[13], "delta": {"type": "input_json_delta", "partial_json": '{"ci'}},
+        ]
+        stream = fed("anthropic", events)
+        with pytest.raises(
+            MessageError, match=r"`events\[14\]` .*pieces of block 2 do not make JSON"
+        ):
+            stream.add(ANTHROPIC_EVENTS[15])
+
+    def test_gemini_partial_arguments_are_refused(self):
+        """Function-call arguments streamed in pieces (Vertex AI's ``partial_args``) are
+        refused, not merged wrongly."""
+        piece = {
+            "candidates": [
+                {
+                    "content": {
+                        "role": "model",
+                        "parts": [
+                            {
+                                "functionCall": {
+                                    "name": "f",
+                                    "partialArgs": [{"jsonPath": "$.a", "stringValue": "x"}],
+                                    "willContinue": True,
+                                }
+                            }
+                        ],
+                    }
+                }
+            ]
+        }
+        with pytest.raises(
+            MessageError,
+            match=r"`events\[0\]\.candidates\[0\]\.content\.parts\[0\]\.function_call`",
+        ):
+            GeminiStream().add(piece)
+
+
+class TestAIMessageChunk:
+    """Adding up AIMessageChunk pieces agrees with the accumulators."""
+
+    def test_chat_chunks_add_up_to_the_stream_result(self):
+        """The Chat Completions chunks of a reply with one tool call, each as an
+        AIMessageChunk, add up to the text and the tool call the stream gives."""
+        events = [event for event in CHAT_TOOLS_EVENTS if not _second_call(event)]
+        pieces = []
+        for event in events:
+            for choice in event["choices"]:
+                delta = choice["delta"]
+                fragment = (delta.get("tool_calls") or [None])[0]
+                call = None
+                if fragment is not None:
+                    function = fragment["function"]
+                    call = {"arguments": function.get("arguments", "")}
+                    if "name" in function:
+                        call["name"] = function["name"]
+                    if "id" in fragment:
+                        call["id"] = fragment["id"]
+                pieces.append(AIMessageChunk(delta.get("content") or "", call))
+        total = sum(pieces[1:], pieces[0])
+        stream = fed("openai_chat", events)
+        reply = stream.result().messages[0]
+
+        assert reply.get_text_content() == total.content
+        expected = next(block for block in reply.content if block["type"] == "tool_use")
+        got = next(block for block in total.to_msg().content if block["type"] == "tool_use")
+        assert (expected["id"], expected["name"], expected["input"]) == (
+            got["id"],
+            got["name"],
+            got["input"],
+        )
+
+
+class TestAIMessageChunkAnthropic:
+    """The same agreement for Anthropic's events."""
+
+    def test_anthropic_events_add_up_to_the_stream_result(self):
+        """Text deltas as content and the tool call's start and input pieces as function
+        call pieces add up to the text and the call the stream gives."""
+        events = ANTHROPIC_EVENTS[:16] + ANTHROPIC_EVENTS[19:]
+        pieces = [AIMessageChunk("")]
+        for event in events:
+            delta = event.get("delta", {})
+            block = event.get("content_block", {})
+            if delta.get("type") == "text_delta":
+                pieces.append(AIMessageChunk(delta["text"]))
+            elif delta.get("type") == "input_json_delta":
+                pieces.append(AIMessageChunk("", {"arguments": delta["partial_json"]}))
+            elif block.get("type") == "tool_use":
+                call = {"name": block["name"], "id": block["id"], "arguments": ""}
+                pieces.append(AIMessageChunk("", call))
+        total = sum(pieces[1:], pieces[0])
+        reply = fed("anthropic", events).result().messages[0]
+        expected = [b for b in reply.content if b["type"] == "tool_use"]
+        got = [b for b in total.to_msg().content if b["type"] == "tool_use"]
+
+        assert reply.get_text_content() == total.content
+        assert [(b["id"], b["name"], b["input"]) for b in expected] == [
+            (b["id"], b["name"], b["input"]) for b in got
+        ]
+
+
+def _second_call(event: dict[str, Any]) -> bool:
+    for choice in event["choices"]:
+        for fragment in choice["delta"].get("tool_calls") or []:
+            if fragment["index"] == 1:
+                return True
+    return False
+
+
+class TestAIMessageChunkPieces:
+    """A chunk's function call may leave the name to an earlier piece."""
+
+    def test_a_later_piece_may_leave_out_the_name(self):
+        """The pieces of a streamed call add up; the first names the function."""
+        first = AIMessageChunk("", {"name": "get_weather", "arguments": '{"city"', "id": "c1"})
+        total = first + AIMessageChunk("", {"arguments": ': "Lima"}'})
+
+        assert {
+            "name": "get_weather",
+            "arguments": '{"city": "Lima"}',
+            "id": "c1",
+        } == total.function_call
+
+    def test_a_nameless_call_is_no_msg_yet(self):
+        """A piece whose call has no name yet cannot become a Msg; an AIMessage needs one."""
+        piece = AIMessageChunk("", {"arguments": "{}"})
+        with pytest.raises(MessageError, match=r"`function_call` has no `name`"):
+            piece.to_msg()
+        with pytest.raises(MessageError, match=r"`function_call` has no `name` field"):
+            agentmsg.AIMessage("", {"arguments": "{}"})
+
+
+class TestFormatDetails:
+    """What each format's stream does beyond the recorded samples."""
+
+    def test_chat_usage_in_every_chunk(self):
+        """A server that reports usage in every chunk (a running total) ends with the last."""
+        head = {"id": "c", "object": "chat.completion.chunk", "created": 1, "model": "m"}
+        events = [
+            {**head, "choices": [{"index": 0, "delta": {"role": "assistant", "content": "Hi"}}],
+             "usage": {"prompt_tokens": 3, "completion_tokens": 1, "total_tokens": 4}},
+            {**head, "choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}],
+             "usage": {"prompt_tokens": 3, "completion_tokens": 2, "total_tokens": 5}},
+            {**head, "choices": [],
+             "usage": {"prompt_tokens": 3, "completion_tokens": 2, "total_tokens": 5}},
+        ]  # fmt: skip
+        stream = fed("openai_chat", events)
+
+        assert 5 == stream.result().messages[0].metadata["token_usage"]["total_tokens"]
+        with pytest.raises(MessageError, match=r"`events\[3\]`.*ended with its usage chunk"):
+            stream.add(events[1])
+
+    def test_chat_fragments_that_repeat_id_and_name(self):
+        """Fragments that repeat their call's id and name (as some servers send them) are
+        taken; a fragment naming another function is not."""
+        head = {"id": "c", "object": "chat.completion.chunk", "created": 1, "model": "m"}
+
+        def fragment(name, arguments):
+            call = {"index": 0, "id": "call_1", "type": "function",
+                    "function": {"name": name, "arguments": arguments}}  # fmt: skip
+            return {**head, "choices": [{"index": 0, "delta": {"tool_calls": [call]}}]}
+
+        stream = OpenAIChatStream()
+        stream.extend([fragment("f", '{"a":'), fragment("f", " 1}")])
+        with pytest.raises(MessageError, match=r"`events\[2\].*function\.name` .* is 'g'"):
+            stream.add(fragment("g", ""))
+        stream.add({**head, "choices": [{"index": 0, "delta": {}, "finish_reason": "tool_calls"}]})
+        assert {"a": 1} == stream.result().messages[0].content[0]["input"]
+
+    def test_chat_other_delta_fields_are_kept(self):
+        """A delta field agentmsg has no place for is joined like text and reported lost by
+        the conversion, not dropped silently."""
+        head = {"id": "c", "object": "chat.completion.chunk", "created": 1, "model": "m"}
+        events = [
+            {**head, "choices": [{"index": 0, "delta": {"reasoning_content": "Think"}}]},
+            {**head, "choices": [{"index": 0, "delta": {"reasoning_content": "ing."}}]},
+            {
+                **head,
+                "choices": [{"index": 0, "delta": {"content": "Hi"}, "finish_reason": "stop"}],
+            },
+        ]
+        result = fed("openai_chat", events).result()
+
+        assert ["choices[0].message.reasoning_content"] == [loss.path for loss in result.losses]
+        assert "Thinking." in str(fed("openai_chat", events).response)
+
+    def test_responses_error_event(self):
+        """An ``error`` event raises with the API's message."""
+        stream = fed("openai_responses", RESPONSES_EVENTS[:3])
+        event = {"type": "error", "sequence_number": 3, "code": "server_error", "message": "Boom"}
+        with pytest.raises(MessageError, match=r"`events\[3\]\.message` .* is 'Boom'"):
+            stream.add(event)
+
+    def test_responses_other_events_are_checked_for_their_item(self):
+        """An event of a kind without text (an annotation) must name an open item."""
+        stream = fed("openai_responses", RESPONSES_EVENTS[:17])
+        annotation = {
+            "type": "response.output_text.annotation.added",
+            "sequence_number": 17,
+            "output_index": 1,
+            "item_id": "msg_other",
+            "content_index": 0,
+            "annotation_index": 0,
+            "annotation": {"type": "url_citation", "url": "https://example.org"},
+        }
+        with pytest.raises(MessageError, match=r"`events\[17\]\.item_id` .* is 'msg_other'"):
+            stream.add(annotation)
+        stream.add({**annotation, "item_id": RESPONSES_EVENTS[16]["item_id"]})
+        assert 18 == stream.count
+
+    def test_responses_partial_reasoning(self):
+        """A reasoning summary shows as a thinking block while it streams."""
+        stream = fed("openai_responses", RESPONSES_EVENTS[:6])
+
+        assert [{"type": "thinking", "thinking": "**Planning the lookup**"}] == stream.msg.content
+
+    def test_anthropic_redacted_thinking_and_pings(self):
+        """A redacted thinking block comes whole in its start; pings anywhere change nothing."""
+        events = [
+            ANTHROPIC_EVENTS[0],
+            {"type": "ping"},
+            {"type": "content_block_start", "index": 0,
+             "content_block": {"type": "redacted_thinking", "data": "EmwKAhgBEgy3va3pzix"}},
+            {"type": "content_block_stop", "index": 0},
+            {"type": "ping"},
+            {"type": "message_delta", "delta": {"stop_reason": "end_turn"},
+             "usage": {"output_tokens": 5}},
+            {"type": "message_stop"},
+        ]  # fmt: skip
+        response = {**ANTHROPIC_RESPONSE, "content": [events[2]["content_block"]]}
+        response["stop_reason"] = "end_turn"
+        response["usage"] = {"input_tokens": 472, "output_tokens": 5}
+
+        assert said(agentmsg.from_anthropic(response)) == said(fed("anthropic", events).result())
+
+    def test_gemini_text_after_a_signed_part_starts_a_new_part(self):
+        """A thought signature closes its part: the text after it is a part of its own."""
+        signed = {"text": "A", "thoughtSignature": "c2ln"}
+        events = [
+            {"candidates": [{"content": {"role": "model", "parts": [signed]}}]},
+            {"candidates": [{"content": {"role": "model", "parts": [{"text": "B"}]}}]},
+            {"candidates": [{"content": {"role": "model", "parts": [{"text": "C"}]},
+                             "finishReason": "STOP"}]},
+        ]  # fmt: skip
+        parts = fed("gemini", events).response["candidates"][0]["content"]["parts"]
+
+        assert [{"text": "A", "thought_signature": "c2ln"}, {"text": "BC"}] == parts
+
+    def test_chat_first_chunk_without_choices(self):
+        """A first chunk with no choice and empty ids (as Azure OpenAI sends its prompt
+        filter results) does not hide the response's id and model."""
+        head = {"id": "chatcmpl-9", "object": "chat.completion.chunk", "created": 1, "model": "m"}
+        filters = [{"prompt_index": 0, "content_filter_results": {}}]
+        events = [
+            {"id": "", "object": "", "created": 0, "model": "", "choices": [],
+             "prompt_filter_results": filters},
+            {**head, "choices": [{"index": 0, "delta": {"role": "assistant", "content": "A"}}]},
+            {**head, "choices": [{"index": 0, "delta": {"content": "B"}, "finish_reason": "stop"}]},
+        ]  # fmt: skip
+        reply = fed("openai_chat", events).result().messages[0]
+
+        assert ("AB", "chatcmpl-9", "m") == (
+            reply.content,
+            reply.invocation_id,
+            reply.metadata["model"],
+        )
