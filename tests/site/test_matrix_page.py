@@ -13,7 +13,7 @@ import pytest
 from bs4 import BeautifulSoup
 
 from agentmsg.providers import _matrix
-from agentmsg_docs.matrix import HEADER, HEADER_CONTEXT, ROW_CONTEXT, cell_text
+from agentmsg_docs.matrix import HEADER, HEADER_CONTEXT, ROW_CONTEXT, cell_text, merge_contexts
 from conftest import ROOT
 
 LANGS = ("en", "zh_CN", "es")
@@ -113,3 +113,27 @@ def test_the_api_page_links_to_the_matrix(built_site: Path) -> None:
     section = soup.find("section", id="what-each-format-carries")
     assert section is not None
     assert section.find("a", href="conversions.html") is not None
+
+
+def test_update_po_adds_an_entry_new_by_context_only(tmp_path: Path) -> None:
+    """A word a catalog has under one row's context reaches it under another's too,
+    marked fuzzy (sphinx-intl alone compares msgids and would leave the catalog as it was)."""
+    pot = polib.POFile()
+    pot.metadata = {"Content-Type": "text/plain; charset=utf-8"}
+    for context in ("text block", "sender name"):
+        pot.append(polib.POEntry(msgctxt=context, msgid="kept", msgstr=""))
+    (tmp_path / "pot").mkdir()
+    pot.save(str(tmp_path / "pot" / "conversions.pot"))
+    po_path = tmp_path / "locales" / "es" / "LC_MESSAGES" / "conversions.po"
+    po_path.parent.mkdir(parents=True)
+    po = polib.POFile()
+    po.metadata = {"Content-Type": "text/plain; charset=utf-8", "Language": "es"}
+    po.append(polib.POEntry(msgctxt="text block", msgid="kept", msgstr="conservado"))
+    po.save(str(po_path))
+    assert merge_contexts(tmp_path / "pot", tmp_path / "locales", ["es"]) == [po_path]
+    merged = {(e.msgctxt, e.msgid): e for e in polib.pofile(str(po_path))}
+    assert set(merged) == {("text block", "kept"), ("sender name", "kept")}
+    # the other row's translation is offered for review: a fuzzy entry, never shipped as is
+    assert "fuzzy" in merged["sender name", "kept"].flags
+    assert "fuzzy" not in merged["text block", "kept"].flags
+    assert merge_contexts(tmp_path / "pot", tmp_path / "locales", ["es"]) == []
