@@ -177,7 +177,7 @@ def cards_in(
     Raises:
         OutputMismatch: The captured cards are not the recorded ones.
     """
-    from agentmsg_cards import localize  # docs/_ext: on sys.path (conftest, main)
+    from agentmsg_docs.cards import localize  # docs/ is on the path (pytest, Makefile)
 
     if lang == "en":
         return list(sections)

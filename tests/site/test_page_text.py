@@ -7,16 +7,14 @@ from __future__ import annotations
 import functools
 import html as html_lib
 import re
-import sys
 from pathlib import Path
 
 import pytest
 from bs4 import BeautifulSoup, NavigableString, Tag
 
-ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "docs" / "_ext"))
+from agentmsg_docs.languages import LANGUAGES
 
-from agentmsg_languages import LANGUAGES  # noqa: E402
+ROOT = Path(__file__).resolve().parents[2]
 
 pytestmark = pytest.mark.docs
 

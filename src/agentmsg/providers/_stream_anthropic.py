@@ -59,8 +59,6 @@ class AnthropicStream(Stream):
         ... ])
         >>> stream.msg.content
         [{'type': 'text', 'text': 'Hello'}]
-
-    .. versionadded:: 0.2.0
     """
 
     __slots__ = ("_blocks", "_delta_seen", "_message", "_open", "_parts", "_stopped")

@@ -99,8 +99,6 @@ class GeminiStream(Stream):
         ...     stream.add({"candidates": [candidate], "responseId": "r1"})
         >>> stream.result().messages[0].content
         [{'type': 'text', 'text': 'Sunny.'}]
-
-    .. versionadded:: 0.2.0
     """
 
     __slots__ = ("_candidates", "_head")

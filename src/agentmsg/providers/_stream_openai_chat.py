@@ -101,8 +101,6 @@ class OpenAIChatStream(Stream):
         'Sunny.'
         >>> stream.result().messages[0].metadata["stop_reason"]
         'stop'
-
-    .. versionadded:: 0.2.0
     """
 
     __slots__ = ("_choices", "_closed", "_finished", "_head", "_keys", "_usage")

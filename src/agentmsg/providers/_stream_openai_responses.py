@@ -106,10 +106,8 @@ class OpenAIResponsesStream(Stream):
         ...     {"type": "response.output_text.delta", "sequence_number": 3,
         ...      "output_index": 0, "item_id": "msg_1", "content_index": 0, "delta": "Hi"},
         ... ])
-        >>> stream.msg.content
+        >>> stream.msg.get_text_content()
         'Hi'
-
-    .. versionadded:: 0.2.0
     """
 
     __slots__ = ("_final", "_items", "_next", "_response")
