@@ -12,9 +12,9 @@ import polib
 import pytest
 from bs4 import BeautifulSoup
 
+from _checkout import ROOT
 from agentmsg.providers import _matrix
 from agentmsg_docs.matrix import HEADER, HEADER_CONTEXT, ROW_CONTEXT, cell_text, merge_contexts
-from conftest import ROOT
 
 LANGS = ("en", "zh_CN", "es")
 
