@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-__all__ = ["translations"]
+__all__ = ["context_translations", "translations"]
 
 
 def translations(path: Path) -> dict[str, str]:
@@ -23,4 +23,18 @@ def translations(path: Path) -> dict[str, str]:
         entry.msgid: entry.msgstr
         for entry in polib.pofile(str(path))
         if entry.msgid and entry.msgstr and not entry.obsolete and "fuzzy" not in entry.flags
+    }
+
+
+def context_translations(path: Path) -> dict[tuple[str, str], str]:
+    """The usable translations of the entries with a ``msgctxt`` in the catalog at *path*,
+    by (msgctxt, msgid) (``{}`` when there is no such file)."""
+    import polib
+
+    if not path.is_file():
+        return {}
+    return {
+        (entry.msgctxt, entry.msgid): entry.msgstr
+        for entry in polib.pofile(str(path))
+        if entry.msgctxt and entry.msgstr and not entry.obsolete and "fuzzy" not in entry.flags
     }

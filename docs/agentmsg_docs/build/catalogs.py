@@ -39,6 +39,7 @@ from agentmsg_docs.build import BUILD, DOCS, LOCALES, ROOT, BuildError, child_en
 from agentmsg_docs.build.examples import run_examples
 from agentmsg_docs.build.sphinx_runs import run_sphinx_builds, sphinx_command
 from agentmsg_docs.languages import TRANSLATED, Language
+from agentmsg_docs.matrix import merge_contexts
 
 __all__ = [
     "TRANSLATED_LANGS",
@@ -342,6 +343,8 @@ def update_po(langs: Sequence[str] = TRANSLATED_LANGS) -> None:
     """
     build_gettext()
     sphinx_intl_update(GETTEXT, LOCALES, langs)
+    for path in merge_contexts(GETTEXT, LOCALES, langs):  # sphinx-intl compares msgids only
+        print(f"Update (contexts): {shown(path)}")
     sphinx_intl_update(extract_package_messages().parent, PACKAGE_LOCALE, langs)
     compile_package_catalogs(langs)
     pages = {
