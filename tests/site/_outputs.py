@@ -91,7 +91,11 @@ def _unindent(text: str, by: int = 4) -> str:
 
 
 def cell_title(code: str) -> str:
-    """A cell's first line of code (comments skipped), cut at 80 characters."""
+    """A cell's first line of code, without its comments (they are in the reader's
+    language), cut at 80 characters."""
+    from agentmsg_docs.comments import strip_comments  # docs/ on the path, as above
+
+    code = strip_comments(code, "python") or code
     lines = [line.strip() for line in code.splitlines() if line.strip()]
     statements = [line for line in lines if not line.startswith("#")] or lines
     title = statements[0]
