@@ -17,7 +17,7 @@ from _checkout import copy_repository, run_build
 from agentmsg_docs.build import ROOT
 from agentmsg_docs.build.catalogs import PACKAGE_LOCALE
 
-pytestmark = pytest.mark.docs
+pytestmark = [pytest.mark.docs, pytest.mark.slow]
 
 
 @pytest.fixture(scope="module")
