@@ -9,11 +9,23 @@ files stay out.
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
-__all__ = ["ROOT", "copy_repository", "docs_command", "docs_env"]
+import pytest
+
+__all__ = [
+    "MAY_BUILD",
+    "ROOT",
+    "TUTORIALS",
+    "copy_repository",
+    "docs_command",
+    "docs_env",
+    "run_build",
+]
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -43,3 +55,40 @@ def docs_env(repo: Path, base: dict[str, str]) -> dict[str, str]:
     """*base* with *repo*'s ``docs/`` first on ``PYTHONPATH``, as the Makefile runs it."""
     paths = [str(repo / "docs"), base.get("PYTHONPATH", "")]
     return {**base, "PYTHONPATH": ":".join(path for path in paths if path)}
+
+
+#: The tutorials the site must show, in gallery order. Written out here rather than
+#: read from the docs build, so that a tutorial that goes missing fails the tests.
+TUTORIALS = (
+    "create_message",
+    "role_messages",
+    "multimodal",
+    "tools",
+    "saving_loading",
+    "use_cases",
+    "model_apis",
+    "streaming",
+    "migration",
+)
+
+#: Whether the running test may build the docs (it is marked ``slow``): set by
+#: ``tests/site/conftest.py`` before each test.
+MAY_BUILD = [False]
+
+
+def run_build(
+    repo: Path, *args: str, env: dict[str, str] | None = None, python: str = sys.executable
+) -> subprocess.CompletedProcess[str]:
+    """``python -m agentmsg_docs ARGS`` in *repo* (a copy of the repository), with this
+    interpreter (or *python*) and *env* added to the environment; its output is captured,
+    its exit code left to the caller."""
+    if not MAY_BUILD[0]:
+        pytest.fail("this test runs the docs build: mark it @pytest.mark.slow", pytrace=False)
+    return subprocess.run(
+        docs_command(python, *args),
+        cwd=repo,
+        env=docs_env(repo, {**os.environ, **(env or {})}),
+        capture_output=True,
+        text=True,
+        check=False,
+    )

@@ -13,9 +13,9 @@ from pathlib import Path
 import polib
 import pytest
 
+from _checkout import copy_repository, run_build
 from agentmsg_docs.build import ROOT
 from agentmsg_docs.build.catalogs import PACKAGE_LOCALE
-from conftest import copy_repository, run_build
 
 pytestmark = pytest.mark.docs
 

@@ -18,9 +18,9 @@ from pathlib import Path
 
 import pytest
 
+from _checkout import copy_repository, run_build
 from agentmsg_docs.languages import LANGUAGES
 from agentmsg_docs.patches import UNPATCHED
-from conftest import copy_repository, run_build
 
 pytestmark = pytest.mark.slow
 

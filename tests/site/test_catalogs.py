@@ -17,10 +17,9 @@ import polib
 import pytest
 from bs4 import BeautifulSoup
 
-from _checkout import docs_command, docs_env
+from _checkout import copy_repository, docs_command, docs_env, run_build
 from agentmsg_docs.build import catalogs as build
 from agentmsg_docs.languages import TRANSLATED, Language
-from conftest import copy_repository, run_build
 
 ROOT = Path(__file__).resolve().parents[2]
 

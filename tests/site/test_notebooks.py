@@ -19,8 +19,8 @@ import nbformat
 import pytest
 from nbclient import NotebookClient
 
+from _checkout import TUTORIALS
 from agentmsg_docs.languages import LANGUAGES
-from conftest import TUTORIALS
 
 ROOT = Path(__file__).resolve().parents[2]
 LANGS = tuple(language.code for language in LANGUAGES)

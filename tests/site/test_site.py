@@ -20,6 +20,7 @@ from bs4 import BeautifulSoup, Tag
 from sphinx.builders.html._assets import _CascadingStyleSheet
 
 import agentmsg
+from _checkout import TUTORIALS
 from _outputs import captured_html
 from agentmsg.cards._html import STYLE
 from agentmsg_docs import html_pages
@@ -28,7 +29,6 @@ from agentmsg_docs.cards import localize
 from agentmsg_docs.comments import strip_comments
 from agentmsg_docs.downloads import load_catalog, text_msgids, translate_script
 from agentmsg_docs.languages import LANGUAGES, SITE_URL, language_links
-from conftest import TUTORIALS
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -16,6 +16,7 @@ import pytest
 from sphinx_gallery.py_source_parser import split_code_and_text_blocks
 
 import agentmsg
+from _checkout import ROOT, TUTORIALS, copy_repository, run_build
 from _examples import example_seed
 from _outputs import (
     EXPECTED,
@@ -27,7 +28,6 @@ from _outputs import (
     record,
     tutorial_names,
 )
-from conftest import ROOT, TUTORIALS, copy_repository, run_build
 
 EXAMPLES = ROOT / "docs" / "examples"
 
