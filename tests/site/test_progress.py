@@ -14,9 +14,9 @@ import polib
 import pytest
 from bs4 import BeautifulSoup, Tag
 
+from _checkout import ROOT, copy_repository, run_build
 from agentmsg_docs import progress
 from agentmsg_docs.po import entry_states
-from conftest import ROOT, copy_repository, run_build
 
 CHANGED_PAGE = "installation"
 #: What marks a block in English, or the notice, in a page's markup.
