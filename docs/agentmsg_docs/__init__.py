@@ -15,6 +15,7 @@ each job's module, one module per job:
 - :mod:`~agentmsg_docs.descriptions`: page descriptions from a page's own paragraphs;
 - :mod:`~agentmsg_docs.comments`: comments in code blocks through the catalogs;
 - :mod:`~agentmsg_docs.html_pages`: accessible markup, sitemap, 404 links, a light head;
+- :mod:`~agentmsg_docs.progress`: blocks that show the English marked, and the page's notice;
 - :mod:`~agentmsg_docs.theme_strings`: the theme's and scripts' strings, translated;
 - :mod:`~agentmsg_docs.lite`: each tutorial's "run in the browser" link;
 - :mod:`~agentmsg_docs.runner`: the code blocks that run on the page (``_static/runner/``);
@@ -49,6 +50,7 @@ MODULES = (
     "descriptions",
     "comments",
     "html_pages",
+    "progress",
     "theme_strings",
     "lite",
     "runner",

@@ -39,6 +39,7 @@ from sphinx.util import logging
 from sphinx.writers.html5 import HTML5Translator
 
 from agentmsg_docs.languages import built_language
+from agentmsg_docs.progress import EnglishBlockTags
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -56,9 +57,11 @@ CAPTION_LEVEL = 2
 FIELD_COLONS = {"zh": "："}
 
 
-class AccessibleHTMLTranslator(HTML5Translator):
-    """Sphinx's HTML5 translator, with ``aria-level`` on ``role="heading"`` captions and
-    a field name's colon in the page's language (docutils writes a Western one)."""
+class AccessibleHTMLTranslator(EnglishBlockTags, HTML5Translator):
+    """Sphinx's HTML5 translator, with ``aria-level`` on ``role="heading"`` captions, a
+    field name's colon in the page's language (docutils writes a Western one) and the
+    tooltip of a block that shows the English
+    (:class:`~agentmsg_docs.progress.EnglishBlockTags`)."""
 
     def depart_field_name(self, node: nodes.Element) -> None:
         colon = FIELD_COLONS.get(built_language(self.config).primary)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-__all__ = ["context_translations", "translations"]
+__all__ = ["context_translations", "entry_states", "translations"]
 
 
 def translations(path: Path) -> dict[str, str]:
@@ -38,3 +38,23 @@ def context_translations(path: Path) -> dict[tuple[str, str], str]:
         for entry in polib.pofile(str(path))
         if entry.msgctxt and entry.msgstr and not entry.obsolete and "fuzzy" not in entry.flags
     }
+
+
+def entry_states(path: Path) -> dict[str, str]:
+    """The state of each entry of the catalog at *path*, by msgid: ``"translated"``,
+    ``"fuzzy"`` (translated before its English changed) or ``"untranslated"``; obsolete
+    entries left out (``{}`` when there is no such file)."""
+    import polib
+
+    if not path.is_file():
+        return {}
+    states = {}
+    for entry in polib.pofile(str(path)):
+        if not entry.msgid or entry.obsolete:
+            continue
+        forms = entry.msgstr_plural.values() if entry.msgid_plural else [entry.msgstr]
+        translated = all(form.strip() for form in forms)
+        states[entry.msgid] = (
+            "fuzzy" if entry.fuzzy else "translated" if translated else "untranslated"
+        )
+    return states
