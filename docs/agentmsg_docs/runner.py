@@ -18,8 +18,8 @@ agentmsg from the lock file and calls ``agentmsg.set_display_language`` with the
 language.
 
 :func:`language_cells` gives the cells that follow a translated notebook's title cell and
-set the display language the same way (``agentmsg_docs.downloads`` puts them in the downloads, and so
-in ``lite/``).
+set the display language the same way (``agentmsg_docs.downloads`` puts them in the
+downloads, and so in ``lite/``).
 """
 
 from __future__ import annotations

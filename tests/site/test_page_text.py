@@ -191,6 +191,16 @@ class TestDescriptions:
         from the page: no flattened table, no markup, no stray or missing spaces."""
         assert [] == description_problems(built_site, lang)
 
+    @pytest.mark.parametrize("lang", LANGS)
+    def test_gallery_stops_before_its_cards(self, built_site: Path, lang: str) -> None:
+        """The tutorial list's description is its introduction, without the first card's
+        title and text."""
+        page = soup(built_site / lang / "tutorial" / "index.html")
+        description = page.find("meta", attrs={"name": "description"})["content"]
+        first = page.find(class_="sphx-glr-thumbcontainer").get_text(" ", strip=True)
+        assert description and first
+        assert first[:12] not in description
+
     def test_tutorials_have_one(self, built_site: Path) -> None:
         for lang in LANGS:
             page = soup(built_site / lang / "tutorial" / "model_apis.html")
