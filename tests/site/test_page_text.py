@@ -224,3 +224,12 @@ def test_search_result_location_reads_as_chinese(built_site: Path) -> None:
     """Sphinx's search shows "<name>, in <page>"; zh_CN says ，位于 (the review)."""
     text = (built_site / "zh_CN" / "_static" / "translations.js").read_text(encoding="utf-8")
     assert '", in ": "，位于 "' in text
+
+
+def test_search_strings_agree(built_site: Path) -> None:
+    """zh_CN's search summary reads the same for one page and many, and the page and
+    ``translations.js`` ask alike to enable JavaScript (the review)."""
+    text = (built_site / "zh_CN" / "_static" / "translations.js").read_text(encoding="utf-8")
+    assert "匹配到" not in text
+    assert "激活" not in text
+    assert "请启用 JavaScript 以使用搜索功能。" in text
