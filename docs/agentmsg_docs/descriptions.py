@@ -44,6 +44,8 @@ _SKIPPED = (
     addnodes.desc,
     addnodes.toctree,
 )
+#: The class of the raw HTML that opens sphinx-gallery's list of cards.
+_GALLERY = 'class="sphx-glr-thumbnails"'
 _CJK_END = re.compile(r"[。！？：；]$")
 _COLONS = (":", "：")
 _SENTENCE = re.compile(r"(?<=[。！？])|(?<=[.!?])\s+")
@@ -65,7 +67,11 @@ def _skipped(paragraph: nodes.paragraph, lists: bool) -> bool:
 
 
 def _paragraphs(document: nodes.document, lists: bool) -> Iterator[str]:
-    for paragraph in document.findall(nodes.paragraph):
+    for paragraph in document.findall(lambda node: isinstance(node, nodes.paragraph | nodes.raw)):
+        if isinstance(paragraph, nodes.raw):
+            if _GALLERY in paragraph.astext():
+                return  # a gallery's cards end its page's own prose
+            continue
         if not _skipped(paragraph, lists):
             text = " ".join(paragraph.astext().split())
             if text:

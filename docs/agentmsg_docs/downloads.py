@@ -295,9 +295,13 @@ def _notebook(app: Sphinx, script: str, name: str) -> bytes:
     if gallery_conf.get("first_notebook_cell") is not None:
         add_code_cell(notebook, gallery_conf["first_notebook_cell"])
     note = app.builder.templates.render_string("{{ _(note) }}", {"note": NOTEBOOK_NOTE})
-    for kind, source in language_cells(app.config.language or "en", note):
-        (add_code_cell if kind == "code" else add_markdown_cell)(notebook, source)
-    for block in blocks:
+    setup = language_cells(app.config.language or "en", note)
+    # After the title cell (the script's docstring), so the notebook opens with its title.
+    at = 1 if blocks and blocks[0].type == "text" else 0
+    for index, block in enumerate(blocks):
+        if index == at:
+            for kind, source in setup:
+                (add_code_cell if kind == "code" else add_markdown_cell)(notebook, source)
         if block.type == "code":
             add_code_cell(notebook, block.content)
         else:

@@ -42,7 +42,9 @@ from sphinx.transforms.post_transforms import ReferencesResolver
 from sphinx.util.docutils import LoggingReporter, sphinx_domains
 from sphinx.util.nodes import process_only_nodes
 
-from agentmsg_docs.languages import SITE_URL
+from agentmsg_docs.languages import SITE_URL, built_language
+from agentmsg_docs.titlemarks import TitleMarks
+from agentmsg_docs.typography import PRIMARY_SUBTAGS
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -72,7 +74,9 @@ def notebook_markdown(app: Sphinx, docname: str, texts: Sequence[str], source: s
     document = _parse(app, docname, separator.join(texts), source)
     language = app.config.language or "en"
     images = {name: unique for name, (_docnames, unique) in app.env.images.items()}
-    writer = MarkdownWriter(page_url(language, docname), docname, images)
+    # Chinese has no italics: a caption is set in bold instead.
+    caption = "**" if built_language(app.config).primary in PRIMARY_SUBTAGS else "*"
+    writer = MarkdownWriter(page_url(language, docname), docname, images, caption)
     cells = writer.cells(document)
     if len(cells) != len(texts):
         msg = f"{source}: {len(texts)} text blocks gave {len(cells)} Markdown cells"
@@ -108,7 +112,8 @@ def _parse(app: Sphinx, docname: str, text: str, source: str) -> nodes.document:
         with sphinx_domains(env):
             Parser().parse(text, document)
         # References are resolved last, as in a build (post-transforms run at writing).
-        for transforms in (_TRANSFORMS, (ReferencesResolver,)):
+        # TitleMarks as on the page: 《》 and “” around references, in Chinese only.
+        for transforms in (_TRANSFORMS, (TitleMarks, ReferencesResolver)):
             transformer = SphinxTransformer(document)
             transformer.set_environment(env)
             transformer.add_transforms(transforms)
@@ -259,12 +264,14 @@ class MarkdownWriter:
 
     *page* is the published address of the page the text belongs to: relative link
     targets are resolved against it. *images* maps a source image path to the file name
-    Sphinx gave it under ``_images/``.
+    Sphinx gave it under ``_images/``. *caption* is the emphasis (``*`` or ``**``) of
+    table and figure captions.
     """
 
     page: str
     docname: str
     images: dict[str, str] = field(default_factory=dict)
+    caption: str = "*"
 
     # -- cells and blocks ------------------------------------------------------------
 
@@ -365,7 +372,7 @@ class MarkdownWriter:
     _block_compound = _block_figure = _block_legend = _block_versionmodified = _block_container
 
     def _block_caption(self, node: nodes.Element) -> list[str]:
-        return [self._join([self._emphasis(node, "*")])]
+        return [self._join([self._emphasis(node, self.caption)])]
 
     def _block_rubric(self, node: nodes.Element) -> list[str]:
         return [self._join([self._emphasis(node, "**")])]
@@ -446,7 +453,7 @@ class MarkdownWriter:
         return [self._join([self._image(node)])]
 
     def _block_table(self, node: nodes.table) -> list[str]:
-        """A GFM table (cells on one line each), after its caption in italics."""
+        """A GFM table (cells on one line each), after its caption (emphasised)."""
         title = node.next_node(nodes.title)
         tgroup = node.next_node(nodes.tgroup)
         if tgroup is None:
@@ -457,7 +464,7 @@ class MarkdownWriter:
         header_rows = list(head.children) if head is not None else []
         rows = header_rows[1:] + (list(body.children) if body is not None else [])
         header = self._row(header_rows[0], columns) if header_rows else [""] * columns
-        lines = [] if title is None else [self._join([self._emphasis(title, "*")]), ""]
+        lines = [] if title is None else [self._join([self._emphasis(title, self.caption)]), ""]
         lines.append(_table_row(header))
         lines.append(_table_row(["---"] * columns))
         lines.extend(_table_row(self._row(row, columns)) for row in rows)

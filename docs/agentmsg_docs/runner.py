@@ -17,9 +17,9 @@ block): then ``_static/runner/worker.js`` starts Pyodide in a Web Worker, instal
 agentmsg from the lock file and calls ``agentmsg.set_display_language`` with the page's
 language.
 
-:func:`language_cells` gives the first cells of a translated notebook, which set the
-display language the same way (``agentmsg_docs.downloads`` puts them in the downloads, and so
-in ``lite/``).
+:func:`language_cells` gives the cells that follow a translated notebook's title cell and
+set the display language the same way (``agentmsg_docs.downloads`` puts them in the
+downloads, and so in ``lite/``).
 """
 
 from __future__ import annotations
@@ -50,9 +50,9 @@ __all__ = [
 
 TEMPLATE = "agentmsg-runner.html"
 STATIC = "runner"  # docs/_static/runner/
-#: The Markdown line above a translated notebook's first code cell (in the template too,
-#: so that ``make update-po`` extracts it into sphinx.po).
-NOTEBOOK_NOTE = "The next line shows the chat cards in this notebook's language."
+#: The Markdown line above the code that sets a translated notebook's language (in the
+#: template too, so that ``make update-po`` extracts it into sphinx.po).
+NOTEBOOK_NOTE = "Run the next cell to show the chat cards in this notebook's language."
 DOCS = Path(__file__).resolve().parents[1]
 EXAMPLES = DOCS / "examples"
 LOCALES = DOCS.parent / "locales"

@@ -29,6 +29,7 @@ _PREFIX = "Documentation.addTranslations("
 # forms as two plain entries, and the plural entry is assembled from them here.
 _ONE = "Search finished, found one page matching the search query."
 _MANY = "Search finished, found ${resultCount} pages matching the search query."
+_SOME = "Search finished, found ${resultCount} page(s) matching the search query."
 
 
 def merged_translations(js_text: str, po_path: Path) -> str:
@@ -37,9 +38,13 @@ def merged_translations(js_text: str, po_path: Path) -> str:
     catalog: dict[str, Any] = json.loads(js_text[start:end])
     messages: dict[str, Any] = catalog["messages"]
     ours = translations(po_path)
+    # Matched with white space folded: Sphinx's entries from its templates keep their
+    # line breaks ("...the search\n    functionality.").
+    keys = {" ".join(msgid.split()): msgid for msgid in messages}
     for msgid, msgstr in ours.items():
-        if msgid in messages and msgid not in (_ONE, _MANY):
-            messages[msgid] = msgstr
+        key = keys.get(" ".join(msgid.split()))
+        if key is not None and msgid not in (_ONE, _MANY):
+            messages[key] = msgstr
     if _ONE in ours and _MANY in ours:
         # As many forms as Sphinx's entry has (one when the language has no plural, as
         # Chinese); form 0 is the one for n == 1 wherever there are several.
@@ -49,6 +54,8 @@ def merged_translations(js_text: str, po_path: Path) -> str:
         else:
             count = 1 if catalog.get("plural_expr", "0").strip() == "0" else 2
         messages[_ONE] = [ours[_ONE]] + [ours[_MANY]] * (count - 1) if count > 1 else [ours[_MANY]]
+        if count == 1 and _SOME in messages:
+            messages[_SOME] = ours[_MANY]  # older scripts' key; one wording in both places
     text = json.dumps(catalog, ensure_ascii=False, indent=4, sort_keys=True)
     return f"{_PREFIX}{text});\n"
 

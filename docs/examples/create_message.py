@@ -80,10 +80,10 @@ print("id:       ", greeting.id)
 print("timestamp:", greeting.timestamp)
 
 # %%
-# Random ids and the current time would make this page change at every build. The
-# documentation is therefore built inside :func:`agentmsg.deterministic`, which makes ids
-# and timestamps reproducible; the :ref:`tutorial-saving-loading` tutorial shows how to use
-# it in your own tests.
+# Random ids and the current time would make the web pages of this documentation change
+# at every build, so they are built inside ``with agentmsg.deterministic()``, which makes
+# ids and timestamps reproducible; in a notebook you run yourself, they are new each time.
+# The :ref:`tutorial-saving-loading` tutorial shows how to use it in your own tests.
 #
 # You can also set both fields yourself, for example when a message comes from another
 # system that already gave it an id. They are checked like every other field. A last,

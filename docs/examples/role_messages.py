@@ -106,9 +106,10 @@ print([type(message).__name__ for message in (question, instruction, answer, loo
 #      - ``dict`` or ``None``
 #      - AI messages only: the token usage reported by the chat API.
 #
-# Messages cannot be changed once they are made, with one exception: a token count that
-# is not known yet can be set. This keeps a conversation you have already sent exactly as
-# it was.
+# The role and the content of a message are fixed once it is made. The fields that ERNIE
+# Bot Agent's code assigns can be assigned here too: the token count on every message,
+# and fields such as an AI message's ``function_call`` and ``search_info``. Each value is
+# checked when it is set.
 
 print(question.role, "|", question.content)
 print(lookup.role, "|", lookup.name, "|", lookup.content)
@@ -162,16 +163,13 @@ question.token_count = estimate_tokens(question.content)
 print(question)
 
 # %%
-# A count can be set only once. Setting it again raises
-# :class:`~agentmsg.TokenCountError` and keeps the first value, so a count that a model
-# reported cannot be overwritten by mistake. The same happens for system and AI messages,
-# whose counts are known from the start.
+# A count can be set again, as in ERNIE Bot Agent, whose memories set the count of a
+# message each time it enters one. The new count replaces the old one, and a warning on
+# the ``agentmsg`` logger says so. The same holds for system and AI messages, whose
+# counts are known from the start.
 
-try:
-    question.token_count = 99
-except TokenCountError as error:
-    print("TokenCountError:", error)
-print("Still:", question.token_count)
+question.token_count = 99
+print("Now:", question.token_count)
 
 # %%
 # An AI message built from a chat API's reply gets the whole usage report. Its
@@ -502,8 +500,8 @@ except MessageError as error:
     print("MessageError:", error)
 
 # %%
-# Messages cannot be changed after they are made, except for setting an unknown token
-# count once:
+# The role and the content cannot be changed after a message is made; build a new
+# message instead:
 
 try:
     question.content = "Which planet is largest?"

@@ -234,9 +234,9 @@ for message in other_run:
 #        with deterministic(seed="tests"):
 #            yield
 #
-# This documentation uses the same mechanism: its examples run inside
-# :func:`~agentmsg.deterministic`, which is why the ids and timestamps on these pages stay
-# the same from one build to the next.
+# The web pages of this documentation use the same mechanism: their examples run inside
+# :func:`~agentmsg.deterministic`, which is why their ids and timestamps stay the same from
+# one build to the next. In a notebook you run yourself, they are new each time.
 #
 # Loading damaged data
 # --------------------

@@ -136,17 +136,19 @@ class TestDisplayLanguage:
     @pytest.mark.parametrize("lang", LANGS)
     @pytest.mark.parametrize("name", TUTORIALS)
     def test_first_cells_set_the_language(self, built_site: Path, lang: str, name: str) -> None:
-        """A translated notebook starts with a translated Markdown line and the code that
-        sets the display language; the English notebook starts with the tutorial's own."""
+        """A notebook opens with its title cell; in a translation, a translated Markdown
+        line and the code that sets the display language follow it, and the English
+        notebook goes on with the tutorial's own cells."""
         nb = nbformat.read(notebook(built_site, lang, name), as_version=4)
         code = f'import agentmsg\n\nagentmsg.set_display_language("{lang}")'
-        first = [(cell.cell_type, cell.source) for cell in nb.cells[:2]]
+        first = [(cell.cell_type, cell.source) for cell in nb.cells[:3]]
+        assert ("markdown", True) == (first[0][0], first[0][1].startswith("# "))
         if lang == "en":
             assert "set_display_language" not in json.dumps(first)
         else:
-            english = "The next line shows the chat cards in this notebook's language."
+            english = "Run the next cell to show the chat cards in this notebook's language."
             assert ("markdown", True, ("code", code)) == (
-                first[0][0],
-                bool(first[0][1]) and first[0][1] != english,
-                first[1],
+                first[1][0],
+                bool(first[1][1]) and first[1][1] != english,
+                first[2],
             )

@@ -191,6 +191,16 @@ class TestDescriptions:
         from the page: no flattened table, no markup, no stray or missing spaces."""
         assert [] == description_problems(built_site, lang)
 
+    @pytest.mark.parametrize("lang", LANGS)
+    def test_gallery_stops_before_its_cards(self, built_site: Path, lang: str) -> None:
+        """The tutorial list's description is its introduction, without the first card's
+        title and text."""
+        page = soup(built_site / lang / "tutorial" / "index.html")
+        description = page.find("meta", attrs={"name": "description"})["content"]
+        first = page.find(class_="sphx-glr-thumbcontainer").get_text(" ", strip=True)
+        assert description and first
+        assert first[:12] not in description
+
     def test_tutorials_have_one(self, built_site: Path) -> None:
         for lang in LANGS:
             page = soup(built_site / lang / "tutorial" / "model_apis.html")
@@ -214,3 +224,12 @@ def test_search_result_location_reads_as_chinese(built_site: Path) -> None:
     """Sphinx's search shows "<name>, in <page>"; zh_CN says ，位于 (the review)."""
     text = (built_site / "zh_CN" / "_static" / "translations.js").read_text(encoding="utf-8")
     assert '", in ": "，位于 "' in text
+
+
+def test_search_strings_agree(built_site: Path) -> None:
+    """zh_CN's search summary reads the same for one page and many, and the page and
+    ``translations.js`` ask alike to enable JavaScript (the review)."""
+    text = (built_site / "zh_CN" / "_static" / "translations.js").read_text(encoding="utf-8")
+    assert "匹配到" not in text
+    assert "激活" not in text
+    assert "请启用 JavaScript 以使用搜索功能。" in text

@@ -611,11 +611,13 @@ class TestTranslatedDownloads:
     def test_notebook_code_same_prose_translated(
         self, built_site: Path, lang: str, name: str
     ) -> None:
-        """After its two cells that set the display language, the notebook has the English
-        cells in the same order: code cells identical but for their comments (in the
-        reader's language), every markdown cell different (translated)."""
+        """Without its two cells that set the display language (after the title cell),
+        the notebook has the English cells in the same order: code cells identical but
+        for their comments (in the reader's language), every markdown cell different
+        (translated)."""
         english = notebook_cells(download(built_site, "en", f"{name}.ipynb"))
-        translated = notebook_cells(download(built_site, lang, f"{name}.ipynb"))[2:]
+        cells = notebook_cells(download(built_site, lang, f"{name}.ipynb"))
+        translated = cells[:1] + cells[3:]
         assert [kind for kind, _ in english] == [kind for kind, _ in translated]
         pairs = list(zip(english, translated, strict=True))
         assert [strip_comments(en[1], "python") for en, _ in pairs if en[0] == "code"] == [
