@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, Any
 
 from docutils import nodes
 
+from agentmsg_docs.languages import SOURCE
 from agentmsg_docs.lite import EXAMPLE_FOOTER_CLASS, FOOTER_CLASS, LITE_DIR
 
 if TYPE_CHECKING:
@@ -98,7 +99,8 @@ def runner_settings(docname: str, lang: str) -> dict[str, Any]:
 
 
 def language_cells(lang: str, note: str) -> list[tuple[str, str]]:
-    """The cells a notebook in *lang* starts with, as ``(kind, source)``: none in English;
+    """The cells a notebook in *lang* starts with, as ``(kind, source)``: none in the
+    source language;
     else *note* (translated :data:`NOTEBOOK_NOTE`) and the code that sets the language.
 
     >>> language_cells("es", "Nota.")[1]
@@ -106,7 +108,7 @@ def language_cells(lang: str, note: str) -> list[tuple[str, str]]:
     >>> language_cells("en", "Note.")
     []
     """
-    if lang == "en":
+    if lang == SOURCE.code:
         return []
     return [
         ("markdown", note),

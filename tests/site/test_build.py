@@ -209,7 +209,12 @@ class TestBrokenReference:
 
             catalog_path = repo / "locales" / "es" / "LC_MESSAGES" / "installation.po"
             catalog = polib.pofile(str(catalog_path))
-            entry = next(e for e in catalog if e.msgstr and not e.obsolete and " " in e.msgid)
+            # A sentence of prose (code comments are catalog entries too, and hold no markup).
+            entry = next(
+                e
+                for e in catalog
+                if e.msgstr and not e.obsolete and " " in e.msgid and e.msgid.endswith(".")
+            )
             entry.msgstr += " Vea {class}`agentmsg.Nope`."
             catalog.save(str(catalog_path))
 
