@@ -43,7 +43,6 @@ from sphinx.util.docutils import LoggingReporter, sphinx_domains
 from sphinx.util.nodes import process_only_nodes
 
 from agentmsg_docs.languages import SITE_URL, built_language
-from agentmsg_docs.titlemarks import TitleMarks
 from agentmsg_docs.typography import PRIMARY_SUBTAGS
 
 if TYPE_CHECKING:
@@ -112,8 +111,7 @@ def _parse(app: Sphinx, docname: str, text: str, source: str) -> nodes.document:
         with sphinx_domains(env):
             Parser().parse(text, document)
         # References are resolved last, as in a build (post-transforms run at writing).
-        # TitleMarks as on the page: 《》 and “” around references, in Chinese only.
-        for transforms in (_TRANSFORMS, (TitleMarks, ReferencesResolver)):
+        for transforms in (_TRANSFORMS, (ReferencesResolver,)):
             transformer = SphinxTransformer(document)
             transformer.set_environment(env)
             transformer.add_transforms(transforms)

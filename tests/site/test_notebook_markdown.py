@@ -31,6 +31,7 @@ from markdown_it import MarkdownIt
 from _checkout import docs_env
 from agentmsg_docs.gallery import GALLERY_DIR, example_scripts
 from agentmsg_docs.languages import LANGUAGES, SITE_URL
+from agentmsg_docs.typography import PRIMARY_SUBTAGS
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -351,6 +352,7 @@ class TestMarkdownWriter:
             .replace("{note}", LABELS[lang]["note"])
             .replace("{warning}", LABELS[lang]["warning"])
             .replace("{seealso}", LABELS[lang]["seealso"])
+            .replace("{caption}", "**" if lang.split("_")[0] in PRIMARY_SUBTAGS else "*")
             for cell in EXPECTED_SAMPLE.removesuffix("\n").split("\n<!-- cell -->\n")
         ]
         assert expected == cells
