@@ -19,6 +19,7 @@ from docutils import nodes
 from sphinx.application import Sphinx
 from sphinx.util.docutils import SphinxDirective
 
+from .languages import SOURCE
 from .po import context_translations
 
 #: The words of a cell, by direction (0: ``to_*``, 1: ``from_*``) and status (see
@@ -104,9 +105,11 @@ def _marked(text: str) -> list[nodes.Node]:
     ]
 
 
-def _para(*children: nodes.Node) -> nodes.paragraph:
+def _para(*children: nodes.Node, english: bool = False) -> nodes.paragraph:
     para = nodes.paragraph("", "", *children)
     para["translatable"] = False  # translated here, with its row's context
+    if english:  # no translation yet: the English, marked lang="en" (see progress.py)
+        para["classes"].append(f"language-{SOURCE.tag}")
     return para
 
 
@@ -122,9 +125,13 @@ class ConversionMatrix(SphinxDirective):
 
         self.env.note_dependency(_matrix.__file__)
         catalog = _catalog(self.env.app, self.env.docname)
+        translated = self.env.app.config.language == SOURCE.code
 
         def tr(context: str, text: str) -> str:
             return catalog.get((context, text), text)
+
+        def english(*pairs: tuple[str, str]) -> bool:
+            return not translated and any(pair not in catalog for pair in pairs)
 
         formats = {fmt.key: fmt for fmt in _matrix.FORMATS}
         fmt = formats.get(self.arguments[0])
@@ -139,7 +146,12 @@ class ConversionMatrix(SphinxDirective):
         head = nodes.thead()
         group += head
         head += self._row(
-            [_para(nodes.Text(tr(HEADER_CONTEXT, HEADER)))],
+            [
+                _para(
+                    nodes.Text(tr(HEADER_CONTEXT, HEADER)),
+                    english=english((HEADER_CONTEXT, HEADER)),
+                )
+            ],
             [_para(nodes.literal("", f"to_{fmt.key}"))],
             [_para(nodes.literal("", f"from_{fmt.key}"))],
         )
@@ -148,16 +160,24 @@ class ConversionMatrix(SphinxDirective):
         for probe in _matrix.PROBES:
             to_cell, from_cell = cells[probe.key]
             body += self._row(
-                [_para(*_marked(tr(ROW_CONTEXT, probe.key)))],
-                self._cell(probe.key, 0, to_cell, tr),
-                self._cell(probe.key, 1, from_cell, tr),
+                [
+                    _para(
+                        *_marked(tr(ROW_CONTEXT, probe.key)),
+                        english=english((ROW_CONTEXT, probe.key)),
+                    )
+                ],
+                self._cell(probe.key, 0, to_cell, tr, english),
+                self._cell(probe.key, 1, from_cell, tr, english),
             )
         return [table]
 
     @staticmethod
-    def _cell(key: str, direction: int, cell: Any, tr: Any) -> list[nodes.Node]:
+    def _cell(key: str, direction: int, cell: Any, tr: Any, english: Any) -> list[nodes.Node]:
         words = cell_text(key, direction, cell, tr)
-        parts: list[nodes.Node] = [_para(nodes.strong("", "", *_marked(words)))]
+        shown_in_english = english(*cell_words(key, direction, cell))
+        parts: list[nodes.Node] = [
+            _para(nodes.strong("", "", *_marked(words)), english=shown_in_english)
+        ]
         parts += [_para(nodes.literal("", text)) for text in cell.losses]
         return parts
 
