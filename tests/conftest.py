@@ -19,7 +19,17 @@ from pathlib import Path
 
 import pytest
 
-from _checkout import ROOT, copy_repository, docs_command, docs_env
+from _checkout import (
+    CHANGED_PAGE,
+    FIRST_TRANSLATIONS,
+    NEW_LANGUAGES,
+    NEW_PARAGRAPH,
+    OLD_PARAGRAPH,
+    ROOT,
+    copy_repository,
+    docs_command,
+    docs_env,
+)
 
 # Hypothesis's example database and caches, read when the first test runs: not in the tree,
 # and one folder per checkout, so that two checkouts' examples do not mix.
@@ -34,13 +44,42 @@ SITE = ROOT / "_build" / "html"
 #: build's content stamps then keep the languages that nothing changed, as ``make html``
 #: does, and the copy is built only where the working tree changed since.
 WARM_START = ("_build/html", "_build/stamps", "docs/tutorial")
-SITE_FIXTURES = {"built_site", "built_gallery", "site_checkout"}
+SITE_FIXTURES = {"built_site", "built_gallery", "site_checkout", "fourth_language_checkout"}
 
 
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+#: The parameters that name a language in the tests parametrized over the languages.
+LANGUAGE_PARAMETERS = ("lang", "language")
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--languages",
+        default="",
+        help="comma-separated language codes: run only the tests parametrized with one of "
+        "them (a `lang` or `language` parameter) and those marked every_language",
+    )
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     for item in items:
         if SITE_FIXTURES & set(getattr(item, "fixturenames", ())):
             item.add_marker(pytest.mark.docs)
+    chosen = {code for code in config.getoption("languages").split(",") if code}
+    if chosen:
+        kept, left = [], []
+        for item in items:
+            (kept if _for_languages(item, chosen) else left).append(item)
+        config.hook.pytest_deselected(items=left)
+        items[:] = kept
+
+
+def _for_languages(item: pytest.Item, chosen: set[str]) -> bool:
+    """Whether *item* tests one of the *chosen* languages (see ``--languages``)."""
+    params = getattr(getattr(item, "callspec", None), "params", {})
+    named = [params[name] for name in LANGUAGE_PARAMETERS if name in params]
+    if named:
+        return any(str(value) in chosen for value in named)
+    return item.get_closest_marker("every_language") is not None
 
 
 @pytest.fixture(scope="session")
@@ -73,6 +112,66 @@ def site_checkout(tmp_path_factory: pytest.TempPathFactory) -> Path:
             pytrace=False,
         )
     return repo
+
+
+@pytest.fixture(scope="session")
+def fourth_language_checkout(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One copy of the working tree for every test of a language added or of English
+    that changed: one English paragraph changed (:data:`NEW_PARAGRAPH`), ``make
+    update-po``, ``make add-language`` for each of :data:`NEW_LANGUAGES`, then ``make
+    html`` of all five languages. It starts from the working tree's build, as the
+    session's copy does (the examples pass then runs again: the new card catalogs are
+    its input). Before the build, Japanese gets its first translations
+    (:data:`FIRST_TRANSLATIONS`).
+
+    Set ``AGENTMSG_FOURTH_LANGUAGE_REPO`` to a folder to keep the copy there, and to
+    test the copy found there as it is (handy while writing tests; CI always builds).
+    """
+    kept = os.environ.get("AGENTMSG_FOURTH_LANGUAGE_REPO")
+    if kept and (Path(kept) / "_build" / "html" / "index.html").is_file():
+        return Path(kept)
+    target = Path(kept) if kept else tmp_path_factory.mktemp("fourth-language") / "repo"
+    repo = copy_repository(target)
+    for name in WARM_START:
+        if (ROOT / name).is_dir():
+            shutil.copytree(ROOT / name, repo / name, symlinks=True)
+    page = repo / "docs" / f"{CHANGED_PAGE}.md"
+    text = page.read_text("utf-8")
+    assert 1 == text.count(OLD_PARAGRAPH), f"{page.name} lost the paragraph the test changes"
+    page.write_text(text.replace(OLD_PARAGRAPH, NEW_PARAGRAPH), "utf-8")
+    steps = [("update-po",), *(("add-language", "--lang", *new) for new in NEW_LANGUAGES)]
+    for args in [*steps, ("html",)]:
+        if args == ("html",):
+            _translate(repo, FIRST_TRANSLATIONS)
+        result = subprocess.run(
+            docs_command(sys.executable, *args),
+            cwd=repo,
+            env=docs_env(repo, dict(os.environ)),
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        if result.returncode != 0:
+            pytest.fail(
+                f"`python -m agentmsg_docs {' '.join(args)}` failed with exit code "
+                f"{result.returncode}:\n{result.stdout[-6000:]}\n{result.stderr[-6000:]}",
+                pytrace=False,
+            )
+    return repo
+
+
+def _translate(repo: Path, translations: dict[str, dict[str, str]]) -> None:
+    """Fill in *translations* (msgid -> msgstr, by language) in *repo*'s ``sphinx.po``."""
+    import polib
+
+    for lang, texts in translations.items():
+        path = repo / "locales" / lang / "LC_MESSAGES" / "sphinx.po"
+        catalog = polib.pofile(str(path))
+        for msgid, msgstr in texts.items():
+            entry = catalog.find(msgid)
+            assert entry is not None, f"{path.name} of {lang} has no {msgid!r}"
+            entry.msgstr = msgstr
+        catalog.save(str(path))
 
 
 @pytest.fixture(scope="session")

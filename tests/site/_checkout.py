@@ -18,7 +18,12 @@ from pathlib import Path
 import pytest
 
 __all__ = [
+    "CHANGED_PAGE",
+    "FIRST_TRANSLATIONS",
     "MAY_BUILD",
+    "NEW_LANGUAGES",
+    "NEW_PARAGRAPH",
+    "OLD_PARAGRAPH",
     "ROOT",
     "TUTORIALS",
     "copy_repository",
@@ -52,8 +57,10 @@ def docs_command(python: str, *args: str) -> list[str]:
 
 
 def docs_env(repo: Path, base: dict[str, str]) -> dict[str, str]:
-    """*base* with *repo*'s ``docs/`` first on ``PYTHONPATH``, as the Makefile runs it."""
-    paths = [str(repo / "docs"), base.get("PYTHONPATH", "")]
+    """*base* with *repo*'s ``docs/`` first on ``PYTHONPATH``, as the Makefile runs it,
+    after *repo*'s ``src/``: the copy's build imports the copy's agentmsg (whose card
+    catalogs a new language adds to), not the editable install's."""
+    paths = [str(repo / "src"), str(repo / "docs"), base.get("PYTHONPATH", "")]
     return {**base, "PYTHONPATH": ":".join(path for path in paths if path)}
 
 
@@ -70,6 +77,29 @@ TUTORIALS = (
     "streaming",
     "migration",
 )
+
+#: The fourth and fifth languages of ``fourth_language_checkout`` (``tests/conftest.py``), as ``make
+#: add-language`` adds them: Japanese (words not spaced) with its name given, French with
+#: everything from Babel.
+NEW_LANGUAGES = (("ja", "--name", "日本語", "--tag", "ja"), ("fr",))
+#: What that copy translates of the new languages' theme strings (``sphinx.po``): the
+#: notice, in Japanese, which joins sentences and links without spaces.
+FIRST_TRANSLATIONS = {
+    "ja": {
+        "%(percent)s%% of this page is translated; the rest is shown in English.": (
+            "このページは%(percent)s%%が翻訳済みで、残りは英語で表示しています。"
+        ),
+        "Read the English page": "英語のページを読む",
+        "Help translate it": "翻訳に協力する",
+    },
+}
+#: The paragraph of ``docs/installation.md`` whose English that copy changes.
+CHANGED_PAGE = "installation"
+OLD_PARAGRAPH = "agentmsg needs Python 3.11 or newer and nothing else: it has no dependencies."
+NEW_PARAGRAPH = (
+    "agentmsg needs Python 3.11 or newer and nothing else: it has no runtime dependencies."
+)
+
 
 #: Whether the running test may build the docs (it is marked ``slow``): set by
 #: ``tests/site/conftest.py`` before each test.
