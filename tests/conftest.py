@@ -20,12 +20,15 @@ from pathlib import Path
 import pytest
 
 from _checkout import (
+    BLANKED_LANGUAGE,
+    BLANKED_PAGE,
     CHANGED_PAGE,
     FIRST_TRANSLATIONS,
     NEW_LANGUAGES,
     NEW_PARAGRAPH,
     OLD_PARAGRAPH,
     ROOT,
+    blanked_entry,
     copy_repository,
     docs_command,
     docs_env,
@@ -122,7 +125,8 @@ def fourth_language_checkout(tmp_path_factory: pytest.TempPathFactory) -> Path:
     html`` of all five languages. It starts from the working tree's build, as the
     session's copy does (the examples pass then runs again: the new card catalogs are
     its input). Before the build, Japanese gets its first translations
-    (:data:`FIRST_TRANSLATIONS`).
+    (:data:`FIRST_TRANSLATIONS`) and Spanish, a complete language, loses one
+    (:func:`blanked_entry`).
 
     Set ``AGENTMSG_FOURTH_LANGUAGE_REPO`` to a folder to keep the copy there, and to
     test the copy found there as it is (handy while writing tests; CI always builds).
@@ -143,6 +147,7 @@ def fourth_language_checkout(tmp_path_factory: pytest.TempPathFactory) -> Path:
     for args in [*steps, ("html",)]:
         if args == ("html",):
             _translate(repo, FIRST_TRANSLATIONS)
+            _blank(repo)
         result = subprocess.run(
             docs_command(sys.executable, *args),
             cwd=repo,
@@ -172,6 +177,18 @@ def _translate(repo: Path, translations: dict[str, dict[str, str]]) -> None:
             assert entry is not None, f"{path.name} of {lang} has no {msgid!r}"
             entry.msgstr = msgstr
         catalog.save(str(path))
+
+
+def _blank(repo: Path) -> None:
+    """Take the translation of :func:`blanked_entry` out of *repo*'s catalog."""
+    import polib
+
+    path = repo / "locales" / BLANKED_LANGUAGE / "LC_MESSAGES" / f"{BLANKED_PAGE}.po"
+    catalog = polib.pofile(str(path))
+    entry = catalog.find(blanked_entry(repo / "locales").msgid)
+    assert entry is not None
+    entry.msgstr = ""
+    catalog.save(str(path))
 
 
 @pytest.fixture(scope="session")

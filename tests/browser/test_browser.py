@@ -524,6 +524,35 @@ def _download_problem(url: str, status: int, body: bytes) -> str | None:
     return None
 
 
+class TestRunnerControls:
+    """The in-page runner's buttons speak the page's language, or are marked English."""
+
+    @pytest.mark.parametrize("lang", LANGS)
+    def test_buttons(self, page: Any, base_url: str, lang: str) -> None:
+        """Each block gets a "Run" and a "Reset" button with the texts of the page's
+        runner settings, marked ``lang="en"`` when those are shown in English; no
+        Python starts while nobody reaches for a block."""
+        page.goto(f"{base_url}{lang}/{TUTORIALS[0]}")
+        page.wait_for_selector("html.agentmsg-runner-ready")
+        settings = json.loads(page.inner_text("script#agentmsg-runner"))
+        english = set(settings.get("english", []))
+        expected = [
+            (settings["strings"][key], "en" if key in english else "") for key in ("run", "reset")
+        ]
+        shown = page.eval_on_selector_all(
+            ".agentmsg-run-bar button", "buttons => buttons.map(b => [b.textContent, b.lang])"
+        )
+        assert (True, [], False) == (
+            len(shown) >= 2,
+            [tuple(pair) for pair in shown if tuple(pair) not in expected],
+            page.evaluate(
+                "() => performance.getEntriesByType('resource')"
+                ".some(entry => entry.name.includes('pyodide'))"
+            ),
+        )
+        assert {tuple(pair) for pair in shown} == set(expected)
+
+
 class TestCopyButton:
     """sphinx-copybutton copies the code only: no prompts, no output."""
 

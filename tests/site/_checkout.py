@@ -10,14 +10,18 @@ files stay out.
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 __all__ = [
+    "BLANKED_LANGUAGE",
+    "BLANKED_PAGE",
     "CHANGED_PAGE",
     "FIRST_TRANSLATIONS",
     "MAY_BUILD",
@@ -26,6 +30,7 @@ __all__ = [
     "OLD_PARAGRAPH",
     "ROOT",
     "TUTORIALS",
+    "blanked_entry",
     "copy_repository",
     "docs_command",
     "docs_env",
@@ -93,6 +98,21 @@ FIRST_TRANSLATIONS = {
         "Help translate it": "翻訳に協力する",
     },
 }
+#: The page of a complete language whose catalog that copy loses one translation of.
+BLANKED_LANGUAGE, BLANKED_PAGE = "es", "tutorial/create_message"
+
+
+def blanked_entry(locales: Path) -> Any:
+    """The entry of :data:`BLANKED_PAGE`'s catalog under *locales* that that copy
+    blanks: the first translated paragraph without markup or quotes (its ``<p>`` text is
+    its msgid)."""
+    import polib
+
+    catalog = polib.pofile(str(locales / BLANKED_LANGUAGE / "LC_MESSAGES" / f"{BLANKED_PAGE}.po"))
+    plain = re.compile(r"^[A-Za-z][\w ,.;()]{40,}$")
+    return next(e for e in catalog if e.msgstr and not e.obsolete and plain.match(e.msgid))
+
+
 #: The paragraph of ``docs/installation.md`` whose English that copy changes.
 CHANGED_PAGE = "installation"
 OLD_PARAGRAPH = "agentmsg needs Python 3.11 or newer and nothing else: it has no dependencies."

@@ -749,29 +749,38 @@ class TestThemeStrings:
 class TestRunnerSettings:
     """Each tutorial page carries the in-page runner's settings for its language."""
 
+    @staticmethod
+    def settings(site: Path, lang: str, name: str) -> dict[str, Any]:
+        found = soup(site / lang / "tutorial" / f"{name}.html").select("script#agentmsg-runner")
+        assert 1 == len(found), f"{lang}/tutorial/{name}.html"
+        return dict(json.loads(found[0].get_text()))
+
     @pytest.mark.parametrize("lang", LANGS)
     def test_language_runtime_and_files(self, built_site: Path, lang: str) -> None:
         """The settings name the page's language, Pyodide and the data files under the
         site's ``lite/``, in that language's folder (files that exist), and every text
-        the runner shows."""
+        the runner shows; those it shows in English, which it marks ``lang="en"``, are
+        listed (none in English, or a complete language)."""
         problems = {}
         for name in TUTORIALS:
+            settings = self.settings(built_site, lang, name)
             page = built_site / lang / "tutorial" / f"{name}.html"
-            found = soup(page).select("script#agentmsg-runner")
-            settings = json.loads(found[0].get_text()) if len(found) == 1 else {}
-            files = settings.get("files", [])
+            strings = settings.get("strings", {})
+            english = self.settings(built_site, "en", name)["strings"]
             wrong = [
                 target
-                for _, target in files
+                for _, target in settings.get("files", [])
                 if not target.startswith(f"../../lite/files/{lang}/")
                 or not (page.parent / target).resolve().is_file()
             ]
+            same = sorted(key for key in strings if lang != "en" and strings[key] == english[key])
             shown = (
                 settings.get("language"),
                 settings.get("pyodide"),
                 wrong,
-                all(settings.get("strings", {}).values()) and "run" in settings.get("strings", {}),
+                "run" in strings and all(strings.values()),
+                settings.get("english", []),
             )
-            if shown != (lang, "../../lite/static/pyodide/", [], True):
+            if shown != (lang, "../../lite/static/pyodide/", [], True, same):
                 problems[name] = shown
         assert {} == problems
