@@ -31,6 +31,7 @@ from ._common import (
     check_conversation,
     data_url,
     dumps,
+    duplicate_why,
     media_of,
     output_text,
     plain,
@@ -70,6 +71,7 @@ ORPHAN = (
     "Chat Completions takes a tool message only right after the assistant message with "
     "its tool call"
 )
+DUPLICATE = duplicate_why(FORMAT)
 
 
 def to_openai_chat(messages: Any, *, strict: bool = False) -> Conversion:
@@ -106,6 +108,7 @@ def to_openai_chat(messages: Any, *, strict: bool = False) -> Conversion:
     append = out.append
     calls = writer.calls
     waiting = writer.waiting
+    answered = writer.answered
     moved = writer.moved
     # The common shapes (string content, an assistant's text and tool calls, a message of
     # tool results answering the calls just made with text) are written inline; anything
@@ -178,10 +181,13 @@ def to_openai_chat(messages: Any, *, strict: bool = False) -> Conversion:
                     {"role": "tool", "tool_call_id": block["id"], "content": block["output"]}
                 )
             else:
-                for result in results:
-                    waiting.pop(result["tool_call_id"], None)
-                out.extend(results)
-                continue
+                # two results for one call take the general path, which reports the second
+                if len(results) == 1 or len({r["tool_call_id"] for r in results}) == len(results):
+                    for result in results:
+                        del waiting[result["tool_call_id"]]
+                        answered.add(result["tool_call_id"])
+                    out.extend(results)
+                    continue
         writer.user_or_system(msg, content, index)
     if moved:
         waiting.clear()  # calls the conversation ends with wait for their results
@@ -193,12 +199,13 @@ class _Writer(Report):
     """The Chat Completions messages of one conversation, and the report of what they cost.
 
     ``waiting`` holds the calls of the last assistant message that no tool message has
-    answered yet (call id -> message index); ``moved`` the media of tool results, sent in
+    answered yet (call id -> message index), ``answered`` the calls that have their tool
+    message; ``moved`` the media of tool results, sent in
     one user message once the run of tool messages ends. A conversation may end with
     unanswered calls: it waits for their results, and they are sent as they are.
     """
 
-    __slots__ = ("calls", "conversation", "moved", "out", "waiting")
+    __slots__ = ("answered", "calls", "conversation", "moved", "out", "waiting")
     format = FORMAT  # one format: no slot to write per conversion
 
     def __init__(self, strict: object, conversation: Any) -> None:
@@ -212,6 +219,7 @@ class _Writer(Report):
         self.out: list[dict[str, Any]] = []
         self.calls: dict[str, str] = {}
         self.waiting: dict[str, int] = {}
+        self.answered: set[str] = set()
         self.moved: list[dict[str, Any]] = []
 
     def settle(self) -> None:
@@ -377,10 +385,14 @@ class _Writer(Report):
             path = f"messages[{index}].content[{position}]"
             call_id = block["id"]
             if self.waiting.pop(call_id, None) is None:
-                report.drop(
-                    path, "tool result without its tool call right before it", ORPHAN, block
-                )
+                if call_id in self.answered:
+                    report.drop(path, "second tool result for one tool call", DUPLICATE, block)
+                else:
+                    report.drop(
+                        path, "tool result without its tool call right before it", ORPHAN, block
+                    )
                 continue
+            self.answered.add(call_id)
             if self.calls[call_id] != block["name"]:
                 report.drop(
                     f"{path}.name",

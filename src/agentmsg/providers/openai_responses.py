@@ -26,10 +26,12 @@ from ._common import (
     arguments_input,
     arguments_text,
     data_url,
+    duplicate_why,
     media_of,
     messages_in,
     output_text,
     plain,
+    repeated_id_why,
     report_json_output,
     report_local,
     report_raw_input,
@@ -107,6 +109,8 @@ def to_openai_responses(messages: Any, *, strict: bool = False) -> Conversion:
 #: The rules of :ref:`rules-openai-responses` that the writer enforces, as Loss texts.
 UNANSWERED = "Responses refuses a function call without a function call output later in the input"
 ORPHAN = "Responses takes a function call output only after the function call with its id"
+DUPLICATE = duplicate_why(FORMAT)
+REPEATED_ID = repeated_id_why(FORMAT)
 NO_ID = (
     "a Responses reasoning item needs the id the API gave it, and this message's metadata "
     "keeps none for it"
@@ -120,33 +124,43 @@ NOT_FOLLOWED = (
 class _Writer(Report):
     """The Responses input items of one conversation, and the report of what they cost.
 
-    ``answered`` holds, for each tool call id, the index of the last message that answers
-    it; ``last_other`` the index of the last message that is not tool results (a call
-    after it waits for its output, and is sent as it is).
+    ``answered`` holds the calls that a later message answers, as (index of the message
+    with the call, call id); ``last_other`` the index of the last message that is not tool
+    results (a call after it waits for its output, and is sent as it is). ``calls`` maps
+    each call id sent to its tool, ``sent_as`` a call's own id to the id it was sent with
+    (the last call of that id), ``given`` the ids sent that have their output.
     """
 
-    __slots__ = ("answered", "calls", "last_other", "out")
+    __slots__ = ("answered", "calls", "given", "last_other", "out", "sent_as")
 
     def __init__(self, format: str, strict: object) -> None:
         Report.__init__(self, format, strict)
         self.out: list[dict[str, Any]] = []
         self.calls: dict[str, str] = {}
-        self.answered: dict[str, int] = {}
+        self.sent_as: dict[str, str] = {}
+        self.given: set[str] = set()
+        self.answered: set[tuple[int, str]] = set()
         self.last_other = -1
 
     def start(self, conversation: list[Any]) -> list[bool]:
         """Find which call each message answers; return which messages are tool results."""
         answered = self.answered
+        latest: dict[str, int] = {}  # call id -> the message of the last call with it
         results_only = []
         for index, msg in enumerate(conversation):
             content: Any = msg.content
             only = type(content) is not str and bool(content)
-            if only:
+            if type(content) is not str:
                 for block in content:
-                    if block["type"] == "tool_result":
-                        answered[block["id"]] = index
-                    else:
-                        only = False
+                    kind = block["type"]
+                    if kind == "tool_result":
+                        at = latest.get(block["id"])
+                        if at is not None:
+                            answered.add((at, block["id"]))
+                        continue
+                    if kind == "tool_use":
+                        latest[block["id"]] = index
+                    only = False
             if not only:
                 self.last_other = index
             results_only.append(only)
@@ -247,13 +261,26 @@ class _Writer(Report):
             report_raw_input(self, block, path, True)
         report_signature(self, block, path)
         call_id = block["id"]
-        if self.answered.get(call_id, -1) < index and index < self.last_other:
+        if (index, call_id) not in self.answered and index < self.last_other:
             self.drop(path, "tool call without a tool result after it", UNANSWERED, block)
             return None
-        self.calls[call_id] = block["name"]
+        sent = call_id
+        if call_id in self.calls:
+            number = 2
+            while f"{call_id}_{number}" in self.calls:
+                number += 1
+            sent = f"{call_id}_{number}"
+            self.change(
+                f"{path}.id",
+                f"tool call id {call_id!r} of an earlier call",
+                f"sent as {sent!r}",
+                REPEATED_ID,
+            )
+        self.calls[sent] = block["name"]
+        self.sent_as[call_id] = sent
         item = {
             "type": "function_call",
-            "call_id": call_id,
+            "call_id": sent,
             "name": block["name"],
             "arguments": arguments_text(block),
         }
@@ -340,10 +367,15 @@ class _Writer(Report):
     def outputs(self, results: list[tuple[int, Any]], index: int) -> None:
         for position, block in results:
             path = f"messages[{index}].content[{position}]"
-            name = self.calls.get(block["id"])
-            if name is None:
+            sent_id = self.sent_as.get(block["id"])
+            if sent_id is None:
                 self.drop(path, "tool result without its tool call before it", ORPHAN, block)
                 continue
+            if sent_id in self.given:
+                self.drop(path, "second tool result for one tool call", DUPLICATE, block)
+                continue
+            self.given.add(sent_id)
+            name = self.calls[sent_id]
             if name != block["name"]:
                 self.drop(
                     f"{path}.name",
@@ -377,9 +409,7 @@ class _Writer(Report):
             else:
                 report_json_output(self, path)
                 sent = output_text(output)
-            self.out.append(
-                {"type": "function_call_output", "call_id": block["id"], "output": sent}
-            )
+            self.out.append({"type": "function_call_output", "call_id": sent_id, "output": sent})
 
 
 def _without_id(item: dict[str, Any]) -> dict[str, Any]:
