@@ -57,6 +57,8 @@ HEADER_CONTEXT = "matrix header"
 HEADER = "What"
 #: How a cell's status and its "where" are joined (Chinese takes a full-width colon).
 JOIN = "{status}: {where}"
+#: What a stream's cell says of the events that hold the thing.
+EVENTS = "events: {events}"
 
 
 def messages() -> list[tuple[str, str]]:
@@ -83,7 +85,17 @@ def cell_words(key: str, direction: int, cell: Any) -> list[tuple[str, str]]:
     words = [(CELL_CONTEXT if status in SHARED_WORDS else key, STATUS_WORDS[direction][status])]
     if cell.where is not None:
         words += [(CELL_CONTEXT, WHERE_WORDS[cell.where]), (CELL_CONTEXT, JOIN)]
+    if getattr(cell, "events", ()):
+        words.append((CELL_CONTEXT, EVENTS))
     return words
+
+
+def events_text(cell: Any, tr: Callable[[str, str], str]) -> tuple[str, str] | None:
+    """The words before and after the list of a stream cell's events, or None."""
+    if not getattr(cell, "events", ()):
+        return None
+    before, _, after = tr(CELL_CONTEXT, EVENTS).partition("{events}")
+    return before, after
 
 
 def cell_text(key: str, direction: int, cell: Any, tr: Callable[[str, str], str]) -> str:
@@ -187,6 +199,13 @@ class ConversionMatrix(SphinxDirective):
         words = cell_text(key, direction, cell, tr)
         parts: list[nodes.Node] = [_para(nodes.strong("", "", *_marked(words)))]
         parts += [_para(nodes.literal("", text)) for text in cell.losses]
+        around = events_text(cell, tr)
+        if around is not None:
+            listed: list[nodes.Node] = [nodes.Text(around[0])]
+            for number, event in enumerate(cell.events):
+                listed += [nodes.Text(", ")] if number else []
+                listed.append(nodes.literal("", event))
+            parts.append(_para(*listed, nodes.Text(around[1])))
         return parts
 
     @staticmethod

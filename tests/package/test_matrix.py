@@ -247,7 +247,9 @@ class TestReplyCells:
         unstreamed response, thing by thing."""
         for rows in replies.values():
             for unstreamed, streamed in rows.values():
-                assert unstreamed == streamed
+                assert unstreamed == streamed._replace(events=())
+                # a stream's cell names the events that hold what it keeps
+                assert bool(streamed.events) == (streamed.status != "none")
 
     def test_known_cells(self, replies):
         """Cells worked out from replies read here agree with the matrix."""
@@ -300,7 +302,12 @@ class TestReplyCells:
         }
         assert "avg_logprobs" in gemini_logprobs.losses[0].path
         for (fmt, key), cell in expected.items():
-            assert replies[fmt][key] == (cell, cell), (fmt, key)
+            unstreamed, streamed = replies[fmt][key]
+            assert (unstreamed, streamed._replace(events=())) == (cell, cell), (fmt, key)
+        assert replies["anthropic"]["thinking the API signed or encrypted"][1].events == (
+            "content_block_delta (signature_delta)",
+        )
+        assert replies["openai_chat"]["token usage"][1].events == ("usage",)
 
     def test_a_stream_that_loses_a_thing_shows(self, monkeypatch):
         """Events that lose the signature (no signature_delta) turn the stream's cell into
@@ -319,4 +326,4 @@ class TestReplyCells:
         fmt = _matrix.FORMATS[2]
         unstreamed, streamed = _matrix.reply_cells(fmt, probe)
         assert unstreamed == _matrix.Cell("carried", where="provider_state")
-        assert streamed == _matrix.Cell("unreported")
+        assert streamed == _matrix.Cell("unreported")  # and no event holds it

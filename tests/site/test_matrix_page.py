@@ -15,7 +15,14 @@ from bs4 import BeautifulSoup
 
 from _checkout import ROOT
 from agentmsg.providers import _matrix
-from agentmsg_docs.matrix import HEADER, HEADER_CONTEXT, ROW_CONTEXT, cell_text, merge_contexts
+from agentmsg_docs.matrix import (
+    HEADER,
+    HEADER_CONTEXT,
+    ROW_CONTEXT,
+    cell_text,
+    events_text,
+    merge_contexts,
+)
 
 LANGS = ("en", "zh_CN", "es")
 
@@ -48,7 +55,11 @@ def expected_reply_rows(lang: str, fmt: _matrix.Format) -> list[list[list[str]]]
     tr = translator(lang)
 
     def cell(key: str, value: _matrix.Cell) -> list[str]:
-        return [cell_text(key, 1, value, tr).replace("`", ""), *value.losses]
+        texts = [cell_text(key, 1, value, tr).replace("`", ""), *value.losses]
+        around = events_text(value, tr)
+        if around is not None:
+            texts.append(around[0] + ", ".join(value.events) + around[1])
+        return texts
 
     cells = _matrix.reply_matrix()[fmt.key]
     rows = [[[tr(HEADER_CONTEXT, HEADER)], [f"from_{fmt.key}"], [fmt.stream.__name__]]]
@@ -132,7 +143,10 @@ def test_known_english_cells(built_site: Path) -> None:
     replies = page_tables(built_site / "en" / "conversions.html")[1]
     assert replies[0] == [["What"], ["from_openai_chat"], ["OpenAIChatStream"]]
     rows = {row[0][0]: row[1:] for row in replies}
-    assert rows["response id"] == [["kept another way: as the message's invocation_id"]] * 2
+    assert rows["response id"] == [
+        ["kept another way: as the message's invocation_id"],
+        ["kept another way: as the message's invocation_id", "events: id"],
+    ]
     assert rows["thinking the API signed or encrypted"] == [["the format has none"]] * 2
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import base64
 import json
+import re
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
@@ -78,13 +79,16 @@ class Cell(NamedTuple):
     """What one conversion does with one thing.
 
     ``where`` is set when the thing is carried another way and the losses do not say
-    how: ``"provider_state"`` (in the message's provider state) or ``"moved"`` (in
-    another place of the conversation). ``losses`` are the exact texts reported.
+    how: ``"provider_state"`` (in the message's provider state), ``"moved"`` (in
+    another place of the conversation), ``"role_system"``, and for a reply
+    ``"invocation_id"`` or ``"metadata"``. ``losses`` are the exact texts reported.
+    ``events``, in a stream's cell, names the events of the stream that hold the thing.
     """
 
     status: str
     losses: tuple[str, ...] = ()
     where: str | None = None
+    events: tuple[str, ...] = ()
 
 
 class Probe(NamedTuple):
@@ -628,7 +632,88 @@ def _gemini(
 
 
 _HI = {"type": "text", "text": "Hi."}
+_ARGS = {"q": "PROBE_CALL"}
 REPLY_PROBES: tuple[ReplyProbe, ...] = (
+    ReplyProbe(
+        "text block",
+        "PROBE_TEXT",
+        {
+            "openai_chat": lambda: _chat(message={"content": "PROBE_TEXT"}),
+            "openai_responses": lambda: _responses(
+                [
+                    {
+                        "type": "message",
+                        "id": "msg_1",
+                        "role": "assistant",
+                        "status": "completed",
+                        "content": [
+                            {"type": "output_text", "text": "PROBE_TEXT", "annotations": []}
+                        ],
+                    }
+                ]
+            ),
+            "anthropic": lambda: _anthropic([{"type": "text", "text": "PROBE_TEXT"}]),
+            "gemini": lambda: _gemini([{"text": "PROBE_TEXT"}]),
+        },
+    ),
+    ReplyProbe(
+        "thinking block",
+        "PROBE_THINK",
+        {
+            "openai_responses": lambda: _responses(
+                [
+                    {
+                        "type": "reasoning",
+                        "id": "rs_1",
+                        "summary": [{"type": "summary_text", "text": "PROBE_THINK"}],
+                    },
+                    *_responses_text(),
+                ]
+            ),
+            "anthropic": lambda: _anthropic(
+                [{"type": "thinking", "thinking": "PROBE_THINK", "signature": "c2ln"}, _HI]
+            ),
+            "gemini": lambda: _gemini([{"text": "PROBE_THINK", "thought": True}, {"text": "Hi."}]),
+        },
+    ),
+    ReplyProbe(
+        "tool use block",
+        "PROBE_CALL",
+        {
+            "openai_chat": lambda: _chat(
+                message={
+                    "content": None,
+                    "tool_calls": [
+                        {
+                            "id": "PROBE_CALL",
+                            "type": "function",
+                            "function": {"name": "lookup", "arguments": json.dumps(_ARGS)},
+                        }
+                    ],
+                },
+                choice={"finish_reason": "tool_calls"},
+            ),
+            "openai_responses": lambda: _responses(
+                [
+                    {
+                        "type": "function_call",
+                        "id": "fc_1",
+                        "call_id": "PROBE_CALL",
+                        "name": "lookup",
+                        "arguments": json.dumps(_ARGS),
+                        "status": "completed",
+                    }
+                ]
+            ),
+            "anthropic": lambda: _anthropic(
+                [{"type": "tool_use", "id": "PROBE_CALL", "name": "lookup", "input": _ARGS}],
+                stop_reason="tool_use",
+            ),
+            "gemini": lambda: _gemini(
+                [{"function_call": {"id": "PROBE_CALL", "name": "lookup", "args": _ARGS}}]
+            ),
+        },
+    ),
     ReplyProbe(
         "response id",
         "PROBE_RESP_ID",
@@ -888,11 +973,15 @@ def _chat_events(response: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def _responses_events(response: dict[str, Any]) -> list[dict[str, Any]]:
-    start = {**response, "status": "in_progress", "output": []}
+    start = {**response, "status": "in_progress", "output": [], "usage": None}
     start.pop("incomplete_details", None)
     events: list[dict[str, Any]] = [{"type": "response.created", "response": start}]
     for position, item in enumerate(response["output"]):
-        opened = {**item, "content": []} if "content" in item else item
+        # an item is added empty, as the API streams it, and done whole
+        opened = {key: value for key, value in item.items() if key != "encrypted_content"}
+        for key, empty in (("content", []), ("summary", []), ("arguments", "")):
+            if key in opened:
+                opened[key] = empty
         events.append(
             {"type": "response.output_item.added", "output_index": position, "item": opened}
         )
@@ -994,9 +1083,36 @@ def reply_cells(fmt: Format, probe: ReplyProbe) -> tuple[Cell, Cell]:
     if build is None:
         return Cell(NONE), Cell(NONE)
     unstreamed = _reply_read(fmt.read(build()), probe.marker)
+    events = EVENTS[fmt.key](build())
     stream = fmt.stream()
-    stream.extend(EVENTS[fmt.key](build()))
-    return unstreamed, _reply_read(stream.result(), probe.marker)
+    stream.extend(events)
+    streamed = _reply_read(stream.result(), probe.marker)
+    labels = (_event_label(event, probe.marker) for event in events)
+    return unstreamed, streamed._replace(events=tuple(dict.fromkeys(filter(None, labels))))
+
+
+def _event_label(event: dict[str, Any], marker: str | int) -> str | None:
+    """The name of *event*'s kind when it holds *marker*: its type (with its delta's type),
+    or for the formats whose events have no type, where in the event the marker is."""
+    places = _places([Msg("user", "-", "user", {"event": event})], marker)
+    if not places:
+        return None
+    kind = event.get("type")
+    if type(kind) is str:
+        delta = event.get("delta")
+        if isinstance(delta, dict) and type(delta.get("type")) is str:
+            return f"{kind} ({delta['type']})"
+        return kind
+    kept = []  # the path down to the first field that is not a list or an envelope
+    for segment in re.sub(r"\[\d+\]", "[]", places[0].split(".metadata.event.", 1)[1]).split("."):
+        kept.append(segment.removesuffix("[]"))
+        if kept[-1] not in _ENVELOPES:
+            break
+        kept[-1] = segment
+    return ".".join(kept)
+
+
+_ENVELOPES = frozenset({"choices", "delta", "candidates", "content", "parts"})
 
 
 def reply_matrix() -> dict[str, dict[str, tuple[Cell, Cell]]]:
