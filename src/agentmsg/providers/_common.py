@@ -592,6 +592,17 @@ def repeated_id_why(format: str) -> str:
     )
 
 
+def renamed_call(report: Report, call_id: str, taken: dict[str, str], path: str, why: str) -> str:
+    """A new id for a tool call whose id *call_id* an earlier call has (*taken*: the ids
+    sent so far), reported at *path* with the format's rule *why*."""
+    number = 2
+    while f"{call_id}_{number}" in taken:
+        number += 1
+    sent = f"{call_id}_{number}"
+    report.change(path, f"tool call id {call_id!r} of an earlier call", f"sent as {sent!r}", why)
+    return sent
+
+
 class Pairing:
     """Which tool calls of a conversation wait for their results, and the ids they go with.
 
@@ -617,16 +628,8 @@ class Pairing:
         call_id: str = block["id"]
         sent = call_id
         if self.unique is not None and call_id in self.names:
-            number = 2
-            while f"{call_id}_{number}" in self.names:
-                number += 1
-            sent = f"{call_id}_{number}"
-            report.change(
-                f"messages[{index}].content[{position}].id",
-                f"tool call id {call_id!r} of an earlier call",
-                f"sent as {sent!r}",
-                self.unique,
-            )
+            path = f"messages[{index}].content[{position}].id"
+            sent = renamed_call(report, call_id, self.names, path, self.unique)
             self.renamed.setdefault(call_id, []).append(sent)
         self.names[sent] = block["name"]
         self.waiting[sent] = (index, position)

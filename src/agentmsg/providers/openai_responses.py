@@ -31,6 +31,7 @@ from ._common import (
     messages_in,
     output_text,
     plain,
+    renamed_call,
     repeated_id_why,
     report_json_output,
     report_local,
@@ -266,16 +267,7 @@ class _Writer(Report):
             return None
         sent = call_id
         if call_id in self.calls:
-            number = 2
-            while f"{call_id}_{number}" in self.calls:
-                number += 1
-            sent = f"{call_id}_{number}"
-            self.change(
-                f"{path}.id",
-                f"tool call id {call_id!r} of an earlier call",
-                f"sent as {sent!r}",
-                REPEATED_ID,
-            )
+            sent = renamed_call(self, call_id, self.calls, f"{path}.id", REPEATED_ID)
         self.calls[sent] = block["name"]
         self.sent_as[call_id] = sent
         item = {
