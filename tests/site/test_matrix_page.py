@@ -58,7 +58,9 @@ def expected_reply_rows(lang: str, fmt: _matrix.Format) -> list[list[list[str]]]
         texts = [cell_text(key, 1, value, tr).replace("`", ""), *value.losses]
         around = events_text(value, tr)
         if around is not None:
-            texts.append(around[0] + ", ".join(value.events) + around[1])
+            # Chinese pages join names with the enumeration comma (agentmsg_docs.typography)
+            comma = "、" if lang == "zh_CN" else ", "
+            texts.append(around[0] + comma.join(value.events) + around[1])
         return texts
 
     cells = _matrix.reply_matrix()[fmt.key]
