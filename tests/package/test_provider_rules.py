@@ -724,3 +724,78 @@ class TestPairing:
 
         assert ["call_bergen"] == pairing.unanswered(report, conversation, "a rule")
         assert [("messages[1].content[1]", "a rule")] == [(x.path, x.why) for x in report.losses]
+
+
+def one_round(call_id: str) -> list[Msg]:
+    return [
+        Msg("user", "Rain in Porto?", "user"),
+        Msg("assistant", [call(call_id, "Porto")], "assistant"),
+        result(call_id, "Porto: 80 % rain"),
+    ]
+
+
+class TestIdsTheApisTake:
+    def test_chat_completions_shortens_ids_over_40_characters(self):
+        """A Responses item id (53 characters) as a Chat Completions call id: sent shorter,
+        the same in the call and in its tool message, and reported."""
+        long_id = "fc_0f0e50a1476a6c35006912c58dc9f8819192c25864eb16f07f"
+
+        sent = to_openai_chat(one_round(long_id))
+
+        call_entry, tool = sent.payload["messages"][1:]
+        sent_id = call_entry["tool_calls"][0]["id"]
+        assert len(sent_id) <= openai_chat.MAX_ID
+        assert sent_id == tool["tool_call_id"]
+        assert sent_id == to_openai_chat(one_round(long_id)).payload["messages"][2]["tool_call_id"]
+        [loss] = sent.losses
+        assert ("messages[1].content[0].id", openai_chat.LONG_ID) == (loss.path, loss.why)
+
+    def test_chat_completions_sends_ids_of_40_characters_as_they_are(self):
+        sent = to_openai_chat(one_round("c" * 40))
+
+        assert () == sent.losses
+        assert "c" * 40 == sent.payload["messages"][2]["tool_call_id"]
+
+    def test_anthropic_ids_hold_letters_digits_underscores_and_dashes(self):
+        """An id such as 'terminal:0' (agents that name calls by tool and turn) is sent as
+        'terminal_0', in the call and in its result."""
+        sent = to_anthropic(one_round("terminal:0"))
+
+        call_turn, result_turn = sent.payload["messages"][1:]
+        assert "terminal_0" == call_turn["content"][0]["id"]
+        assert "terminal_0" == result_turn["content"][0]["tool_use_id"]
+        assert [anthropic.ID_CHARACTERS] == whys(sent.losses)
+
+    def test_anthropic_a_cleaned_id_stays_unique(self):
+        conversation = [
+            *one_round("a:b"),
+            Msg("user", "And Bergen?", "user"),
+            Msg("assistant", [call("a_b", "Bergen")], "assistant"),
+            result("a_b", "dry"),
+        ]
+
+        sent = to_anthropic(conversation)
+
+        turns = sent.payload["messages"]
+        assert ["a_b", "a_b_2"] == [turns[1]["content"][0]["id"], turns[4]["content"][0]["id"]]
+        assert "a_b_2" == sent.payload["messages"][5]["content"][0]["tool_use_id"]
+        assert [anthropic.ID_CHARACTERS, anthropic.REPEATED_ID] == whys(sent.losses)
+
+    def test_responses_an_item_id_goes_once(self):
+        """The same reply twice in a conversation: its reasoning item goes once, with its
+        id, and the second copy of its message without it."""
+        reply = from_openai_responses(
+            {"output": TestOpenAIResponses.OUTPUT[:2], "id": "resp_1"}
+        ).messages
+        conversation = [
+            Msg("user", "Porto?", "user"),
+            *reply,
+            Msg("user", "Say it again.", "user"),
+            *reply,
+        ]
+
+        sent = to_openai_responses(conversation)
+
+        ids = [item.get("id") for item in sent.payload["input"]]
+        assert [None, "rs_7", "msg_7", None, None, None] == ids  # its two parts, one item each
+        assert [openai_responses.SENT_BEFORE] == whys(sent.losses)

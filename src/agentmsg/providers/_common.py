@@ -9,6 +9,7 @@ A conversion never drops anything silently: each thing a format cannot carry is 
 from __future__ import annotations
 
 import json
+import re
 from json.encoder import encode_basestring
 from typing import Any, NamedTuple
 
@@ -611,25 +612,36 @@ class Pairing:
     (id sent -> (message index, block position)), ``answered`` every id sent that has its
     result, ``names`` the tool each id sent names. With *unique* (the format's rule, see
     :func:`repeated_id_why`), a call whose id an earlier call has is sent with a new one;
-    ``renamed`` maps its own id to the ids sent instead, oldest first.
+    with *characters* (a pattern of the characters an id may not hold, and the rule), each
+    of those is sent as ``_``. ``renamed`` maps a call's own id to the ids sent instead,
+    oldest first.
     """
 
-    __slots__ = ("answered", "names", "renamed", "unique", "waiting")
+    __slots__ = ("answered", "characters", "names", "renamed", "unique", "waiting")
 
-    def __init__(self, unique: str | None = None) -> None:
+    def __init__(
+        self, unique: str | None = None, characters: tuple[re.Pattern[str], str] | None = None
+    ) -> None:
         self.waiting: dict[str, tuple[int, int]] = {}
         self.answered: set[str] = set()
         self.names: dict[str, str] = {}
         self.renamed: dict[str, list[str]] = {}
         self.unique = unique
+        self.characters = characters
 
     def call(self, report: Report, block: dict[str, Any], index: int, position: int) -> str:
         """Register the tool call *block* of message *index*; return the id to send it with."""
         call_id: str = block["id"]
         sent = call_id
-        if self.unique is not None and call_id in self.names:
-            path = f"messages[{index}].content[{position}].id"
-            sent = renamed_call(report, call_id, self.names, path, self.unique)
+        path = f"messages[{index}].content[{position}].id"
+        if self.characters is not None and self.characters[0].search(call_id):
+            sent = self.characters[0].sub("_", call_id)
+            report.change(
+                path, f"tool call id {call_id!r}", f"sent as {sent!r}", self.characters[1]
+            )
+        if self.unique is not None and sent in self.names:
+            sent = renamed_call(report, sent, self.names, path, self.unique)
+        if sent != call_id:
             self.renamed.setdefault(call_id, []).append(sent)
         self.names[sent] = block["name"]
         self.waiting[sent] = (index, position)

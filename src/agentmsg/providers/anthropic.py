@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from .._errors import MessageError
@@ -107,6 +108,10 @@ EMPTY_TEXT = "Anthropic refuses empty text blocks"
 EMPTY_MESSAGE = "Anthropic refuses a message with empty content, but for a final assistant message"
 TRAILING_SPACE = "Anthropic refuses a final assistant message whose text ends with white space"
 REPEATED_ID = repeated_id_why("Anthropic")
+ID_CHARACTERS = (
+    "Anthropic takes tool call ids of letters, digits, '_' and '-' only; the call's results "
+    "follow the new id, and they come back with it"
+)
 DUPLICATE = duplicate_why(FORMAT)
 
 
@@ -124,7 +129,7 @@ class _Writer(Report):
         Report.__init__(self, format, strict)
         self.conversation: list[Any] = []
         self.out: list[dict[str, Any]] = []
-        self.pairing = Pairing(REPEATED_ID)
+        self.pairing = Pairing(REPEATED_ID, (_NOT_IN_IDS, ID_CHARACTERS))
         self.run = 0
         self.results_end = 0
 
@@ -338,6 +343,7 @@ class _Writer(Report):
             self.settle()
 
 
+_NOT_IN_IDS = re.compile(r"[^a-zA-Z0-9_-]")
 _BLOCK_WRITERS = {
     "text": _Writer.text,
     "tool_use": _Writer.tool_use,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import re
 from typing import Any
 
@@ -72,6 +73,11 @@ ORPHAN = (
     "its tool call"
 )
 DUPLICATE = duplicate_why(FORMAT)
+MAX_ID = 40
+LONG_ID = (
+    f"Chat Completions takes tool call ids of {MAX_ID} characters at most; the call's results "
+    "follow the new id, and they come back with it"
+)
 
 
 def to_openai_chat(messages: Any, *, strict: bool = False) -> Conversion:
@@ -138,7 +144,7 @@ def to_openai_chat(messages: Any, *, strict: bool = False) -> Conversion:
                 kind = block["type"]
                 if kind == "text" and not tool_calls and "thought_signature" not in block:
                     texts.append({"type": "text", "text": block["text"]})
-                elif kind == "tool_use" and len(block) == 4:
+                elif kind == "tool_use" and len(block) == 4 and len(block["id"]) <= MAX_ID:
                     call_id = block["id"]
                     tool = block["name"]
                     calls[call_id] = tool
@@ -174,6 +180,7 @@ def to_openai_chat(messages: Any, *, strict: bool = False) -> Conversion:
                     block["type"] != "tool_result"
                     or type(block["output"]) is not str
                     or block["id"] not in waiting
+                    or len(block["id"]) > MAX_ID
                     or calls[block["id"]] != block["name"]
                 ):
                     break
@@ -205,7 +212,7 @@ class _Writer(Report):
     unanswered calls: it waits for their results, and they are sent as they are.
     """
 
-    __slots__ = ("answered", "calls", "conversation", "moved", "out", "waiting")
+    __slots__ = ("answered", "calls", "conversation", "moved", "out", "waiting", "wire")
     format = FORMAT  # one format: no slot to write per conversion
 
     def __init__(self, strict: object, conversation: Any) -> None:
@@ -220,6 +227,7 @@ class _Writer(Report):
         self.calls: dict[str, str] = {}
         self.waiting: dict[str, int] = {}
         self.answered: set[str] = set()
+        self.wire: dict[str, str] = {}  # a call id too long to send -> the id sent instead
         self.moved: list[dict[str, Any]] = []
 
     def settle(self) -> None:
@@ -244,16 +252,32 @@ class _Writer(Report):
             UNANSWERED,
             content[position],
         )
+        sent = self.wire.get(call_id, call_id)
         entry = next(
             entry
             for entry in reversed(self.out)
-            if any(call["id"] == call_id for call in entry.get("tool_calls", ()))
+            if any(call["id"] == sent for call in entry.get("tool_calls", ()))
         )
-        entry["tool_calls"] = [call for call in entry["tool_calls"] if call["id"] != call_id]
+        entry["tool_calls"] = [call for call in entry["tool_calls"] if call["id"] != sent]
         if not entry["tool_calls"]:
             del entry["tool_calls"]
             if not entry.setdefault("content", []):
                 self.out.remove(entry)
+
+    def short_id(self, call_id: str, path: str) -> str:
+        """The id to send a call with: its own, or a shorter one the API takes."""
+        if len(call_id) <= MAX_ID:
+            return call_id
+        digest = hashlib.blake2s(call_id.encode(), digest_size=4).hexdigest()
+        sent = f"{call_id[: MAX_ID - 9]}_{digest}"  # the same id for the call and its results
+        self.wire[call_id] = sent
+        self.change(
+            f"{path}.id",
+            f"tool call id of {len(call_id)} characters",
+            f"sent as {sent!r}",
+            LONG_ID,
+        )
+        return sent
 
     def sender(self, name: str, index: int) -> str:
         if name in _NAMES_OK:
@@ -275,6 +299,7 @@ class _Writer(Report):
         report = self
         texts: list[dict[str, Any]] = []
         tool_calls: list[dict[str, Any]] = []
+        own_ids: list[str] = []  # the calls' own ids, which their results name
         results: list[tuple[int, Any]] = []
         for position, block in enumerate(content):
             kind = block["type"]
@@ -295,9 +320,10 @@ class _Writer(Report):
                 report_signature(report, block, path)
                 call_id = block["id"]
                 self.calls[call_id] = block["name"]
+                own_ids.append(call_id)
                 tool_calls.append(
                     {
-                        "id": call_id,
+                        "id": self.short_id(call_id, path),
                         "type": "function",
                         "function": {"name": block["name"], "arguments": arguments_text(block)},
                     }
@@ -320,8 +346,8 @@ class _Writer(Report):
             entry["tool_calls"] = tool_calls
         if texts or tool_calls or not content:
             self.out.append(entry)
-            for call in tool_calls:
-                self.waiting[call["id"]] = index
+            for call_id in own_ids:
+                self.waiting[call_id] = index
         if results:
             report_tool_message(report, msg, index)
             self.tool_messages(results, index)
@@ -430,7 +456,9 @@ class _Writer(Report):
             else:
                 report_json_output(report, path)
                 sent = output_text(output)
-            out.append({"role": "tool", "tool_call_id": call_id, "content": sent})
+            out.append(
+                {"role": "tool", "tool_call_id": self.wire.get(call_id, call_id), "content": sent}
+            )
 
 
 def _media_part(report: Report, block: dict[str, Any], path: str) -> dict[str, Any] | None:

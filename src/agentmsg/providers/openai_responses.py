@@ -116,6 +116,10 @@ NO_ID = (
     "a Responses reasoning item needs the id the API gave it, and this message's metadata "
     "keeps none for it"
 )
+SENT_BEFORE = (
+    "Responses refuses two input items with one id, and a reasoning item with this one was "
+    "sent before; the item after it goes without its id"
+)
 NOT_FOLLOWED = (
     "a Responses reasoning item must be followed by the item it belongs to, sent with the "
     "id the API gave that item, and nothing with a kept id follows it here"
@@ -132,7 +136,7 @@ class _Writer(Report):
     (the last call of that id), ``given`` the ids sent that have their output.
     """
 
-    __slots__ = ("answered", "calls", "given", "last_other", "out", "sent_as")
+    __slots__ = ("answered", "calls", "given", "item_ids", "last_other", "out", "sent_as")
 
     def __init__(self, format: str, strict: object) -> None:
         Report.__init__(self, format, strict)
@@ -140,6 +144,7 @@ class _Writer(Report):
         self.calls: dict[str, str] = {}
         self.sent_as: dict[str, str] = {}
         self.given: set[str] = set()
+        self.item_ids: set[str] = set()  # the ids of the items sent with theirs
         self.answered: set[tuple[int, str]] = set()
         self.last_other = -1
 
@@ -211,14 +216,22 @@ class _Writer(Report):
         for at, (position, item) in enumerate(items):
             if item["type"] == "reasoning":
                 following = items[at + 1][1] if at + 1 < len(items) else None
+                path = f"messages[{index}].content[{position}]"
                 if following is None or following["type"] == "reasoning" or "id" not in following:
-                    path = f"messages[{index}].content[{position}]"
                     self.drop(path, "thinking block", NOT_FOLLOWED, content[position])
                     continue
+                if item["id"] in self.item_ids:
+                    self.drop(path, "thinking block sent before", SENT_BEFORE, content[position])
+                    continue
                 self.out.append(item)
+                self.item_ids.add(item["id"])
                 follows_reasoning, last_id = True, None
                 continue
-            if "id" in item and not follows_reasoning and item["id"] != last_id:
+            if (
+                "id" in item
+                and item["id"] != last_id
+                and (not follows_reasoning or item["id"] in self.item_ids)
+            ):
                 item = _without_id(item)
             follows_reasoning = False
             previous = self.out[-1] if self.out else None
@@ -232,6 +245,8 @@ class _Writer(Report):
             else:
                 self.out.append(item)
             last_id = item.get("id")
+            if last_id is not None:
+                self.item_ids.add(last_id)
         if results:
             report_tool_message(self, msg, index)
             self.outputs(results, index)
