@@ -114,7 +114,7 @@ def to_openai_chat(messages: Any, *, strict: bool = False) -> Conversion:
     append = out.append
     calls = writer.calls
     waiting = writer.waiting
-    answered = writer.answered
+    wire = writer.wire
     moved = writer.moved
     # The common shapes (string content, an assistant's text and tool calls, a message of
     # tool results answering the calls just made with text) are written inline; anything
@@ -180,7 +180,7 @@ def to_openai_chat(messages: Any, *, strict: bool = False) -> Conversion:
                     block["type"] != "tool_result"
                     or type(block["output"]) is not str
                     or block["id"] not in waiting
-                    or len(block["id"]) > MAX_ID
+                    or (wire and block["id"] in wire)
                     or calls[block["id"]] != block["name"]
                 ):
                     break
@@ -192,7 +192,6 @@ def to_openai_chat(messages: Any, *, strict: bool = False) -> Conversion:
                 if len(results) == 1 or len({r["tool_call_id"] for r in results}) == len(results):
                     for result in results:
                         del waiting[result["tool_call_id"]]
-                        answered.add(result["tool_call_id"])
                     out.extend(results)
                     continue
         writer.user_or_system(msg, content, index)
@@ -206,13 +205,14 @@ class _Writer(Report):
     """The Chat Completions messages of one conversation, and the report of what they cost.
 
     ``waiting`` holds the calls of the last assistant message that no tool message has
-    answered yet (call id -> message index), ``answered`` the calls that have their tool
-    message; ``moved`` the media of tool results, sent in
+    answered yet (call id -> message index), ``calls`` the tool of each call sent and not
+    dropped (one that no longer waits has its tool message), ``wire`` the ids sent in
+    place of ids too long; ``moved`` the media of tool results, sent in
     one user message once the run of tool messages ends. A conversation may end with
     unanswered calls: it waits for their results, and they are sent as they are.
     """
 
-    __slots__ = ("answered", "calls", "conversation", "moved", "out", "waiting", "wire")
+    __slots__ = ("calls", "conversation", "moved", "out", "waiting", "wire")
     format = FORMAT  # one format: no slot to write per conversion
 
     def __init__(self, strict: object, conversation: Any) -> None:
@@ -226,8 +226,7 @@ class _Writer(Report):
         self.out: list[dict[str, Any]] = []
         self.calls: dict[str, str] = {}
         self.waiting: dict[str, int] = {}
-        self.answered: set[str] = set()
-        self.wire: dict[str, str] = {}  # a call id too long to send -> the id sent instead
+        self.wire: dict[str, str] = {}
         self.moved: list[dict[str, Any]] = []
 
     def settle(self) -> None:
@@ -252,6 +251,7 @@ class _Writer(Report):
             UNANSWERED,
             content[position],
         )
+        del self.calls[call_id]  # a later result for it has no call
         sent = self.wire.get(call_id, call_id)
         entry = next(
             entry
@@ -411,14 +411,13 @@ class _Writer(Report):
             path = f"messages[{index}].content[{position}]"
             call_id = block["id"]
             if self.waiting.pop(call_id, None) is None:
-                if call_id in self.answered:
+                if call_id in self.calls:  # answered: the call no longer waits
                     report.drop(path, "second tool result for one tool call", DUPLICATE, block)
                 else:
                     report.drop(
                         path, "tool result without its tool call right before it", ORPHAN, block
                     )
                 continue
-            self.answered.add(call_id)
             if self.calls[call_id] != block["name"]:
                 report.drop(
                     f"{path}.name",
