@@ -609,7 +609,7 @@ def _anthropic(content: list[dict[str, Any]] | None = None, **top: Any) -> dict[
 def _gemini(
     parts: list[dict[str, Any]] | None = None,
     candidate: dict[str, Any] | None = None,
-    more: list[dict[str, Any]] = [],  # noqa: B006 - never changed
+    more: tuple[dict[str, Any], ...] = (),
     **top: Any,
 ) -> dict[str, Any]:
     first = {
@@ -929,13 +929,13 @@ REPLY_PROBES: tuple[ReplyProbe, ...] = (
                 ],
             },
             "gemini": lambda: _gemini(
-                more=[
+                more=(
                     {
                         "content": {"role": "model", "parts": [{"text": "PROBE_CHOICE"}]},
                         "finish_reason": "STOP",
                         "index": 1,
-                    }
-                ]
+                    },
+                )
             ),
         },
     ),

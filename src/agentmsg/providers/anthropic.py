@@ -180,7 +180,9 @@ class _Writer(Report):
         if isinstance(blocks, str):
             text, path = blocks, f"messages[{index}].content"
         elif blocks[-1]["type"] == "text":
-            position = max(p for p, block in enumerate(content) if block["type"] == "text")
+            position = max(
+                p for p, block in enumerate(content) if block["type"] == "text" and block["text"]
+            )
             text, path = blocks[-1]["text"], f"messages[{index}].content[{position}]"
         else:
             return blocks

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from typing import Any
 
 from .._errors import MessageError
@@ -187,7 +188,7 @@ class _Writer(Report):
         role: str,
         parts: list[dict[str, Any]],
         index: int,
-        calls: list[tuple[int, dict[str, Any]]] = [],  # noqa: B006 - never changed
+        calls: Sequence[tuple[int, dict[str, Any]]] = (),
     ) -> None:
         """Append a user or model turn, after settling the calls it leaves unanswered; a
         turn of the role of the turn before it is merged with that one."""
@@ -203,13 +204,10 @@ class _Writer(Report):
             )
             return
         if out and out[-1]["role"] == ours:
-            what = (
-                "model turn right after another"
-                if ours == "model"
-                else ("user turn right after another")
-            )
             why = CALL_AFTER if calls else ALTERNATE
-            self.change(f"messages[{index}]", what, "merged with it", why)
+            self.change(
+                f"messages[{index}]", f"{ours} turn right after another", "merged with it", why
+            )
             out[-1]["parts"] = out[-1]["parts"] + parts
         else:
             out.append({"role": ours, "parts": parts})
