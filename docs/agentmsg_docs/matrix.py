@@ -19,7 +19,9 @@ from docutils import nodes
 from sphinx.application import Sphinx
 from sphinx.util.docutils import SphinxDirective
 
+from .languages import SOURCE
 from .po import context_translations
+from .progress import ENGLISH_CLASS
 
 #: The words of a cell, by direction (0: ``to_*``, 1: ``from_*``) and status (see
 #: agentmsg.providers._matrix): a request sends, a reader keeps.
@@ -172,6 +174,8 @@ class ConversionMatrix(SphinxDirective):
     ) -> nodes.table:
         """A table of two columns of cells, headed by the code names *left* and *right*;
         *rows* are (row key, (direction, cell), (direction, cell))."""
+        language = self.env.config.language or SOURCE.code
+        english = [] if language == SOURCE.code else [ENGLISH_CLASS]
         table = nodes.table(classes=["agentmsg-matrix"])
         group = nodes.tgroup(cols=3)
         table += group
@@ -189,16 +193,17 @@ class ConversionMatrix(SphinxDirective):
         for key, (left_direction, left_cell), (right_direction, right_cell) in rows:
             body += self._row(
                 [_para(*_marked(tr(ROW_CONTEXT, key)))],
-                self._cell(key, left_direction, left_cell, tr),
-                self._cell(key, right_direction, right_cell, tr),
+                self._cell(key, left_direction, left_cell, tr, english),
+                self._cell(key, right_direction, right_cell, tr, english),
             )
         return table
 
     @staticmethod
-    def _cell(key: str, direction: int, cell: Any, tr: Any) -> list[nodes.Node]:
+    def _cell(key: str, direction: int, cell: Any, tr: Any, english: list[str]) -> list[nodes.Node]:
         words = cell_text(key, direction, cell, tr)
         parts: list[nodes.Node] = [_para(nodes.strong("", "", *_marked(words)))]
-        parts += [_para(nodes.literal("", text)) for text in cell.losses]
+        # The losses are quoted as the code writes them, in English, on every page.
+        parts += [_para(nodes.literal("", text, classes=english)) for text in cell.losses]
         around = events_text(cell, tr)
         if around is not None:
             listed: list[nodes.Node] = [nodes.Text(around[0])]
