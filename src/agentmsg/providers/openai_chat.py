@@ -116,6 +116,7 @@ def to_openai_chat(messages: Any, *, strict: bool = False) -> Conversion:
     waiting = writer.waiting
     wire = writer.wire
     moved = writer.moved
+    max_id = MAX_ID
     # The common shapes (string content, an assistant's text and tool calls, a message of
     # tool results answering the calls just made with text) are written inline; anything
     # else, and anything to report, takes the general path of the writer's methods.
@@ -144,7 +145,7 @@ def to_openai_chat(messages: Any, *, strict: bool = False) -> Conversion:
                 kind = block["type"]
                 if kind == "text" and not tool_calls and "thought_signature" not in block:
                     texts.append({"type": "text", "text": block["text"]})
-                elif kind == "tool_use" and len(block) == 4 and len(block["id"]) <= MAX_ID:
+                elif kind == "tool_use" and len(block) == 4 and len(block["id"]) <= max_id:
                     call_id = block["id"]
                     tool = block["name"]
                     calls[call_id] = tool
@@ -188,10 +189,14 @@ def to_openai_chat(messages: Any, *, strict: bool = False) -> Conversion:
                     {"role": "tool", "tool_call_id": block["id"], "content": block["output"]}
                 )
             else:
-                # two results for one call take the general path, which reports the second
-                if len(results) == 1 or len({r["tool_call_id"] for r in results}) == len(results):
+                at = waiting[results[0]["tool_call_id"]]  # the calls waiting are of one message
+                try:
                     for result in results:
                         del waiting[result["tool_call_id"]]
+                except KeyError:  # two results for one call: the general path reports it
+                    for result in results:
+                        waiting[result["tool_call_id"]] = at
+                else:
                     out.extend(results)
                     continue
         writer.user_or_system(msg, content, index)
