@@ -80,7 +80,7 @@ def known_cells() -> dict[tuple[str, str, int], _matrix.Cell]:
         ("openai_chat", "sender name", 1): _matrix.Cell("kept"),
         ("gemini", "thinking block", 1): _matrix.Cell("kept"),
         ("openai_chat", "image in a tool result", 1): _matrix.Cell("carried", where="moved"),
-        ("anthropic", "thinking block with a signature", 1): _matrix.Cell(
+        ("anthropic", "signature of a thinking block", 1): _matrix.Cell(
             "carried", where="provider_state"
         ),
         ("openai_chat", "metadata", 0): _matrix.Cell("record"),
@@ -140,7 +140,7 @@ class TestCells:
         ).payload
         back = from_gemini(payload).messages[1]
         assert back.metadata == {"provider_state": {"gemini": {"0": {"thought_signature": "QUJD"}}}}
-        assert cells["gemini"]["text block with a thought signature"] == (
+        assert cells["gemini"]["thought signature of a text block"] == (
             _matrix.Cell("kept"),
             _matrix.Cell("carried", where="provider_state"),
         )

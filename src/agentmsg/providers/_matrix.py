@@ -155,7 +155,7 @@ PROBES: tuple[Probe, ...] = (
         lambda: _user({"type": "text", "text": "PROBE_TEXT"}),
     ),
     Probe(
-        "text block with a thought signature",
+        "thought signature of a text block",
         "PROBETSG",
         "messages[1].content[0]",
         lambda: _assistant({"type": "text", "text": "Hi.", "thought_signature": "PROBETSG"}),
@@ -169,7 +169,7 @@ PROBES: tuple[Probe, ...] = (
         ),
     ),
     Probe(
-        "thinking block with a signature",
+        "signature of a thinking block",
         "PROBE_SIG",
         "messages[1].content[0]",
         lambda: _assistant(
@@ -291,7 +291,7 @@ PROBES: tuple[Probe, ...] = (
         lambda: _assistant(_call("PROBE_CALL")),
     ),
     Probe(
-        "tool use block with a thought signature",
+        "thought signature of a tool use block",
         "PROBECSG",
         "messages[1].content[0]",
         lambda: _assistant(_call(thought_signature="PROBECSG")),
