@@ -28,10 +28,12 @@ from _checkout import (
     NEW_PARAGRAPH,
     OLD_PARAGRAPH,
     ROOT,
+    WARM_START,
     blanked_entry,
     copy_repository,
     docs_command,
     docs_env,
+    warm_copy,
 )
 
 # Hypothesis's example database and caches, read when the first test runs: not in the tree,
@@ -43,10 +45,6 @@ os.environ.setdefault(
 )
 
 SITE = ROOT / "_build" / "html"
-#: What the copy starts from when the working tree has it (a ``make html`` before): the
-#: build's content stamps then keep the languages that nothing changed, as ``make html``
-#: does, and the copy is built only where the working tree changed since.
-WARM_START = ("_build/html", "_build/stamps", "docs/tutorial")
 SITE_FIXTURES = {"built_site", "built_gallery", "site_checkout", "fourth_language_checkout"}
 
 
@@ -135,10 +133,7 @@ def fourth_language_checkout(tmp_path_factory: pytest.TempPathFactory) -> Path:
     if kept and (Path(kept) / "_build" / "html" / "index.html").is_file():
         return Path(kept)
     target = Path(kept) if kept else tmp_path_factory.mktemp("fourth-language") / "repo"
-    repo = copy_repository(target)
-    for name in WARM_START:
-        if (ROOT / name).is_dir():
-            shutil.copytree(ROOT / name, repo / name, symlinks=True)
+    repo = warm_copy(target)
     page = repo / "docs" / f"{CHANGED_PAGE}.md"
     text = page.read_text("utf-8")
     assert 1 == text.count(OLD_PARAGRAPH), f"{page.name} lost the paragraph the test changes"

@@ -29,10 +29,11 @@ from agentmsg_docs.po import entry_states
 from test_language import CODE, _is_data, english_words, parameter_names
 
 #: What marks a block in English, or the notice, in a page's markup; or an element in
-#: English (the language switcher's link to English and an English page's root aside).
+#: English (but the language switcher's link to English, an English page's root and code,
+#: such as the losses the conversion matrix quotes as the code writes them).
 MARKS = re.compile(
     r'class="[^"]*\b(untranslated|agentmsg-changed|agentmsg-progress)\b'
-    r'|<(?!html\b)(\w+)(?![^>]*data-agentmsg-language)[^>]*\slang="en"'
+    r'|<(?!html\b|code\b)(\w+)(?![^>]*data-agentmsg-language)[^>]*\slang="en"'
 )
 #: The languages that copy adds, 0 % translated.
 NEW = ("ja", "fr")
