@@ -26,9 +26,9 @@ pytestmark = [pytest.mark.docs, pytest.mark.slow]
 NEW = ("ja", "fr")
 #: The site tests that run again for the new languages, in the copy: its pages, links,
 #: sitemap, 404 pages, downloads and notebooks, JupyterLite, the runner's settings, the
-#: field lists' dashes, and in Chromium the root page, the 404 page, search, downloads and
-#: the runner's buttons.
-#: One notebook per language runs in a kernel (all of them do for the three languages).
+#: field lists' dashes, and in Chromium the root page, the 404 page, search and the
+#: runner's buttons. One notebook per language runs in a kernel (all of them do for the
+#: three languages).
 AGAIN = (
     "tests/site/test_site.py",
     "tests/site/test_links.py",
@@ -38,7 +38,6 @@ AGAIN = (
     "tests/browser/test_browser.py::TestRootPage",
     "tests/browser/test_browser.py::TestNotFound",
     "tests/browser/test_browser.py::TestSearch",
-    "tests/browser/test_browser.py::TestDownloads",
     "tests/browser/test_browser.py::TestRunnerControls",
 )
 ONE_NOTEBOOK = "not test_runs_top_to_bottom or create_message"
