@@ -613,7 +613,7 @@ def _write_with_payloads(data: dict[str, Any]) -> str:
     being escaped one character at a time, which is most of what writing it costs."""
     write = _writer or _json_writer()
     encode = _encode_string
-    out = []
+    out: list[str] = []
     for key, value in data.items():
         out.append(", " if out else "{")
         out += (encode(key), ": ")
