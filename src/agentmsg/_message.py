@@ -577,7 +577,10 @@ _ESCAPED = (*map(chr, range(0x20)), '"', "\\")
 def _big_source(block: Any) -> bool:
     """Whether *block* is a media block whose source holds a long text (base64 data or a
     URL). A tool's JSON output may hold any dicts: the test reads nothing it assumes."""
-    if type(block) not in DICT_TYPES or block.get("type") not in _MEDIA_KINDS:
+    if type(block) not in DICT_TYPES:
+        return False
+    kind = block.get("type")
+    if type(kind) is not str or kind not in _MEDIA_KINDS:  # any JSON value, lists too
         return False
     source = block.get("source")
     if type(source) not in DICT_TYPES:

@@ -347,7 +347,7 @@ class TestMsgJson:
                 "type": "tool_result",
                 "id": "d",
                 "name": "raw",
-                "output": [1, {"type": "image"}, None],
+                "output": [1, {"type": "image"}, None, {"type": ["image"]}, {"type": {}}],
             },
             {
                 "type": "tool_result",
