@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from _checkout import ROOT, copy_repository, docs_command, docs_env
+from _checkout import ROOT, WARM_START, copy_repository, docs_command, docs_env
 
 # Hypothesis's example database and caches, read when the first test runs: not in the tree,
 # and one folder per checkout, so that two checkouts' examples do not mix.
@@ -30,10 +30,6 @@ os.environ.setdefault(
 )
 
 SITE = ROOT / "_build" / "html"
-#: What the copy starts from when the working tree has it (a ``make html`` before): the
-#: build's content stamps then keep the languages that nothing changed, as ``make html``
-#: does, and the copy is built only where the working tree changed since.
-WARM_START = ("_build/html", "_build/stamps", "docs/tutorial")
 SITE_FIXTURES = {"built_site", "built_gallery", "site_checkout"}
 
 

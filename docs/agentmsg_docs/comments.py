@@ -34,7 +34,9 @@ if TYPE_CHECKING:
 
 __all__ = ["Comment", "comments", "strip_comments", "translate_comments"]
 
-PYTHON = {"python", "py", "python3", "ipython", "ipython3", "pycon"}
+PYTHON = {"python", "py", "python3", "ipython", "ipython3"}
+#: Interactive sessions: a docstring's doctest blocks, or a ``pycon`` code block.
+SESSION = {"pycon", "doctest"}
 SHELL = {"bash", "sh", "shell", "console", "shell-session", "zsh"}
 _PRAGMA = re.compile(r"^(noqa|type:|pragma|fmt:|isort:|pyright:|mypy:|ruff:|sphinx_gallery_)")
 _SHELL_COMMENT = re.compile(r"(?:^|(?<=\s))#(?=\s|$)")
@@ -62,6 +64,15 @@ def _python_comments(code: str) -> Iterator[tuple[int, int, int, str, bool]]:
                 yield row - 1, column, token.end[1], token.string, full
     except (tokenize.TokenError, IndentationError, SyntaxError):
         return
+
+
+def _session_comments(code: str) -> Iterator[tuple[int, int, int, str, bool]]:
+    """The comments of an interactive session (a doctest): those of its ``>>>`` and
+    ``...`` lines, each line read as code on its own; the output lines have none."""
+    for row, line in enumerate(code.split("\n")):
+        if line.startswith((">>> ", "... ")):
+            for _, column, end, text, _ in _python_comments(line[4:]):
+                yield row, column + 4, end + 4, text, False
 
 
 _QUOTES = ('"""', "'''")
@@ -107,7 +118,9 @@ def comments(code: str, language: str) -> list[Comment]:
     """The prose comments of *code*, a block in *language* (``python``, ``bash``...)."""
     language = language.lower()
     docstrings: list[tuple[int, int, int, str, str]] = []
-    if language in PYTHON:
+    if language in SESSION:
+        found = list(_session_comments(code))
+    elif language in PYTHON:
         found = list(_python_comments(code))
         docstrings = list(_docstrings(code))
     elif language in SHELL:
@@ -176,7 +189,9 @@ def strip_comments(code: str, language: str) -> str:
     removed, blank lines dropped: what must be the same in every language."""
     language = language.lower()
     lines = code.split("\n")
-    if language in PYTHON:
+    if language in SESSION:
+        spans = [item[:3] for item in _session_comments(code)]
+    elif language in PYTHON:
         spans = [item[:3] for item in _python_comments(code)]
         spans += [item[:3] for item in _docstrings(code)]
     else:
@@ -186,8 +201,17 @@ def strip_comments(code: str, language: str) -> str:
     return "\n".join(line.rstrip() for line in lines if line.strip())
 
 
-def _language(node: nodes.literal_block) -> str:
+def _language(node: nodes.literal_block | nodes.doctest_block) -> str:
+    if isinstance(node, nodes.doctest_block):
+        return "doctest"
     return str(node.get("language", "")).lower()
+
+
+def _code_blocks(doctree: nodes.Node) -> list[nodes.literal_block | nodes.doctest_block]:
+    """The blocks of code whose comments are prose: code blocks and doctests."""
+    return list(
+        doctree.findall(lambda node: isinstance(node, nodes.literal_block | nodes.doctest_block))
+    )
 
 
 def _collect(app: Sphinx, doctree: nodes.document, docname: str) -> None:
@@ -198,7 +222,7 @@ def _collect(app: Sphinx, doctree: nodes.document, docname: str) -> None:
 
     domain = docname_to_domain(docname, app.config.gettext_compact)
     catalog = app.builder.catalogs[domain]  # type: ignore[attr-defined]
-    for node in doctree.findall(nodes.literal_block):
+    for node in _code_blocks(doctree):
         for comment in comments(node.astext(), _language(node)):
             catalog.add(comment.text, MsgOrigin(node.source or docname, node.line or 0))
 
@@ -219,7 +243,7 @@ class TranslatedComments(SphinxTransform):
         catalog, found = init_locale(dirs, self.config.language, domain)
         if not found:
             return
-        for node in list(self.document.findall(nodes.literal_block)):
+        for node in _code_blocks(self.document):
             code = node.astext()
             new = translate_comments(code, _language(node), catalog.gettext)
             if new != code:

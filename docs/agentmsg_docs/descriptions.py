@@ -134,16 +134,32 @@ def describe(document: nodes.document, length: int = LENGTH) -> str:
     if len(sentences) > 1 and sentences[-1].endswith(_COLONS):
         sentences.pop()
     cut = ""
-    for piece in sentences:
+    for index, piece in enumerate(sentences):
         joined = _join(cut, piece)
         if width(joined) > length:
+            if width(cut) < length // 2:  # too little said: add what fits of the next one
+                room = length - width(cut) - (1 if cut and not _CJK_END.search(cut) else 0)
+                cut = _join(cut, _clipped(" ".join(sentences[index:]), room))
             break
         cut = joined
-    if cut:
-        return cut
-    while width(text) > length - 1:
-        text = text[:-1]
-    return text.rstrip() + "…"
+    return cut or _clipped(text, length)
+
+
+#: Where a clipped sentence may end, best first: after a clause, else between words.
+_BREAKS = ((";", ":", ",", "；", "：", "，", "、"), (" ",))
+
+
+def _clipped(text: str, room: int) -> str:
+    """*text* cut to fit *room* with an ellipsis: at the last clause mark or space in its
+    second half, else where the room ends (Chinese has no spaces)."""
+    prefix = text
+    while width(prefix) > room - 1:
+        prefix = prefix[:-1]
+    for marks in _BREAKS:
+        at = max(prefix.rfind(mark) for mark in marks)
+        if at > len(prefix) // 2:
+            return prefix[:at].rstrip() + "…"
+    return prefix.rstrip() + "…"
 
 
 def _page_context(

@@ -19,7 +19,9 @@ from docutils import nodes
 from sphinx.application import Sphinx
 from sphinx.util.docutils import SphinxDirective
 
+from .languages import SOURCE
 from .po import context_translations
+from .progress import ENGLISH_CLASS
 
 #: The words of a cell, by direction (0: ``to_*``, 1: ``from_*``) and status (see
 #: agentmsg.providers._matrix): a request sends, a reader keeps.
@@ -131,6 +133,8 @@ class ConversionMatrix(SphinxDirective):
         if fmt is None:
             raise self.error(f"no format {self.arguments[0]!r}; one of {', '.join(formats)}")
         cells = _matrix.matrix()[fmt.key]
+        language = self.env.config.language or SOURCE.code
+        english = [] if language == SOURCE.code else [ENGLISH_CLASS]
         table = nodes.table(classes=["agentmsg-matrix"])
         group = nodes.tgroup(cols=3)
         table += group
@@ -149,16 +153,17 @@ class ConversionMatrix(SphinxDirective):
             to_cell, from_cell = cells[probe.key]
             body += self._row(
                 [_para(*_marked(tr(ROW_CONTEXT, probe.key)))],
-                self._cell(probe.key, 0, to_cell, tr),
-                self._cell(probe.key, 1, from_cell, tr),
+                self._cell(probe.key, 0, to_cell, tr, english),
+                self._cell(probe.key, 1, from_cell, tr, english),
             )
         return [table]
 
     @staticmethod
-    def _cell(key: str, direction: int, cell: Any, tr: Any) -> list[nodes.Node]:
+    def _cell(key: str, direction: int, cell: Any, tr: Any, english: list[str]) -> list[nodes.Node]:
         words = cell_text(key, direction, cell, tr)
         parts: list[nodes.Node] = [_para(nodes.strong("", "", *_marked(words)))]
-        parts += [_para(nodes.literal("", text)) for text in cell.losses]
+        # The losses are quoted as the code writes them, in English, on every page.
+        parts += [_para(nodes.literal("", text, classes=english)) for text in cell.losses]
         return parts
 
     @staticmethod

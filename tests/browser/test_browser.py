@@ -465,6 +465,26 @@ class TestSearch:
         found = {urlsplit(href).path for href in hrefs}
         assert (set(expected), []) == (set(expected) & found, errors)
 
+    @pytest.mark.parametrize(("lang", "term"), SEARCHES.items())
+    def test_summaries_leave_out_the_download_note(
+        self, page: Any, base_url: str, lang: str, term: str
+    ) -> None:
+        """A tutorial's result shows its own text, not sphinx-gallery's "go to the end to
+        download" note that opens the page (the Spanish review)."""
+        page.goto(f"{base_url}{lang}/{TUTORIALS[0]}")
+        note = page.inner_text(".sphx-glr-download-link-note").split()
+        page.goto(f"{base_url}{lang}/search.html?q={term}")
+        page.wait_for_function(
+            """() => document.querySelectorAll("#search-results ul.search li p.context").length
+                 >= 3""",
+        )
+        summaries = page.eval_on_selector_all(
+            "#search-results ul.search li p.context", "items => items.map(p => p.innerText)"
+        )
+        # The note's words, minus the first (furo's "Note" label), in any summary.
+        phrase = " ".join(note[1:6])
+        assert note and [] == [text for text in summaries if phrase in " ".join(text.split())]
+
 
 class TestDownloads:
     """Every download link of the tutorials answers with a valid file."""

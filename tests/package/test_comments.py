@@ -78,3 +78,24 @@ class TestDocstrings:
 
     def test_a_snippet_that_does_not_parse_has_no_docstrings(self):
         assert [] == comments('    """Indented alone."""\n  x = (', "python")
+
+
+class TestSessions:
+    SESSION = """>>> reply = ask("hi")  # a question
+>>> reply.count  # its length
+2
+# not a comment: output
+"""
+
+    def test_comments_of_prompt_lines_only(self):
+        """In a doctest only the comments after ``>>>`` or ``...`` are comments."""
+        assert ["a question", "its length"] == [
+            comment.text for comment in comments(self.SESSION, "doctest")
+        ]
+
+    def test_translated_in_place(self):
+        translated = translate_comments(
+            self.SESSION, "pycon", {"its length": "su longitud"}.get
+        )
+        assert ">>> reply.count  # su longitud\n2\n" in translated
+        assert strip_comments(self.SESSION, "doctest") == strip_comments(translated, "doctest")

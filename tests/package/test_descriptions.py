@@ -43,3 +43,19 @@ def test_a_page_that_opens_with_a_subsection_uses_it():
 def test_too_long_a_sentence_is_cut_with_an_ellipsis():
     text = describe(doctree("T\n=\n\n" + "字" * 150 + "\n"))
     assert text.endswith("…") and width(text) <= LENGTH
+
+
+def test_a_long_sentence_ends_between_words():
+    """Cut inside a sentence, the description ends at a clause mark or a space with an
+    ellipsis, never inside a word (the Spanish review)."""
+    text = describe(doctree("T\n=\n\n" + "una palabra, otra palabra " * 20 + "\n"))
+    assert text.endswith("…") and width(text) <= LENGTH
+    assert text[:-1].endswith(("palabra", "otra"))
+
+
+def test_a_short_first_sentence_is_followed_by_what_fits():
+    first = "agentmsg offers two ways."
+    second = "The Msg class " + "holds every kind of content, " * 12 + "and more."
+    text = describe(doctree(f"T\n=\n\n{first} {second}\n"))
+    assert text.startswith(first + " The Msg class") and text.endswith("…")
+    assert width(text) <= LENGTH

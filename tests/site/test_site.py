@@ -27,7 +27,7 @@ from agentmsg_docs import html_pages
 from agentmsg_docs.build import root_pages as build
 from agentmsg_docs.cards import localize
 from agentmsg_docs.comments import strip_comments
-from agentmsg_docs.downloads import load_catalog, text_msgids, translate_script
+from agentmsg_docs.downloads import load_catalog, text_msgids, translate_script, with_language_cell
 from agentmsg_docs.languages import LANGUAGES, SITE_URL, language_links
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -569,10 +569,17 @@ class TestTranslatedDownloads:
     def test_script_is_translated_with_the_catalog(
         self, built_site: Path, lang: str, name: str
     ) -> None:
-        """The ``.py`` download is the English script translated with the page's catalog."""
+        """The ``.py`` download is the English script translated with the page's catalog,
+        with the notebook's cells that set the display language after its docstring (the
+        Spanish review: run in an editor, the script showed English cards)."""
         english = download(built_site, "en", f"{name}.py").read_text(encoding="utf-8")
         catalog = load_catalog(ROOT / "locales" / lang / "LC_MESSAGES" / "tutorial" / f"{name}.po")
-        expected = translate_script(english, catalog.get)
+        cells = notebook_cells(download(built_site, lang, f"{name}.ipynb"))[1:3]
+        assert [("markdown", True), ("code", True)] == [
+            (kind, f'set_display_language("{lang}")' in source or kind == "markdown")
+            for kind, source in cells
+        ]
+        expected = with_language_cell(translate_script(english, catalog.get), cells)
         assert expected == download(built_site, lang, f"{name}.py").read_text(encoding="utf-8")
 
     @pytest.mark.parametrize("lang", TRANSLATED)
@@ -589,8 +596,9 @@ class TestTranslatedDownloads:
                 strip_comments(block.content, "python") for block in blocks if block.type == "code"
             ]
 
-        assert code(download(built_site, "en", f"{name}.py")) == code(
-            download(built_site, lang, f"{name}.py")
+        setting = f'import agentmsg\nagentmsg.set_display_language("{lang}")'
+        assert "\n".join([setting, *code(download(built_site, "en", f"{name}.py"))]) == "\n".join(
+            code(download(built_site, lang, f"{name}.py"))
         )
 
     @pytest.mark.parametrize("lang", TRANSLATED)
