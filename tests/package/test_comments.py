@@ -94,8 +94,6 @@ class TestSessions:
         ]
 
     def test_translated_in_place(self):
-        translated = translate_comments(
-            self.SESSION, "pycon", {"its length": "su longitud"}.get
-        )
+        translated = translate_comments(self.SESSION, "pycon", {"its length": "su longitud"}.get)
         assert ">>> reply.count  # su longitud\n2\n" in translated
         assert strip_comments(self.SESSION, "doctest") == strip_comments(translated, "doctest")
