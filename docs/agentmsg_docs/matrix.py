@@ -125,10 +125,16 @@ def _marked(text: str) -> list[nodes.Node]:
     ]
 
 
-def _para(*children: nodes.Node) -> nodes.paragraph:
+def _para(*children: nodes.Node, english: bool = False) -> nodes.paragraph:
     para = nodes.paragraph("", "", *children)
     para["translatable"] = False  # translated here, with its row's context
+    if english:  # no translation yet: the English, marked lang="en" (see progress.py)
+        para["classes"].append(ENGLISH_CLASS)
     return para
+
+
+#: Whether a cell's words, each a (msgctxt, msgid), show in English on the page.
+InEnglish = Callable[..., bool]
 
 
 class ConversionMatrix(SphinxDirective):
@@ -141,33 +147,39 @@ class ConversionMatrix(SphinxDirective):
     def run(self) -> list[nodes.Node]:
         from agentmsg.providers import _matrix
 
-        fmt, tr = self._start()
+        fmt, tr, in_english = self._start()
         cells = _matrix.matrix()[fmt.key]
         rows = [
             (probe.key, (0, cells[probe.key][0]), (1, cells[probe.key][1]))
             for probe in _matrix.PROBES
         ]
-        return [self._table(tr, f"to_{fmt.key}", f"from_{fmt.key}", rows)]
+        return [self._table(tr, in_english, f"to_{fmt.key}", f"from_{fmt.key}", rows)]
 
-    def _start(self) -> tuple[Any, Callable[[str, str], str]]:
-        """The format named by the argument, and the translation of the page's words."""
+    def _start(self) -> tuple[Any, Callable[[str, str], str], InEnglish]:
+        """The format named by the argument, the translation of the page's words, and
+        whether some of them have none (:data:`InEnglish`)."""
         from agentmsg.providers import _matrix
 
         self.env.note_dependency(_matrix.__file__)
         catalog = _catalog(self.env.app, self.env.docname)
+        source = (self.env.config.language or SOURCE.code) == SOURCE.code
 
         def tr(context: str, text: str) -> str:
             return catalog.get((context, text), text)
+
+        def in_english(*pairs: tuple[str, str]) -> bool:
+            return not source and any(pair not in catalog for pair in pairs)
 
         formats = {fmt.key: fmt for fmt in _matrix.FORMATS}
         fmt = formats.get(self.arguments[0])
         if fmt is None:
             raise self.error(f"no format {self.arguments[0]!r}; one of {', '.join(formats)}")
-        return fmt, tr
+        return fmt, tr, in_english
 
     def _table(
         self,
         tr: Callable[[str, str], str],
+        in_english: InEnglish,
         left: str,
         right: str,
         rows: list[tuple[str, tuple[int, Any], tuple[int, Any]]],
@@ -184,7 +196,12 @@ class ConversionMatrix(SphinxDirective):
         head = nodes.thead()
         group += head
         head += self._row(
-            [_para(nodes.Text(tr(HEADER_CONTEXT, HEADER)))],
+            [
+                _para(
+                    nodes.Text(tr(HEADER_CONTEXT, HEADER)),
+                    english=in_english((HEADER_CONTEXT, HEADER)),
+                )
+            ],
             [_para(nodes.literal("", left))],
             [_para(nodes.literal("", right))],
         )
@@ -192,16 +209,23 @@ class ConversionMatrix(SphinxDirective):
         group += body
         for key, (left_direction, left_cell), (right_direction, right_cell) in rows:
             body += self._row(
-                [_para(*_marked(tr(ROW_CONTEXT, key)))],
-                self._cell(key, left_direction, left_cell, tr, english),
-                self._cell(key, right_direction, right_cell, tr, english),
+                [_para(*_marked(tr(ROW_CONTEXT, key)), english=in_english((ROW_CONTEXT, key)))],
+                self._cell(key, left_direction, left_cell, tr, english, in_english),
+                self._cell(key, right_direction, right_cell, tr, english, in_english),
             )
         return table
 
     @staticmethod
-    def _cell(key: str, direction: int, cell: Any, tr: Any, english: list[str]) -> list[nodes.Node]:
+    def _cell(
+        key: str, direction: int, cell: Any, tr: Any, english: list[str], in_english: InEnglish
+    ) -> list[nodes.Node]:
         words = cell_text(key, direction, cell, tr)
-        parts: list[nodes.Node] = [_para(nodes.strong("", "", *_marked(words)))]
+        parts: list[nodes.Node] = [
+            _para(
+                nodes.strong("", "", *_marked(words)),
+                english=in_english(*cell_words(key, direction, cell)),
+            )
+        ]
         # The losses are quoted as the code writes them, in English, on every page.
         parts += [_para(nodes.literal("", text, classes=english)) for text in cell.losses]
         around = events_text(cell, tr)
@@ -210,7 +234,9 @@ class ConversionMatrix(SphinxDirective):
             for number, event in enumerate(cell.events):
                 listed += [nodes.Text(", ")] if number else []
                 listed.append(nodes.literal("", event))
-            parts.append(_para(*listed, nodes.Text(around[1])))
+            parts.append(
+                _para(*listed, nodes.Text(around[1]), english=in_english((CELL_CONTEXT, EVENTS)))
+            )
         return parts
 
     @staticmethod
@@ -230,13 +256,13 @@ class ReplyMatrix(ConversionMatrix):
     def run(self) -> list[nodes.Node]:
         from agentmsg.providers import _matrix
 
-        fmt, tr = self._start()
+        fmt, tr, in_english = self._start()
         cells = _matrix.reply_matrix()[fmt.key]
         rows = [
             (probe.key, (1, cells[probe.key][0]), (1, cells[probe.key][1]))
             for probe in _matrix.REPLY_PROBES
         ]
-        return [self._table(tr, f"from_{fmt.key}", fmt.stream.__name__, rows)]
+        return [self._table(tr, in_english, f"from_{fmt.key}", fmt.stream.__name__, rows)]
 
 
 def _add_to_pot(app: Sphinx, exception: Exception | None) -> None:
