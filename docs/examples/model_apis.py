@@ -289,8 +289,8 @@ for format_name, (convert, _) in FORMATS.items():
 # - Gemini carries all of it: the recording, the thinking block as a ``thought`` part, and
 #   the image inside the function response.
 #
-# The :ref:`API reference <provider-formats>` has the full table of what each format
-# carries.
+# The :doc:`conversion matrix </conversions>` has the full table of what each format
+# carries, in both directions.
 
 # %%
 # Strict mode
@@ -313,8 +313,8 @@ except MessageError as error:
 #
 # Responses from the other APIs are read the same way. An Anthropic response with
 # extended thinking carries a *signature* with each thinking block, and Anthropic takes
-# the block back only with it. A :class:`~agentmsg.ThinkingBlock` has no field for the
-# signature, so the message keeps it in its metadata, under ``provider_state``, and
+# the block back only with it. :func:`~agentmsg.from_anthropic` keeps the signature in
+# the message's metadata, under ``provider_state``, rather than in the block, and
 # :func:`~agentmsg.to_anthropic` puts it back: nothing is lost. Gemini's thought
 # signatures and the ids of Responses reasoning items are kept the same way.
 
@@ -341,7 +341,7 @@ print(to_anthropic(reply.messages).payload["messages"][0]["content"][0])
 # ``usageMetadata``), while its Python package uses snake_case, and
 # :func:`~agentmsg.from_gemini` reads both. This answer asks for a tool call without
 # giving it an id, which Gemini may do. agentmsg then names the call after its tool, and
-# a function response without an id answers the oldest call with that name.
+# a function response without an id answers the oldest unanswered call with that name.
 
 gemini_response = {
     "candidates": [

@@ -459,7 +459,8 @@ planner = Msg(
 print(repr(ChatMessage.from_msg(planner)))
 
 # %%
-# In a notebook, and on this page, a role message displays as the card of its Msg form:
+# In a notebook, as on the web version of this tutorial, a role message displays as the
+# card of its Msg form:
 
 print(type(final).__name__, "shown as a Msg card:")
 final

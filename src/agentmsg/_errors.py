@@ -18,8 +18,6 @@ class MessageError(ValueError):
     Attributes:
         path: The dotted field path that was rejected, such as ``content[2].source.url``,
             or an empty string when the whole value was rejected.
-
-    .. versionadded:: 0.1.0
     """
 
     path: str
@@ -35,8 +33,6 @@ class MediaError(MessageError):
     Raised for a missing or unreadable file, bytes in a format agentmsg does not
     recognise, base64 data that does not decode, and a declared media type that does
     not match the bytes' signature.
-
-    .. versionadded:: 0.1.0
     """
 
 
@@ -61,6 +57,4 @@ class TokenCountError(MessageAttributeError):
 
     It is a :class:`MessageAttributeError`, and so an :exc:`AttributeError` too:
     ``getattr(message, "token_count", None)`` gives None for a count not known yet.
-
-    .. versionadded:: 0.1.0
     """

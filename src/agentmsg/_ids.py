@@ -134,8 +134,6 @@ def deterministic(
         True
         >>> first.timestamp
         '2025-01-01 09:00:00.000'
-
-    .. versionadded:: 0.1.0
     """
     import random
 

@@ -126,8 +126,6 @@ def detect_media_type(data: bytes) -> str | None:
         'image/png'
         >>> detect_media_type(b"plain text") is None
         True
-
-    .. versionadded:: 0.1.0
     """
     if type(data) is not bytes:
         if not isinstance(data, bytes | bytearray | memoryview):
@@ -199,8 +197,6 @@ def block_from_bytes(
         >>> block = block_from_bytes(b"GIF89a" + bytes(10))
         >>> block["type"], block["source"]["media_type"]
         ('image', 'image/gif')
-
-    .. versionadded:: 0.1.0
     """
     if not isinstance(data, bytes | bytearray | memoryview):
         raise must_be("data", "bytes", data, MediaError, typed=True)
@@ -243,8 +239,6 @@ def block_from_file(path: str | os.PathLike[str], *, kind: str | None = None) ->
     Raises:
         MediaError: The file is missing or unreadable, or its format is not supported,
             or it is not of *kind*.
-
-    .. versionadded:: 0.1.0
     """
     _check_kind(kind)
     try:
@@ -278,8 +272,6 @@ def block_from_url(url: str, *, kind: str | None = None) -> dict[str, Any]:
         >>> from agentmsg import block_from_url
         >>> block_from_url("https://example.com/cat.png")
         {'type': 'image', 'source': {'type': 'url', 'url': 'https://example.com/cat.png'}}
-
-    .. versionadded:: 0.1.0
     """
     _check_kind(kind)
     if type(url) is not str:

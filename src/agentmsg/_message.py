@@ -116,8 +116,6 @@ class Msg:
         'Hi! How can I help you?'
         >>> Msg.from_dict(msg.to_dict()) == msg
         True
-
-    .. versionadded:: 0.1.0
     """
 
     # The fields live in one list, in the order of _FIELDS: one slot to write per message.

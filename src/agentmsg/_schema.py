@@ -57,8 +57,6 @@ def json_schema() -> dict[str, Any]:
         ['name', 'role', 'content']
         >>> sorted(schema["$defs"])
         ['audio', 'image', 'text', 'thinking', 'tool_result', 'tool_use', 'video']
-
-    .. versionadded:: 0.1.0
     """
     defs: dict[str, Any] = {
         "text": _object({"type": {"const": "text"}, "text": _STRING}, ("thought_signature",)),

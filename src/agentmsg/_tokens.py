@@ -74,8 +74,6 @@ def estimate_tokens(text: str) -> int:
         6
         >>> estimate_tokens("")
         0
-
-    .. versionadded:: 0.1.0
     """
     if not isinstance(text, str):
         msg = f"`text` must be a string, not {type(text).__name__}: {show(text)}."

@@ -165,3 +165,43 @@ class TestTodaysCatalogs:
     def test_pass(self, language):
         """The shipped catalogs keep their glossary."""
         assert [] == [str(p) for p in glossary.check_language(language)]
+
+    @pytest.mark.parametrize(
+        ("language", "rule", "slip", "fixed"),
+        [
+            (
+                "zh_CN",
+                "ernie-bot-later",
+                "字典（ERNIE Bot 为每个结果给出 ``index``）。",
+                "字典（文心一言为每个结果给出 ``index``）。首次提到时写文心一言（ERNIE Bot）。",
+            ),
+            (
+                "es",
+                "identifier",
+                "la API lo encuentra por el id de ese elemento.",
+                "por el ``id``.",
+            ),
+            (
+                "es",
+                "gives-what",
+                "``result()`` da lo que la función ``from_*`` da para la respuesta completa.",
+                "``result()`` devuelve lo mismo que la función ``from_*`` con la respuesta.",
+            ),
+        ],
+        ids=["zh_CN-ernie-bot-later", "es-identifier", "es-gives-what"],
+    )
+    def test_rules_catch_the_reviews_slips(self, tmp_path, language, rule, slip, fixed):
+        """The rules added after the native reviews flag the reviewed slip and pass its fix."""
+        rules = [
+            r
+            for r in glossary.read_rules(ROOT / "locales" / language / "GLOSSARY.md")
+            if r.id == rule
+        ]
+        path = tmp_path / "api.po"
+        path.write_text(
+            f'msgid ""\nmsgstr ""\n"Language: {language}\\n"\n\n'
+            f'msgid "One."\nmsgstr "{slip}"\n\nmsgid "Two."\nmsgstr "{fixed}"\n',
+            encoding="utf-8",
+        )
+        problems = glossary.check_catalog(path, rules, "api.po", "api.po")
+        assert [_line_of(path, 'msgid "One."')] == [p.line for p in problems]

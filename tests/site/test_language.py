@@ -20,9 +20,12 @@ from pathlib import Path
 
 import pytest
 from bs4 import BeautifulSoup, Comment, NavigableString, Tag
+from docutils import nodes
+from docutils.utils import new_document
 
 import agentmsg
 from agentmsg_docs.languages import LANGUAGES, TRANSLATED
+from agentmsg_docs.typography import FullWidthVersionPunctuation
 
 HERE = Path(__file__).resolve().parent
 TRANSLATED_LANGS = [language.code for language in TRANSLATED]
@@ -250,14 +253,23 @@ class TestChineseTypography:
         texts = [prose_text(p) for p in page.select("article p")]
         assert any("见安装页面" in text for text in texts), texts
 
-    def test_version_sentences_end_full_width(self, built_site: Path) -> None:
-        """``versionadded`` sentences end with a full-width full stop."""
-        page = BeautifulSoup(
-            (built_site / "zh_CN" / "api.html").read_text(encoding="utf-8"), "html.parser"
-        )
-        sentences = [span.get_text() for span in page.select("span.versionmodified")]
-        assert sentences
-        assert [] == [s for s in sentences if not s.endswith(("。", "："))]
+    def test_version_sentences_end_full_width(self) -> None:
+        """``versionadded`` sentences end with a full-width full stop or colon (0.1.0, the
+        first release, marks no name as added, so the transform runs on a small tree)."""
+        document = new_document("api.rst")
+        sentences = [
+            ("在 0.2.0 版本中新增.", "在 0.2.0 版本中新增。"),
+            ("在 0.2.0 版本中变更:", "在 0.2.0 版本中变更："),
+        ]
+        for sentence, _ in sentences:
+            document += nodes.paragraph(
+                "", "", nodes.inline("", sentence, classes=["versionmodified"])
+            )
+        document += nodes.paragraph("", "不变.")
+        FullWidthVersionPunctuation(document).run()
+        assert [full for _, full in sentences] + ["不变."] == [
+            paragraph.astext() for paragraph in document.findall(nodes.paragraph)
+        ]
 
     def test_base_classes_are_enumerated(self, built_site: Path) -> None:
         """Two base classes read ``基类：MessageError、AttributeError``, not with a comma

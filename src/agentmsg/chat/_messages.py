@@ -73,8 +73,6 @@ class FunctionCall(TypedDict):
     ``thoughts`` the reasoning the model gave for the call, if any, and ``id`` the call
     id, if the model gave one. The arguments are kept as text and only parsed when the
     message is converted to a :class:`~agentmsg.Msg`.
-
-    .. versionadded:: 0.1.0
     """
 
     name: str
@@ -91,8 +89,6 @@ class TokenUsage(TypedDict):
     usage of a plugin answer: one dict per plugin, its ``name`` and its counts (such as
     ``parse_tokens`` and ``total_tokens``, integers >= 0). :attr:`AIMessage.token_count`
     is ``completion_tokens`` and :attr:`AIMessage.query_tokens_count` ``prompt_tokens``.
-
-    .. versionadded:: 0.1.0
     """
 
     prompt_tokens: int
@@ -163,8 +159,6 @@ class ChatMessage:
     Use :meth:`from_dict` and :meth:`from_msg` on this class (or on
     :class:`~agentmsg.Message`) to get whichever role message the data describes, or on
     a subclass to insist on that role.
-
-    .. versionadded:: 0.1.0
     """
 
     __slots__ = ("_content", "_name", "_role", "_token_count")
@@ -526,8 +520,6 @@ class Message(ChatMessage):
         >>> from agentmsg import Message
         >>> Message("user", "hello", token_count=5)
         <Message role: 'user', content: 'hello', token_count: 5>
-
-    .. versionadded:: 0.1.0
     """
 
     __slots__ = ()
@@ -574,8 +566,6 @@ class HumanMessage(Message):
         >>> question.token_count = 7
         >>> print(question)
         <role: 'user', content: 'What is 7 times 8?', token_count: 7>
-
-    .. versionadded:: 0.1.0
     """
 
     __slots__ = ("_files",)
@@ -724,8 +714,6 @@ class SystemMessage(Message):
         >>> from agentmsg import SystemMessage
         >>> print(SystemMessage("Answer in one word."))
         <role: 'system', content: 'Answer in one word.', token_count: 19>
-
-    .. versionadded:: 0.1.0
     """
 
     __slots__ = ()
@@ -792,8 +780,6 @@ class AIMessage(Message):
         >>> answer.search_info["results"].append({"index": 2, "url": "", "title": "Products"})
         >>> len(answer.search_info["results"])
         2
-
-    .. versionadded:: 0.1.0
     """
 
     __slots__ = (
@@ -1127,8 +1113,6 @@ class FunctionMessage(Message):
         <role: 'function', name: 'multiply', content: '{"product": 56}'>
         >>> result.to_dict()
         {'role': 'function', 'name': 'multiply', 'content': '{"product": 56}'}
-
-    .. versionadded:: 0.1.0
     """
 
     __slots__ = ("_call_id",)
