@@ -35,7 +35,15 @@ from typing import Any
 
 import polib
 
-__all__ = ["Problem", "Rule", "check_catalog", "check_language", "main", "read_rules"]
+__all__ = [
+    "Problem",
+    "Rule",
+    "check_catalog",
+    "check_language",
+    "main",
+    "read_rules",
+    "terms",
+]
 
 ROOT = Path(__file__).resolve().parents[2]
 _BLOCK = re.compile(r"^```toml[^\n]*\n(.*?)^```", re.DOTALL | re.MULTILINE)
@@ -87,6 +95,30 @@ class Problem:
 
     def __str__(self) -> str:
         return f"{self.path}:{self.line}: [{self.rule}] {self.text}"
+
+
+_ROW = re.compile(r"^\|(.*)\|\s*$", re.MULTILINE)
+_SEPARATOR = re.compile(r"^[\s|:-]+$")
+
+
+def terms(glossary: Path) -> list[str]:
+    """The translations of the table in *glossary* (its second column), in table order:
+    each cell split at ``/`` into its renderings, a parenthesised part left out
+    (``文心一言（ERNIE Bot）`` gives ``文心一言``). The header row is not a term.
+
+    A glossary without a table has no terms.
+    """
+    found: list[str] = []
+    rows = [row.group(1) for row in _ROW.finditer(glossary.read_text(encoding="utf-8"))]
+    for row in rows[1:]:  # the first row is the header
+        cells = [cell.strip() for cell in row.split("|")]
+        if len(cells) < 2 or _SEPARATOR.match(row):
+            continue
+        for rendering in cells[1].split("/"):
+            term = re.sub(r"（[^）]*）|\([^)]*\)", "", rendering).strip()
+            if term and term not in found:
+                found.append(term)
+    return found
 
 
 def read_rules(glossary: Path) -> list[Rule]:
