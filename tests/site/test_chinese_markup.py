@@ -7,6 +7,7 @@ from __future__ import annotations
 from docutils import nodes
 
 from agentmsg_docs import titlemarks
+from agentmsg_docs.typography import ChineseSpacing
 
 
 def paragraph(*children: nodes.Node) -> nodes.paragraph:
@@ -45,3 +46,17 @@ class TestPlaceTitleMarks:
         titlemarks._place(holder, "《", "》")
         assert "和《工具》一样" == made.astext()
 
+
+class TestChineseSpacing:
+    def test_the_space_that_goes_is_the_one_at_chinese(self) -> None:
+        """Of two equal texts, only the one before Chinese markup loses its space."""
+        made = paragraph(
+            nodes.Text("B 和 "),
+            nodes.emphasis("", "b"),
+            nodes.Text("B 和 "),
+            nodes.emphasis("", "中文"),
+        )
+        texts = [child for child in made.children if isinstance(child, nodes.Text)]
+        ChineseSpacing._join(texts[0], made.children[1][0])
+        ChineseSpacing._join(made.children[2], made.children[3][0])
+        assert "B 和 bB 和中文" == made.astext()
