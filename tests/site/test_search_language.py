@@ -1,5 +1,6 @@
-"""Chinese search without a site build: the index's words (agentmsg_docs/search.py) and the
-query splitter (docs/_static/search/zh.js, run by Node.js when it is installed)."""
+"""Chinese search: the index's words (agentmsg_docs/search.py) and the query splitter
+(docs/_static/search/zh.js, run by Node.js when it is installed), without a site build,
+and on the built index for every glossary term (the browser tests search some of them)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from types import SimpleNamespace
 from typing import Any
 
 import pytest
+from bs4 import BeautifulSoup
 
 from agentmsg_docs import search
 from agentmsg_docs.languages import LANGUAGES
@@ -126,3 +128,63 @@ class TestQuerySplitter:
     def test_before_the_index_has_loaded_nothing_is_cut(self) -> None:
         """Without an index, the query is split as Sphinx splits it."""
         assert ["丢失项和工具调用", "x"] == split_query("丢失项和工具调用 x", None)
+
+
+#: Looks each query up in a built search index as searchtools.js does for words that the
+#: index holds: the pages that have every word the splitter gives, in text or a title.
+_LOOKUP = """
+const fs = require("fs");
+const [file, index, queries] = process.argv.slice(1);
+const text = fs.readFileSync(index, "utf8");
+const data = JSON.parse(text.slice(text.indexOf("(") + 1, text.lastIndexOf(")")));
+globalThis.Search = {_index: data};
+eval(fs.readFileSync(file, "utf8") + "\\nglobalThis.splitQuery = splitQuery;");
+const pages = word => new Set([].concat(data.terms[word] ?? [], data.titleterms[word] ?? []));
+const found = {};
+for (const query of JSON.parse(queries)) {
+  const sets = splitQuery(query).map(pages);
+  const all = sets.length ? [...sets[0]].filter(page => sets.every(set => set.has(page))) : [];
+  found[query] = all.map(page => data.docnames[page]).sort();
+}
+console.log(JSON.stringify(found));
+"""
+
+
+@pytest.mark.parametrize("code", [language.code for language in CHINESE])
+def test_every_glossary_term_finds_its_pages(built_site: Path, code: str) -> None:
+    """Each Chinese term of the glossary that the pages use is found on exactly the pages
+    whose text has it: the index and the splitter cut it alike."""
+    node = shutil.which("node")
+    if node is None:
+        pytest.skip("Node.js is not installed")
+    site = built_site / code
+    index = (site / "searchindex.js").read_text(encoding="utf-8")
+    docnames = json.loads(index[index.index("(") + 1 : index.rindex(")")])["docnames"]
+    texts = {}
+    for docname in docnames:
+        html = BeautifulSoup((site / f"{docname}.html").read_text("utf-8"), "html.parser")
+        article = html.select_one("article[role=main]")
+        assert article is not None, f"{code}/{docname}.html: no <article role=main>"
+        for tag in article.select("script, style"):
+            tag.decompose()
+        texts[docname] = article.get_text()
+    expected = {
+        term: sorted(docname for docname, text in texts.items() if term in text)
+        for term in search.jieba_words(glossary(code))
+    }
+    expected = {term: pages for term, pages in expected.items() if pages}
+    result = subprocess.run(
+        [
+            node,
+            "-e",
+            _LOOKUP,
+            str(search.SPLITTER),
+            str(site / "searchindex.js"),
+            json.dumps(list(expected)),
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert len(expected) > 20
+    assert expected == json.loads(result.stdout)
