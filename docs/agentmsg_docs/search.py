@@ -10,9 +10,9 @@ languages), :class:`ChineseSearch` takes the place of Sphinx's Chinese search la
   such as 丢失项 is a word of the index, beside its parts;
 - a word also indexes the dictionary words inside it that jieba's search mode leaves out
   (four characters or more: 工具调用 inside 工具调用块);
-- its query splitter, ``_static/search/zh.js``, goes into ``language_data.js`` (Sphinx's
-  ``js_splitter_code``): it cuts a query's Chinese by longest match against the words of
-  the index, so the query asks for the words the pages were cut into.
+- its query splitter, ``_static/agentmsg-search-zh.js``, goes into ``language_data.js``
+  (Sphinx's ``js_splitter_code``): it cuts a query's Chinese by longest match against the
+  words of the index, so the query asks for the words the pages were cut into.
 """
 
 from __future__ import annotations
@@ -33,8 +33,9 @@ if TYPE_CHECKING:
 
 __all__ = ["SPLITTER", "ChineseSearch", "jieba_words"]
 
+STATIC = Path(__file__).resolve().parents[1] / "_static"
 #: The query splitter of the Chinese builds (JavaScript, run on the search page).
-SPLITTER = Path(__file__).resolve().parents[1] / "_static" / "search" / "zh.js"
+SPLITTER = STATIC / "agentmsg-search-zh.js"
 LOCALES = Path(__file__).resolve().parents[2] / "locales"
 _HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]{2,}")
 #: The shortest word inside another that jieba's search mode does not index itself.
@@ -91,6 +92,9 @@ class ChineseSearch(SearchChinese):
 
 
 def _config_inited(app: Sphinx, config: Config) -> None:
+    # The splitter reaches the search page inside language_data.js, not as a file of its
+    # own (exclude_patterns apply to html_static_path too; "**/" matches at its top).
+    config.exclude_patterns = [*config.exclude_patterns, f"**/{SPLITTER.name}"]
     language = built_language(config)
     if language.primary not in PRIMARY_SUBTAGS:
         return

@@ -2,8 +2,8 @@
 
 Chinese has no spaces between words: the index holds the words jieba cut each page into,
 and the query is cut the same way on the search page (``agentmsg_docs/search.py``,
-``docs/_static/search/zh.js``). The pages a query must find are read from the built HTML:
-every page of the search index whose text holds the query.
+``docs/_static/agentmsg-search-zh.js``). The pages a query must find are read from the
+built HTML: every page of the search index whose text holds the query.
 """
 
 from __future__ import annotations

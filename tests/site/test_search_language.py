@@ -1,6 +1,6 @@
 """Chinese search: the index's words (agentmsg_docs/search.py) and the query splitter
-(docs/_static/search/zh.js, run by Node.js when it is installed), without a site build,
-and on the built index for every glossary term (the browser tests search some of them)."""
+(docs/_static/agentmsg-search-zh.js, run by Node.js when it is installed), without a site
+build, and on the built index for every glossary term (the browser tests search some)."""
 
 from __future__ import annotations
 
@@ -62,7 +62,7 @@ class TestConfig:
         language and its glossary."""
         added: list[type[Any]] = []
         app = SimpleNamespace(add_search_language=added.append)
-        config = SimpleNamespace(language=code, html_search_options={})
+        config = SimpleNamespace(language=code, html_search_options={}, exclude_patterns=[])
         search._config_inited(app, config)  # type: ignore[arg-type]
         assert ([search.ChineseSearch], str(glossary(code))) == (
             added,
@@ -73,9 +73,17 @@ class TestConfig:
     def test_other_builds_keep_sphinx_s(self, code: str) -> None:
         added: list[type[Any]] = []
         app = SimpleNamespace(add_search_language=added.append)
-        config = SimpleNamespace(language=code, html_search_options={})
+        config = SimpleNamespace(language=code, html_search_options={}, exclude_patterns=[])
         search._config_inited(app, config)  # type: ignore[arg-type]
         assert ([], {}) == (added, config.html_search_options)
+
+    @pytest.mark.parametrize("code", [language.code for language in LANGUAGES])
+    def test_the_splitter_is_no_static_file(self, code: str) -> None:
+        """No build copies the splitter to ``_static/`` as a file of its own."""
+        app = SimpleNamespace(add_search_language=lambda cls: None)
+        config = SimpleNamespace(language=code, html_search_options={}, exclude_patterns=[])
+        search._config_inited(app, config)  # type: ignore[arg-type]
+        assert ["**/agentmsg-search-zh.js"] == config.exclude_patterns
 
     def test_the_splitter_goes_to_the_search_page(self) -> None:
         """Sphinx writes ``js_splitter_code`` into ``language_data.js``."""
@@ -188,3 +196,16 @@ def test_every_glossary_term_finds_its_pages(built_site: Path, code: str) -> Non
     )
     assert len(expected) > 20
     assert expected == json.loads(result.stdout)
+
+
+@pytest.mark.parametrize("code", [language.code for language in LANGUAGES])
+def test_the_built_search_page_s_splitter(built_site: Path, code: str) -> None:
+    """A Chinese build's ``language_data.js`` holds the splitter, another's does not, and
+    no build ships it as a file of its own."""
+    static = built_site / code / "_static"
+    data = (static / "language_data.js").read_text(encoding="utf-8")
+    chinese = code in {language.code for language in CHINESE}
+    assert (chinese, False) == (
+        search.SPLITTER.read_text(encoding="utf-8") in data,
+        (static / search.SPLITTER.name).exists(),
+    )
