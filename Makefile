@@ -132,7 +132,7 @@ bench/node_modules/.installed: bench/package-lock.json | $(NPM)
 
 .PHONY: bench
 bench: $(VENV)/.installed-bench $(LITE)/.installed bench/node_modules/.installed html ## Run the benchmarks (BASELINE=<git rev> builds that revision's docs beside)
-	AGENTMSG_BENCH_BASELINE=$(BASELINE) $(PY) bench/run.py $(BENCH_ARGS)
+	AGENTMSG_BENCH_BASELINE=$(BASELINE) $(PY) -m bench.run $(BENCH_ARGS)
 
 .PHONY: clean
 clean: ## Remove _build/ and generated gallery files (keeps .venv)

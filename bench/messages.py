@@ -636,6 +636,7 @@ def load_baseline() -> Any:
     """The ``Msg`` class of agentmsg at :data:`BASELINE_COMMIT`, imported from a copy of
     that commit's ``src/agentmsg`` as the package ``agentmsg_baseline``."""
     import atexit
+    import importlib.util
     import io
     import shutil
     import subprocess
@@ -661,11 +662,18 @@ def load_baseline() -> Any:
     atexit.register(shutil.rmtree, folder, ignore_errors=True)
     with tarfile.open(fileobj=io.BytesIO(archive.stdout)) as tar:
         tar.extractall(folder, filter="data")
-    (folder / "src" / "agentmsg").rename(folder / "agentmsg_baseline")
-    sys.path.insert(0, str(folder))
-    import agentmsg_baseline  # type: ignore[import-not-found]
-
-    return agentmsg_baseline.Msg
+    package = folder / "agentmsg_baseline"
+    (folder / "src" / "agentmsg").rename(package)
+    # Imported from its folder by name, without putting the folder on sys.path.
+    spec = importlib.util.spec_from_file_location(
+        "agentmsg_baseline", package / "__init__.py", submodule_search_locations=[str(package)]
+    )
+    if spec is None or spec.loader is None:
+        raise SystemExit(f"cannot import agentmsg at {BASELINE_COMMIT[:7]} from {package}")
+    baseline = importlib.util.module_from_spec(spec)
+    sys.modules["agentmsg_baseline"] = baseline
+    spec.loader.exec_module(baseline)
+    return baseline.Msg
 
 
 def time_baseline(options: Options) -> Table:

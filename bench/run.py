@@ -1,11 +1,12 @@
 """Run the benchmarks, print their tables and write them as JSON.
 
-Usage (from the repository root; ``make bench`` installs the peers and runs it)::
+Usage (from the repository root, as a module of the ``bench`` package, with the installed
+agentmsg; ``make bench`` installs the peers and runs it)::
 
-    python bench/run.py                      # every section
-    python bench/run.py --only messages      # one section (repeat or comma-separate)
-    python bench/run.py --quick              # fewer repeats: a smoke run, not figures
-    python bench/run.py --json out.json      # somewhere else than _build/bench/results.json
+    python -m bench.run                      # every section
+    python -m bench.run --only messages      # one section (repeat or comma-separate)
+    python -m bench.run --quick              # fewer repeats: a smoke run, not figures
+    python -m bench.run --json out.json      # somewhere else than _build/bench/results.json
 
 Sections are modules listed in ``SECTION_MODULES``, each with a ``SECTION`` attribute;
 another section (the docs-build figures, say) is one more module and one more line there.
@@ -28,10 +29,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
-if __package__ in (None, ""):  # run as `python bench/run.py`: import bench as a package
-    sys.path[0] = str(Path(__file__).resolve().parent.parent)
-
-from bench._common import Options, Section, Table, format_table
+from ._common import Options, Section, Table, format_table
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_JSON = ROOT / "_build" / "bench" / "results.json"
@@ -79,7 +77,7 @@ def environment() -> dict[str, Any]:
 
 def parse_arguments(argv: list[str], sections: dict[str, Section]) -> argparse.Namespace:
     parser = argparse.ArgumentParser(
-        prog="bench/run.py",
+        prog="python -m bench.run",
         description="agentmsg benchmarks, side by side with langchain-core and agentscope.",
         epilog="sections: "
         + "; ".join(f"{name}: {section.description}" for name, section in sections.items()),

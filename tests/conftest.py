@@ -19,7 +19,22 @@ from pathlib import Path
 
 import pytest
 
-from _checkout import ROOT, copy_repository, docs_command, docs_env
+from _checkout import (
+    BLANKED_LANGUAGE,
+    BLANKED_PAGE,
+    CHANGED_PAGE,
+    FIRST_TRANSLATIONS,
+    NEW_LANGUAGES,
+    NEW_PARAGRAPH,
+    OLD_PARAGRAPH,
+    ROOT,
+    WARM_START,
+    blanked_entry,
+    copy_repository,
+    docs_command,
+    docs_env,
+    warm_copy,
+)
 
 # Hypothesis's example database and caches, read when the first test runs: not in the tree,
 # and one folder per checkout, so that two checkouts' examples do not mix.
@@ -30,17 +45,42 @@ os.environ.setdefault(
 )
 
 SITE = ROOT / "_build" / "html"
-#: What the copy starts from when the working tree has it (a ``make html`` before): the
-#: build's content stamps then keep the languages that nothing changed, as ``make html``
-#: does, and the copy is built only where the working tree changed since.
-WARM_START = ("_build/html", "_build/stamps", "docs/tutorial")
-SITE_FIXTURES = {"built_site", "built_gallery", "site_checkout"}
+SITE_FIXTURES = {"built_site", "built_gallery", "site_checkout", "fourth_language_checkout"}
 
 
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+#: The parameters that name a language in the tests parametrized over the languages.
+LANGUAGE_PARAMETERS = ("lang", "language")
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--languages",
+        default="",
+        help="comma-separated language codes: run only the tests parametrized with one of "
+        "them (a `lang` or `language` parameter) and those marked every_language",
+    )
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     for item in items:
         if SITE_FIXTURES & set(getattr(item, "fixturenames", ())):
             item.add_marker(pytest.mark.docs)
+    chosen = {code for code in config.getoption("languages").split(",") if code}
+    if chosen:
+        kept, left = [], []
+        for item in items:
+            (kept if _for_languages(item, chosen) else left).append(item)
+        config.hook.pytest_deselected(items=left)
+        items[:] = kept
+
+
+def _for_languages(item: pytest.Item, chosen: set[str]) -> bool:
+    """Whether *item* tests one of the *chosen* languages (see ``--languages``)."""
+    params = getattr(getattr(item, "callspec", None), "params", {})
+    named = [params[name] for name in LANGUAGE_PARAMETERS if name in params]
+    if named:
+        return any(str(value) in chosen for value in named)
+    return item.get_closest_marker("every_language") is not None
 
 
 @pytest.fixture(scope="session")
@@ -73,6 +113,77 @@ def site_checkout(tmp_path_factory: pytest.TempPathFactory) -> Path:
             pytrace=False,
         )
     return repo
+
+
+@pytest.fixture(scope="session")
+def fourth_language_checkout(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One copy of the working tree for every test of a language added or of English
+    that changed: one English paragraph changed (:data:`NEW_PARAGRAPH`), ``make
+    update-po``, ``make add-language`` for each of :data:`NEW_LANGUAGES`, then ``make
+    html`` of all five languages. It starts from the working tree's build, as the
+    session's copy does (the examples pass then runs again: the new card catalogs are
+    its input). Before the build, Japanese gets its first translations
+    (:data:`FIRST_TRANSLATIONS`) and Spanish, a complete language, loses one
+    (:func:`blanked_entry`).
+
+    Set ``AGENTMSG_FOURTH_LANGUAGE_REPO`` to a folder to keep the copy there, and to
+    test the copy found there as it is (handy while writing tests; CI always builds).
+    """
+    kept = os.environ.get("AGENTMSG_FOURTH_LANGUAGE_REPO")
+    if kept and (Path(kept) / "_build" / "html" / "index.html").is_file():
+        return Path(kept)
+    target = Path(kept) if kept else tmp_path_factory.mktemp("fourth-language") / "repo"
+    repo = warm_copy(target)
+    page = repo / "docs" / f"{CHANGED_PAGE}.md"
+    text = page.read_text("utf-8")
+    assert 1 == text.count(OLD_PARAGRAPH), f"{page.name} lost the paragraph the test changes"
+    page.write_text(text.replace(OLD_PARAGRAPH, NEW_PARAGRAPH), "utf-8")
+    steps = [("update-po",), *(("add-language", "--lang", *new) for new in NEW_LANGUAGES)]
+    for args in [*steps, ("html",)]:
+        if args == ("html",):
+            _translate(repo, FIRST_TRANSLATIONS)
+            _blank(repo)
+        result = subprocess.run(
+            docs_command(sys.executable, *args),
+            cwd=repo,
+            env=docs_env(repo, dict(os.environ)),
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        if result.returncode != 0:
+            pytest.fail(
+                f"`python -m agentmsg_docs {' '.join(args)}` failed with exit code "
+                f"{result.returncode}:\n{result.stdout[-6000:]}\n{result.stderr[-6000:]}",
+                pytrace=False,
+            )
+    return repo
+
+
+def _translate(repo: Path, translations: dict[str, dict[str, str]]) -> None:
+    """Fill in *translations* (msgid -> msgstr, by language) in *repo*'s ``sphinx.po``."""
+    import polib
+
+    for lang, texts in translations.items():
+        path = repo / "locales" / lang / "LC_MESSAGES" / "sphinx.po"
+        catalog = polib.pofile(str(path))
+        for msgid, msgstr in texts.items():
+            entry = catalog.find(msgid)
+            assert entry is not None, f"{path.name} of {lang} has no {msgid!r}"
+            entry.msgstr = msgstr
+        catalog.save(str(path))
+
+
+def _blank(repo: Path) -> None:
+    """Take the translation of :func:`blanked_entry` out of *repo*'s catalog."""
+    import polib
+
+    path = repo / "locales" / BLANKED_LANGUAGE / "LC_MESSAGES" / f"{BLANKED_PAGE}.po"
+    catalog = polib.pofile(str(path))
+    entry = catalog.find(blanked_entry(repo / "locales").msgid)
+    assert entry is not None
+    entry.msgstr = ""
+    catalog.save(str(path))
 
 
 @pytest.fixture(scope="session")

@@ -32,8 +32,26 @@
     link.href = target.href;
   }
 
+  // A search result's summary is the page's text near the words found. On a tutorial
+  // page that text opens with sphinx-gallery's "Go to the end to download" note, which
+  // then fills every summary; the note is left out of the text the summary comes from.
+  var NOT_SUMMARIZED = ".sphx-glr-download-link-note";
+
+  function summarizeWithoutNotes() {
+    if (typeof Search === "undefined" || typeof Search.htmlToText !== "function") {
+      return;
+    }
+    var toText = Search.htmlToText;
+    Search.htmlToText = function (htmlString, anchor) {
+      var page = new DOMParser().parseFromString(htmlString, "text/html");
+      page.querySelectorAll(NOT_SUMMARIZED).forEach(function (note) { note.remove(); });
+      return toText(page.documentElement.outerHTML, anchor);
+    };
+  }
+
   function ready() {
     markScrollable();
+    summarizeWithoutNotes();
     var links = document.querySelectorAll(".agentmsg-languages a[data-agentmsg-language]");
     for (var i = 0; i < links.length; i++) {
       links[i].addEventListener("click", keepPlace);

@@ -27,7 +27,7 @@ from docutils import nodes
 from sphinx.transforms import SphinxTransform
 
 from agentmsg.cards._html import STYLE, escape
-from agentmsg.cards._labels import Label, Size, resolve_language, writing_labels
+from agentmsg.cards._labels import Label, Size, _catalog, resolve_language, writing_labels
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -77,7 +77,9 @@ def deferred() -> Iterator[None]:
 
 
 def localize(text: str, language: str) -> str:
-    """*text* (HTML holding deferred labels) with every label in *language*, escaped."""
+    """*text* (HTML holding deferred labels) with every label in *language*, escaped; a
+    label that *language* does not translate, written in the page's text (not in an
+    attribute), is marked ``<span lang="en">``."""
     code = resolve_language(language)
 
     def replace(match: re.Match[str]) -> str:
@@ -87,9 +89,28 @@ def localize(text: str, language: str) -> str:
             return match.group(0)  # text that only looks like a marker: left as it is
         if not isinstance(found, Label):
             return match.group(0)
-        return escape(found.text(code))
+        shown = escape(found.text(code))
+        before = text[: match.start()]
+        in_text = before.rfind(">") >= before.rfind("<")
+        if in_text and code != "en" and _in_english(found, code):
+            return f'<span lang="en">{shown}</span>'
+        return shown
 
     return _MARKED.sub(replace, text)
+
+
+_FIELD = re.compile(r"\{[^{}]*\}")
+
+
+def _in_english(label: Label, code: str) -> bool:
+    """Whether *label* shows in English in language *code*: its own words have no
+    translation there, or it has no words of its own and a label inside it shows in English."""
+    if not re.search("[A-Za-z]", _FIELD.sub("", label.msgid)):
+        inner = [value for value in label.args.values() if isinstance(value, Label)]
+        return any(_in_english(value, code) for value in inner)
+    key = label.msgid if label.plural is None else (label.msgid, 0)
+    # The compiled catalog holds the translated entries only (GNUTranslations' table).
+    return key not in getattr(_catalog(code), "_catalog", {})
 
 
 def _rewrite(raw: nodes.raw, text: str) -> None:

@@ -6,14 +6,18 @@ between every two leaves unless punctuation follows, which adds ``（ user 、``
 one in ``一个 .po 文件``. This extension writes both tags itself, before opengraph looks:
 the text of the page's first paragraphs (tables, lists, admonitions, code and headings
 left out), as the reader sees them, joined the way the language joins sentences, and cut
-at a sentence end. opengraph then keeps the page's own ``description`` meta tag and takes
-``og:description`` from the page's metadata, which it lets override its own.
+at a sentence end. The budget is a display width, in which a wide (CJK) character counts
+twice, as search engines measure their snippets; and a page's description comes from the
+prose before its first subsection when it has any. opengraph then keeps the page's own
+``description`` meta tag and takes ``og:description`` from the page's metadata, which it
+lets override its own.
 """
 
 from __future__ import annotations
 
 import html
 import re
+import unicodedata
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
@@ -23,9 +27,9 @@ from sphinx import addnodes
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
 
-__all__ = ["LENGTH", "describe"]
+__all__ = ["LENGTH", "describe", "width"]
 
-#: The most characters a description holds (opengraph's default, too).
+#: The widest a description may be: 200 Latin characters (opengraph's default), 100 CJK.
 LENGTH = 200
 _SKIPPED = (
     nodes.table,
@@ -51,6 +55,22 @@ _COLONS = (":", "：")
 _SENTENCE = re.compile(r"(?<=[。！？])|(?<=[.!?])\s+")
 
 
+def width(text: str) -> int:
+    """The display width of *text*: two for each wide or full-width character."""
+    return sum(2 if unicodedata.east_asian_width(char) in "WF" else 1 for char in text)
+
+
+def _first_section(paragraph: nodes.paragraph) -> bool:
+    """Whether *paragraph* is in the page's title section itself, not in a subsection."""
+    node: nodes.Node | None = paragraph.parent
+    depth = 0
+    while node is not None:
+        if isinstance(node, nodes.section):
+            depth += 1
+        node = node.parent
+    return depth <= 1
+
+
 def _skipped(paragraph: nodes.paragraph, lists: bool) -> bool:
     """Whether *paragraph* is not the page's own prose: only a section's (or the page's)
     paragraphs count, and, when *lists*, those of list items."""
@@ -66,12 +86,15 @@ def _skipped(paragraph: nodes.paragraph, lists: bool) -> bool:
     return False
 
 
-def _paragraphs(document: nodes.document, lists: bool) -> Iterator[str]:
+def _paragraphs(document: nodes.document, lists: bool, first: bool) -> Iterator[str]:
+    """The page's prose paragraphs; with *first*, only those before its first subsection."""
     for paragraph in document.findall(lambda node: isinstance(node, nodes.paragraph | nodes.raw)):
         if isinstance(paragraph, nodes.raw):
             if _GALLERY in paragraph.astext():
                 return  # a gallery's cards end its page's own prose
             continue
+        if first and not _first_section(paragraph):
+            return
         if not _skipped(paragraph, lists):
             text = " ".join(paragraph.astext().split())
             if text:
@@ -87,33 +110,56 @@ def _join(text: str, more: str) -> str:
     return f"{text} {more}"
 
 
-def _collect(document: nodes.document, length: int, lists: bool) -> str:
+def _collect(document: nodes.document, length: int, lists: bool, first: bool) -> str:
     """The first paragraphs, up to *length*; a paragraph that ends in a colon introduces
     what the description leaves out (a list, a table), so nothing follows it."""
     text = ""
-    for paragraph in _paragraphs(document, lists):
+    for paragraph in _paragraphs(document, lists, first):
         text = _join(text, paragraph)
-        if len(text) >= length or paragraph.endswith(_COLONS):
+        if width(text) >= length or paragraph.endswith(_COLONS):
             break
     return text
 
 
 def describe(document: nodes.document, length: int = LENGTH) -> str:
-    """The description of *document*: its first paragraphs (those of lists only when it
-    has no others), at most *length* characters, cut after the last whole sentence that
-    fits (else at *length*, with an ellipsis). A last sentence that ends in a colon goes,
-    when there is one before it."""
-    text = _collect(document, length, lists=False) or _collect(document, length, lists=True)
+    """The description of *document*: its first paragraphs (those before the first
+    subsection when there are any; those of lists only when it has no others), at most
+    *length* wide (:func:`width`), cut after the last whole sentence that fits (else at
+    *length*, with an ellipsis). A last sentence that ends in a colon goes, when there is
+    one before it."""
+    text = ""
+    for first, lists in ((True, False), (False, False), (False, True)):
+        text = text or _collect(document, length, lists, first)
     sentences = [piece for piece in _SENTENCE.split(text) if piece]
     if len(sentences) > 1 and sentences[-1].endswith(_COLONS):
         sentences.pop()
     cut = ""
-    for piece in sentences:
+    for index, piece in enumerate(sentences):
         joined = _join(cut, piece)
-        if len(joined) > length:
+        if width(joined) > length:
+            if width(cut) < length // 2:  # too little said: add what fits of the next one
+                room = length - width(cut) - (1 if cut and not _CJK_END.search(cut) else 0)
+                cut = _join(cut, _clipped(" ".join(sentences[index:]), room))
             break
         cut = joined
-    return cut or text[: length - 1].rstrip() + "…"
+    return cut or _clipped(text, length)
+
+
+#: Where a clipped sentence may end, best first: after a clause, else between words.
+_BREAKS = ((";", ":", ",", "；", "：", "，", "、"), (" ",))
+
+
+def _clipped(text: str, room: int) -> str:
+    """*text* cut to fit *room* with an ellipsis: at the last clause mark or space in its
+    second half, else where the room ends (Chinese has no spaces)."""
+    prefix = text
+    while width(prefix) > room - 1:
+        prefix = prefix[:-1]
+    for marks in _BREAKS:
+        at = max(prefix.rfind(mark) for mark in marks)
+        if at > len(prefix) // 2:
+            return prefix[:at].rstrip() + "…"
+    return prefix.rstrip() + "…"
 
 
 def _page_context(

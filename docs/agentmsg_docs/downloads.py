@@ -28,6 +28,7 @@ from docutils.utils import column_width
 from sphinx.util import logging
 
 from agentmsg_docs.gallery import GALLERY_DIR, example_scripts
+from agentmsg_docs.languages import SOURCE
 from agentmsg_docs.notebooks import notebook_markdown
 from agentmsg_docs.po import translations
 from agentmsg_docs.runner import NOTEBOOK_NOTE, language_cells
@@ -226,6 +227,22 @@ def translate_script(source: str, lookup: Lookup) -> str:
     return "\n".join(out)
 
 
+def with_language_cell(script: str, cells: list[tuple[str, str]]) -> str:
+    """*script* with the cells that set the display language (:func:`language_cells`)
+    after its docstring, as one ``# %%`` cell: the note as its comment, then the code.
+    Run cell by cell (an editor's ``# %%`` cells) or whole, the script shows the cards in
+    its language, as the notebook does."""
+    if not cells:
+        return script
+    note = " ".join(source for kind, source in cells if kind == "markdown")
+    code = "\n".join(source for kind, source in cells if kind == "code")
+    span = _docstring_span(script)
+    at = span[1] if span is not None else 0
+    lines = script.split("\n")
+    cell = ["", "# %%", *(f"# {line}" for line in textwrap.wrap(note, 86)), "", code]
+    return "\n".join(lines[:at] + cell + lines[at:])
+
+
 def _code_comments(code: list[str], lookup: Lookup) -> list[str]:
     from agentmsg_docs.comments import translate_comments
 
@@ -257,6 +274,12 @@ def write_zip(path: Path, members: Iterable[tuple[str, bytes]]) -> None:
             info.external_attr = 0o644 << 16
             archive.writestr(info, data)
     path.write_bytes(buffer.getvalue())
+
+
+def _language_cells(app: Sphinx) -> list[tuple[str, str]]:
+    """The cells that set the build's language in a download, the note translated."""
+    note = app.builder.templates.render_string("{{ _(note) }}", {"note": NOTEBOOK_NOTE})
+    return language_cells(app.config.language or SOURCE.code, note)
 
 
 def _notebook(app: Sphinx, script: str, name: str) -> bytes:
@@ -294,8 +317,7 @@ def _notebook(app: Sphinx, script: str, name: str) -> bytes:
     notebook = jupyter_notebook_skeleton()
     if gallery_conf.get("first_notebook_cell") is not None:
         add_code_cell(notebook, gallery_conf["first_notebook_cell"])
-    note = app.builder.templates.render_string("{{ _(note) }}", {"note": NOTEBOOK_NOTE})
-    setup = language_cells(app.config.language or "en", note)
+    setup = _language_cells(app)
     # After the title cell (the script's docstring), so the notebook opens with its title.
     at = 1 if blocks and blocks[0].type == "text" else 0
     for index, block in enumerate(blocks):
@@ -328,7 +350,7 @@ def _downloads(app: Sphinx, exception: Exception | None) -> None:
         if language != "en":
             catalog = load_catalog(locale_dir / GALLERY_DIR / f"{name}.po")
             text = translate_script(text, catalog.get)
-        scripts[name] = text.encode("utf-8")
+        scripts[name] = with_language_cell(text, _language_cells(app)).encode("utf-8")
         notebooks[name] = _notebook(app, text, script.name)
 
     files: dict[str, bytes] = {}

@@ -15,6 +15,10 @@
 - A ``<head>`` that does not hold the first paint back on a phone: script files are
   deferred, unused style sheets are not linked, and the others are one file
   (:func:`_lighter_head`, :func:`_bundle_style_sheets`).
+- An index in the reader's order: Sphinx sorts the general index by each entry's whole
+  text, so a translated pattern with a full-width parenthesis (``AIMessage（…中的类）``)
+  sorts after ``AIMessageChunk``; :func:`_index_in_reading_order` sorts each letter's
+  entries by their NFKC form, in which ``（`` is ``(``.
 - The same ``.buildinfo`` in every checkout: its config hash would otherwise take in the
   absolute paths that extensions add to ``templates_path`` and ``html_static_path``
   (:func:`_config_hash_without_local_paths`).
@@ -29,6 +33,7 @@ import queue
 import re
 import site
 import sys
+import unicodedata
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -125,6 +130,21 @@ def _absolute_links_in_404(app: Sphinx, doctree: nodes.document, docname: str) -
 
 _LOCAL_PLACES: list[tuple[str, str]] = []
 """(absolute path, fixed name) pairs, longest first, of the build being set up."""
+
+
+def index_key(entry: str) -> tuple[str, str]:
+    """How the general index orders *entry*: by its NFKC form, case folded (full-width
+    punctuation sorts as its ASCII form), then by the entry itself."""
+    return unicodedata.normalize("NFKC", entry).casefold(), entry
+
+
+def _index_in_reading_order(
+    app: Sphinx, pagename: str, templatename: str, context: dict[str, Any], doctree: Any
+) -> None:
+    if not pagename.startswith("genindex") or "genindexentries" not in context:
+        return
+    for _letter, entries in context["genindexentries"]:
+        entries.sort(key=lambda item: index_key(item[0]))
 
 
 def _config_hash_without_local_paths(app: Sphinx) -> None:
@@ -327,6 +347,7 @@ def register(app: Sphinx) -> None:
     _config_hash_without_local_paths(app)
     app.connect("builder-inited", _forget_bundles)
     app.connect("html-page-context", _lighter_head, priority=900)
+    app.connect("html-page-context", _index_in_reading_order)
     app.set_translator("html", AccessibleHTMLTranslator, override=True)
     app.connect("build-finished", _complete_sitemap, priority=400)  # sphinx-sitemap: 500
     app.connect("build-finished", _check_bundle, priority=900)  # after furo's (500)

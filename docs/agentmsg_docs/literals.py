@@ -29,8 +29,8 @@ if TYPE_CHECKING:
 __all__ = ["DASHES_ONLY", "LiteralTypes"]
 
 #: The primary language subtags whose smart quotes convert dashes only (Sphinx turns them
-#: off for Chinese, and Chinese writes its own quotes and ellipsis).
-DASHES_ONLY = PRIMARY_SUBTAGS
+#: off for Chinese and Japanese, which write their own quotes and ellipsis).
+DASHES_ONLY = (*PRIMARY_SUBTAGS, "ja")
 
 
 def _config_inited(app: Sphinx, config: Config) -> None:

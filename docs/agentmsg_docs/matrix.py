@@ -19,7 +19,9 @@ from docutils import nodes
 from sphinx.application import Sphinx
 from sphinx.util.docutils import SphinxDirective
 
+from .languages import SOURCE
 from .po import context_translations
+from .progress import ENGLISH_CLASS
 
 #: The words of a cell, by direction (0: ``to_*``, 1: ``from_*``) and status (see
 #: agentmsg.providers._matrix): a request sends, a reader keeps.
@@ -46,6 +48,8 @@ WHERE_WORDS = {
     "provider_state": "in the message's provider state",
     "moved": "in another message",
     "role_system": "back with role `system`",
+    "invocation_id": "as the message's `invocation_id`",
+    "metadata": "in the message's metadata",
 }
 #: Words that agree with nothing share one context; the others take their row's key.
 SHARED_WORDS = frozenset({"absent"})
@@ -55,6 +59,8 @@ HEADER_CONTEXT = "matrix header"
 HEADER = "What"
 #: How a cell's status and its "where" are joined (Chinese takes a full-width colon).
 JOIN = "{status}: {where}"
+#: What a stream's cell says of the events that hold the thing.
+EVENTS = "events: {events}"
 
 
 def messages() -> list[tuple[str, str]]:
@@ -67,6 +73,11 @@ def messages() -> list[tuple[str, str]]:
         for key, cells in rows.items():
             for direction, cell in enumerate(cells):
                 found += cell_words(key, direction, cell)
+    found += [(ROW_CONTEXT, probe.key) for probe in _matrix.REPLY_PROBES]
+    for rows in _matrix.reply_matrix().values():
+        for key, cells in rows.items():
+            for cell in cells:  # both columns read a reply: the words of from_*
+                found += cell_words(key, 1, cell)
     return list(dict.fromkeys(found))
 
 
@@ -76,7 +87,17 @@ def cell_words(key: str, direction: int, cell: Any) -> list[tuple[str, str]]:
     words = [(CELL_CONTEXT if status in SHARED_WORDS else key, STATUS_WORDS[direction][status])]
     if cell.where is not None:
         words += [(CELL_CONTEXT, WHERE_WORDS[cell.where]), (CELL_CONTEXT, JOIN)]
+    if getattr(cell, "events", ()):
+        words.append((CELL_CONTEXT, EVENTS))
     return words
+
+
+def events_text(cell: Any, tr: Callable[[str, str], str]) -> tuple[str, str] | None:
+    """The words before and after the list of a stream cell's events, or None."""
+    if not getattr(cell, "events", ()):
+        return None
+    before, _, after = tr(CELL_CONTEXT, EVENTS).partition("{events}")
+    return before, after
 
 
 def cell_text(key: str, direction: int, cell: Any, tr: Callable[[str, str], str]) -> str:
@@ -104,10 +125,16 @@ def _marked(text: str) -> list[nodes.Node]:
     ]
 
 
-def _para(*children: nodes.Node) -> nodes.paragraph:
+def _para(*children: nodes.Node, english: bool = False) -> nodes.paragraph:
     para = nodes.paragraph("", "", *children)
     para["translatable"] = False  # translated here, with its row's context
+    if english:  # no translation yet: the English, marked lang="en" (see progress.py)
+        para["classes"].append(ENGLISH_CLASS)
     return para
+
+
+#: Whether a cell's words, each a (msgctxt, msgid), show in English on the page.
+InEnglish = Callable[..., bool]
 
 
 class ConversionMatrix(SphinxDirective):
@@ -120,17 +147,47 @@ class ConversionMatrix(SphinxDirective):
     def run(self) -> list[nodes.Node]:
         from agentmsg.providers import _matrix
 
+        fmt, tr, in_english = self._start()
+        cells = _matrix.matrix()[fmt.key]
+        rows = [
+            (probe.key, (0, cells[probe.key][0]), (1, cells[probe.key][1]))
+            for probe in _matrix.PROBES
+        ]
+        return [self._table(tr, in_english, f"to_{fmt.key}", f"from_{fmt.key}", rows)]
+
+    def _start(self) -> tuple[Any, Callable[[str, str], str], InEnglish]:
+        """The format named by the argument, the translation of the page's words, and
+        whether some of them have none (:data:`InEnglish`)."""
+        from agentmsg.providers import _matrix
+
         self.env.note_dependency(_matrix.__file__)
         catalog = _catalog(self.env.app, self.env.docname)
+        source = (self.env.config.language or SOURCE.code) == SOURCE.code
 
         def tr(context: str, text: str) -> str:
             return catalog.get((context, text), text)
+
+        def in_english(*pairs: tuple[str, str]) -> bool:
+            return not source and any(pair not in catalog for pair in pairs)
 
         formats = {fmt.key: fmt for fmt in _matrix.FORMATS}
         fmt = formats.get(self.arguments[0])
         if fmt is None:
             raise self.error(f"no format {self.arguments[0]!r}; one of {', '.join(formats)}")
-        cells = _matrix.matrix()[fmt.key]
+        return fmt, tr, in_english
+
+    def _table(
+        self,
+        tr: Callable[[str, str], str],
+        in_english: InEnglish,
+        left: str,
+        right: str,
+        rows: list[tuple[str, tuple[int, Any], tuple[int, Any]]],
+    ) -> nodes.table:
+        """A table of two columns of cells, headed by the code names *left* and *right*;
+        *rows* are (row key, (direction, cell), (direction, cell))."""
+        language = self.env.config.language or SOURCE.code
+        english = [] if language == SOURCE.code else [ENGLISH_CLASS]
         table = nodes.table(classes=["agentmsg-matrix"])
         group = nodes.tgroup(cols=3)
         table += group
@@ -139,26 +196,47 @@ class ConversionMatrix(SphinxDirective):
         head = nodes.thead()
         group += head
         head += self._row(
-            [_para(nodes.Text(tr(HEADER_CONTEXT, HEADER)))],
-            [_para(nodes.literal("", f"to_{fmt.key}"))],
-            [_para(nodes.literal("", f"from_{fmt.key}"))],
+            [
+                _para(
+                    nodes.Text(tr(HEADER_CONTEXT, HEADER)),
+                    english=in_english((HEADER_CONTEXT, HEADER)),
+                )
+            ],
+            [_para(nodes.literal("", left))],
+            [_para(nodes.literal("", right))],
         )
         body = nodes.tbody()
         group += body
-        for probe in _matrix.PROBES:
-            to_cell, from_cell = cells[probe.key]
+        for key, (left_direction, left_cell), (right_direction, right_cell) in rows:
             body += self._row(
-                [_para(*_marked(tr(ROW_CONTEXT, probe.key)))],
-                self._cell(probe.key, 0, to_cell, tr),
-                self._cell(probe.key, 1, from_cell, tr),
+                [_para(*_marked(tr(ROW_CONTEXT, key)), english=in_english((ROW_CONTEXT, key)))],
+                self._cell(key, left_direction, left_cell, tr, english, in_english),
+                self._cell(key, right_direction, right_cell, tr, english, in_english),
             )
-        return [table]
+        return table
 
     @staticmethod
-    def _cell(key: str, direction: int, cell: Any, tr: Any) -> list[nodes.Node]:
+    def _cell(
+        key: str, direction: int, cell: Any, tr: Any, english: list[str], in_english: InEnglish
+    ) -> list[nodes.Node]:
         words = cell_text(key, direction, cell, tr)
-        parts: list[nodes.Node] = [_para(nodes.strong("", "", *_marked(words)))]
-        parts += [_para(nodes.literal("", text)) for text in cell.losses]
+        parts: list[nodes.Node] = [
+            _para(
+                nodes.strong("", "", *_marked(words)),
+                english=in_english(*cell_words(key, direction, cell)),
+            )
+        ]
+        # The losses are quoted as the code writes them, in English, on every page.
+        parts += [_para(nodes.literal("", text, classes=english)) for text in cell.losses]
+        around = events_text(cell, tr)
+        if around is not None:
+            listed: list[nodes.Node] = [nodes.Text(around[0])]
+            for number, event in enumerate(cell.events):
+                listed += [nodes.Text(", ")] if number else []
+                listed.append(nodes.literal("", event))
+            parts.append(
+                _para(*listed, nodes.Text(around[1]), english=in_english((CELL_CONTEXT, EVENTS)))
+            )
         return parts
 
     @staticmethod
@@ -171,6 +249,22 @@ class ConversionMatrix(SphinxDirective):
         return row
 
 
+class ReplyMatrix(ConversionMatrix):
+    """The reply table of one format: a row per thing only a response holds, a column for
+    ``from_*`` on the unstreamed response and one for the stream class on its events."""
+
+    def run(self) -> list[nodes.Node]:
+        from agentmsg.providers import _matrix
+
+        fmt, tr, in_english = self._start()
+        cells = _matrix.reply_matrix()[fmt.key]
+        rows = [
+            (probe.key, (1, cells[probe.key][0]), (1, cells[probe.key][1]))
+            for probe in _matrix.REPLY_PROBES
+        ]
+        return [self._table(tr, in_english, f"from_{fmt.key}", fmt.stream.__name__, rows)]
+
+
 def _add_to_pot(app: Sphinx, exception: Exception | None) -> None:
     """Add the matrix's words, with their contexts, to each page's ``.pot``."""
     if exception is not None or app.builder.name != "gettext":
@@ -178,7 +272,8 @@ def _add_to_pot(app: Sphinx, exception: Exception | None) -> None:
     import polib
 
     for docname in sorted(app.env.found_docs):
-        if "conversion-matrix" not in Path(app.env.doc2path(docname)).read_text(encoding="utf-8"):
+        text = Path(app.env.doc2path(docname)).read_text(encoding="utf-8")
+        if "conversion-matrix" not in text and "reply-matrix" not in text:
             continue
         pot_path = Path(app.outdir, f"{docname}.pot")
         pot = polib.pofile(str(pot_path))
@@ -222,4 +317,5 @@ def merge_contexts(pot_dir: Path, locale_dir: Path, langs: Iterable[str]) -> lis
 
 def register(app: Sphinx) -> None:
     app.add_directive("conversion-matrix", ConversionMatrix)
+    app.add_directive("reply-matrix", ReplyMatrix)
     app.connect("build-finished", _add_to_pot)

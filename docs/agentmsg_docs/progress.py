@@ -13,6 +13,12 @@ catalog tells them apart (:class:`EnglishBlocks`, read through :mod:`agentmsg_do
 
 A text the catalog does not hold is Sphinx's own (see :func:`block_state`).
 
+English shows in three more places, each marked ``lang="en"`` too: copies of a title in
+English (the navigation, the tables of contents, the links to the previous and next page,
+a reference that shows a title: :class:`EnglishReferences`), the field lists of the API
+reference (Sphinx translates their bodies in a placeholder that it drops after the
+translation), and the theme's strings that no catalog translates (:func:`english_runs`).
+
 Each such block is written with ``lang="en"`` (WCAG 3.1.2, through docutils' ``language-en``
 class) and a tooltip in the reader's language (:class:`EnglishBlockTags`, which the site's
 HTML translator inherits); ``_static/agentmsg.css`` draws its marker. The page opens, after
@@ -23,6 +29,9 @@ translation guide. A page with no English block gets none of this: not one byte 
 
 from __future__ import annotations
 
+import functools
+import re
+from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -30,11 +39,13 @@ from docutils import nodes
 from sphinx import addnodes
 from sphinx.locale import get_translation
 from sphinx.transforms import SphinxTransform
+from sphinx.transforms.post_transforms import SphinxPostTransform
 from sphinx.util.i18n import docname_to_domain
 from sphinx.util.nodes import extract_messages
 
 from agentmsg_docs.languages import SOURCE, built_language, page_href
 from agentmsg_docs.po import entry_states
+from agentmsg_docs.typography import UNSPACED_SUBTAGS
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -48,7 +59,9 @@ __all__ = [
     "UNTRANSLATED",
     "EnglishBlockTags",
     "EnglishBlocks",
+    "EnglishReferences",
     "block_state",
+    "english_runs",
     "page_progress",
     "translated_percent",
 ]
@@ -65,9 +78,20 @@ TOOLTIPS = {
     UNTRANSLATED: "Not translated yet: shown in English.",
     CHANGED: "The English of this section changed after it was translated: shown in English.",
 }
+#: The notice's sentences, by state (in the template too, as the tooltips are).
+SENTENCES = {
+    UNTRANSLATED: "%(percent)s%% of this page is translated; the rest is shown in English.",
+    CHANGED: (
+        "The English of this section changed after it was translated, so it is shown in "
+        "English until the translation is updated."
+    ),
+}
 #: The class docutils' HTML writer turns into ``lang="en"``.
 ENGLISH_CLASS = f"language-{SOURCE.tag}"
 CHANGED_CLASS = "agentmsg-changed"
+#: The document attribute that holds the page's counts (:func:`page_progress`), taken
+#: before Sphinx drops the placeholders of the API's field lists.
+COUNTS = "agentmsg_progress"
 
 
 def translated_percent(translated: int, total: int) -> int:
@@ -130,6 +154,77 @@ class EnglishBlocks(SphinxTransform):
                 classes.append(ENGLISH_CLASS)
                 if state == CHANGED:
                     classes.append(CHANGED_CLASS)
+            if isinstance(node, nodes.inline) and "translatable" in node:
+                # A field body's placeholder: Sphinx drops those (RemoveTranslatableInline);
+                # this one stays, a <span lang="en">.
+                del node["translatable"]
+            elif isinstance(node, nodes.title):
+                self._english_title(node)
+            elif isinstance(node, addnodes.toctree):
+                self._english_caption(node, message)
+        self.document[COUNTS] = page_progress(self.document)
+
+    def _english_title(self, title: nodes.title) -> None:
+        """Wrap the title's text in a ``lang="en"`` inline, which its copies keep (the
+        tables of contents copy a title's children, not the title), and note it for
+        :class:`EnglishReferences`."""
+        inline = nodes.inline("", "", *title.children, classes=[ENGLISH_CLASS])
+        title.children = []
+        title += inline
+        _note(self.env, TITLES, title.astext())
+
+    def _english_caption(self, toctree: addnodes.toctree, message: str) -> None:
+        """Note the caption of a toctree when it is the message shown in English: the
+        navigation writes it from the theme (:func:`english_runs` marks it there)."""
+        if toctree.get("caption") and message == toctree.get("rawcaption"):
+            _note(self.env, CAPTIONS, toctree["caption"])
+
+
+#: On the environment, by document: the titles, and the toctrees' captions, in English.
+TITLES = "agentmsg_english_titles"
+CAPTIONS = "agentmsg_english_captions"
+
+
+def _note(env: Any, kind: str, text: str) -> None:
+    found: dict[str, set[str]] = getattr(env, kind, {})
+    found.setdefault(env.docname, set()).add(text)
+    setattr(env, kind, found)
+
+
+def _noted(env: Any, kind: str) -> set[str]:
+    """Every text of *kind* noted in the environment (all documents)."""
+    return set().union(*getattr(env, kind, {}).values())
+
+
+class EnglishReferences(SphinxPostTransform):
+    """A reference that shows a title of another page (``:doc:``, ``:ref:`` without text of
+    its own: the gallery's cards, "see Tools"), which Sphinx writes as plain text, is
+    marked ``lang="en"`` when that title is shown in English."""
+
+    default_priority = 20  # after the references are resolved (10)
+
+    def run(self, **kwargs: Any) -> None:
+        titles = _noted(self.env, TITLES)
+        if not titles:
+            return
+        for reference in self.document.findall(nodes.reference):
+            for inline in reference.findall(nodes.inline):
+                shown = {"doc", "std-ref"} & set(inline.get("classes", ()))
+                if shown and inline.astext() in titles:
+                    inline["classes"].append(ENGLISH_CLASS)
+
+
+def _purge_noted(app: Sphinx, env: Any, docname: str) -> None:
+    for kind in (TITLES, CAPTIONS):
+        getattr(env, kind, {}).pop(docname, None)
+
+
+def _merge_noted(app: Sphinx, env: Any, docnames: Iterable[str], other: Any) -> None:
+    for kind in (TITLES, CAPTIONS):
+        found = getattr(env, kind, {})
+        theirs = getattr(other, kind, {})
+        found.update({docname: theirs[docname] for docname in docnames if docname in theirs})
+        setattr(env, kind, found)
 
 
 class EnglishBlockTags:
@@ -176,7 +271,7 @@ def _add_notice(
     """Open a page that shows some English with the notice, right after its title."""
     if doctree is None or "body" not in context:
         return
-    counts = page_progress(doctree)
+    counts = doctree.get(COUNTS) or page_progress(doctree)
     if not counts[UNTRANSLATED] and not counts[CHANGED]:
         return
     pathto = context["pathto"]
@@ -187,8 +282,13 @@ def _add_notice(
             "percent": translated_percent(counts["translated"], counts["total"]),
             "untranslated": counts[UNTRANSLATED],
             "changed": counts[CHANGED],
-            "english_href": page_href(pagename, SOURCE.code),
+            "english_href": page_href(
+                pagename,
+                SOURCE.code,
+                absolute=pagename in app.config.agentmsg_absolute_language_links,
+            ),
             "guide_href": pathto(GUIDE) if GUIDE in app.env.found_docs - {pagename} else None,
+            **_gaps(app, counts),
         },
     )
     body: str = context["body"]
@@ -197,7 +297,112 @@ def _add_notice(
     context["body"] = f"{body[:at]}\n{notice.strip()}\n{body[at:]}"
 
 
+def sentence_gap(primary: str) -> str:
+    """What stands between two sentences, or a sentence and a link, in a language of
+    primary subtag *primary*: nothing where words are not spaced (Chinese, Japanese).
+
+    >>> sentence_gap("ja"), sentence_gap("fr")
+    ('', ' ')
+    """
+    return "" if primary in UNSPACED_SUBTAGS else " "
+
+
+def _gaps(app: Sphinx, counts: dict[str, int]) -> dict[str, str]:
+    """What follows each sentence of the notice: a space after one shown in English, else
+    :func:`sentence_gap` of the page's language."""
+    translate = get_translation("sphinx")
+    primary = built_language(app.config).primary
+
+    def after(state: str) -> str:
+        text = SENTENCES[state]
+        return " " if str(translate(text)) == text else sentence_gap(primary)
+
+    return {
+        "gap_between": after(UNTRANSLATED),
+        "gap": after(CHANGED if counts[CHANGED] else UNTRANSLATED),
+    }
+
+
+def english_theme_strings(app: Sphinx) -> list[str]:
+    """The strings of the page's ``sphinx.po`` (the theme's and the site's templates) that
+    the page shows in English: no usable translation there, nor in Sphinx's own catalog."""
+    language = built_language(app.config)
+    if language.code == SOURCE.code:
+        return []
+    translate = get_translation("sphinx")
+    found: dict[str, str] = {}
+    for directory in app.config.locale_dirs:
+        path = Path(app.srcdir, directory, language.code, "LC_MESSAGES", "sphinx.po")
+        found = {**entry_states(path), **found}
+    return sorted(
+        msgid
+        for msgid, state in found.items()
+        if state != "translated" and str(translate(msgid)) == msgid
+    )
+
+
+_PLACEHOLDER = re.compile(r"%\(\w+\)s|%s|%%")
+
+
+def _pattern(msgid: str) -> str:
+    """*msgid* (a template's string, as the template writes it) as a regular expression
+    of its text, any value standing for its placeholders."""
+    parts = _PLACEHOLDER.split(msgid.strip())
+    marks = _PLACEHOLDER.findall(msgid.strip())
+    pattern = re.escape(parts[0])
+    for mark, part in zip(marks, parts[1:], strict=True):
+        pattern += ("%" if mark == "%%" else "[^<>]+?") + re.escape(part)
+    return pattern
+
+
+def english_runs(html: str, strings: Iterable[str]) -> str:
+    """*html* with each text that is one of *strings* (the whole text between two tags)
+    wrapped in ``<span lang="en">``.
+
+    >>> english_runs('<p>\\n  On this page\\n</p><a>Next</a>', ["On this page"])
+    '<p>\\n  <span lang="en">On this page</span>\\n</p><a>Next</a>'
+    >>> english_runs("<p>Found 3 pages</p>", ["Found %(n)s pages"])
+    '<p><span lang="en">Found 3 pages</span></p>'
+    """
+    found = _runs(tuple(sorted(set(strings))))
+    return html if found is None else found.sub(r'>\1<span lang="en">\2</span>\3<', html)
+
+
+@functools.cache
+def _runs(strings: tuple[str, ...]) -> re.Pattern[str] | None:
+    shown = sorted(
+        {_pattern(text) for text in strings if "<" not in text and re.search("[A-Za-z]", text)},
+        key=len,
+        reverse=True,
+    )
+    return re.compile(rf">(\s*)({'|'.join(shown)})(\s*)<") if shown else None
+
+
+def _theme_english(
+    app: Sphinx, pagename: str, templatename: str, context: dict[str, Any], doctree: Any
+) -> None:
+    """Give the templates ``agentmsg_english_runs(html)``: :func:`english_runs` with the
+    strings of :func:`english_theme_strings` and the toctrees' captions in English."""
+    strings = (*_theme_strings(app), *sorted(_noted(app.env, CAPTIONS)))
+    context["agentmsg_english_runs"] = lambda html: english_runs(html, strings)
+
+
+def _theme_strings(app: Sphinx) -> tuple[str, ...]:
+    """:func:`english_theme_strings` of this build, read once."""
+    key = (id(app), built_language(app.config).code)
+    if key not in _THEME_STRINGS:
+        _THEME_STRINGS[key] = tuple(english_theme_strings(app))
+    return _THEME_STRINGS[key]
+
+
+_THEME_STRINGS: dict[tuple[int, str], tuple[str, ...]] = {}
+
+
 def register(app: Sphinx) -> None:
     app.connect("config-inited", _config_inited, priority=900)
     app.add_transform(EnglishBlocks)
+    app.add_post_transform(EnglishReferences)
+    app.connect("env-purge-doc", _purge_noted)
+    app.connect("env-merge-info", _merge_noted)
     app.connect("html-page-context", _add_notice)
+    app.connect("html-page-context", _theme_english)

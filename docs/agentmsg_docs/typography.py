@@ -33,6 +33,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "CJK",
+    "UNSPACED_SUBTAGS",
     "ChineseSpacing",
     "EnumerationCommas",
     "FullWidthVersionPunctuation",
@@ -44,6 +45,9 @@ CJK = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u3000-\u303f\uff00-\uffef"
 _CJK = re.compile(f"[{CJK}]")
 #: The primary language subtags these rules apply to (Chinese, in any of its regions).
 PRIMARY_SUBTAGS = ("zh",)
+#: The primary subtags of the languages written without spaces between words (Chinese,
+#: Japanese, Thai, Lao, Burmese, Khmer): what joins two translated sentences is nothing.
+UNSPACED_SUBTAGS = ("zh", "ja", "th", "lo", "my", "km")
 
 
 def is_cjk(char: str) -> bool:

@@ -6,7 +6,14 @@ from operator import itemgetter
 from time import time_ns as _time_ns
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
-from ._containers import DICT_TYPES, checked_content, checked_metadata, copy_blocks, copy_json
+from ._containers import (
+    DICT_TYPES,
+    LIST_TYPES,
+    checked_content,
+    checked_metadata,
+    copy_blocks,
+    copy_json,
+)
 from ._errors import MessageAttributeError, MessageError
 from ._ids import _state, format_time_ns, new_id, now_timestamp, random_ids
 from ._validate import (
@@ -366,8 +373,26 @@ class Msg:
         if invocation_id is not None:
             data["invocation_id"] = invocation_id
         if indent is None:
-            text: str = _json_writer()(data)
-            return text
+            if type(content) is not str:
+                # Look for long media payloads, without a call for the common blocks.
+                for block in content:
+                    kind = block["type"]
+                    if kind == "text" or kind == "tool_use":
+                        continue
+                    if kind == "tool_result":
+                        output = block["output"]
+                        if type(output) not in LIST_TYPES:  # text or a JSON value
+                            continue
+                        for item in output:
+                            if type(item) is dict and item.get("type") == "text":
+                                continue
+                            if _big_source(item):
+                                return _write_with_payloads(data)
+                    elif _big_source(block):
+                        return _write_with_payloads(data)
+            if _chunks is None:
+                _json_writer()
+            return "".join(_chunks(data, 0))
         import json
 
         return json.dumps(data, ensure_ascii=False, indent=indent)
@@ -379,10 +404,8 @@ class Msg:
         Raises:
             MessageError: The text is not JSON, or the JSON is not a valid message.
         """
-        import json
-
         try:
-            data = json.loads(text)
+            data = (_reader or _json_reader())(text)
         except (TypeError, ValueError, RecursionError) as error:
             msg = f"The text is not valid JSON ({error}): {show(text)}."
             raise MessageError(msg) from None
@@ -503,25 +526,30 @@ _store_values = Msg.__dict__["_values"].__set__
 (which only lets the fields through; __init__ has checked them)."""
 
 _writer: Any = None
+_chunks: Any = None
+_encode_string: Any = None
 
 
 def _json_writer() -> Any:
     """The JSON writer of :meth:`Msg.to_json`, made once: ``json.dumps`` builds an encoder
     per call, and ``JSONEncoder.encode`` a C encoder per call, which costs a small
     message as much as writing it. It skips the check for reference cycles, which a
-    validated message cannot hold."""
-    global _writer
+    validated message cannot hold. Also sets ``_chunks`` (the encoder itself, whose
+    pieces ``"".join`` makes the text) and ``_encode_string`` (one string's JSON)."""
+    global _writer, _chunks, _encode_string
     if _writer is None:
         import json
         from json import encoder
 
+        _encode_string = encoder.encode_basestring
         settings = json.JSONEncoder(ensure_ascii=False, check_circular=False)
         make = getattr(encoder, "c_make_encoder", None)
         if make is None:  # no C accelerator: the encoder's own method
-            _writer = settings.encode
+            encode = settings.encode
+            _chunks = lambda data, level: (encode(data),)  # noqa: E731
         else:
             # The arguments JSONEncoder.iterencode passes for these settings.
-            chunks = make(
+            _chunks = make(
                 None,
                 settings.default,
                 encoder.encode_basestring,
@@ -532,9 +560,145 @@ def _json_writer() -> Any:
                 settings.skipkeys,
                 settings.allow_nan,
             )
-            join = "".join
-            _writer = lambda data: join(chunks(data, 0))  # noqa: E731
+        chunks = _chunks
+        join = "".join
+        _writer = lambda data: join(chunks(data, 0))  # noqa: E731
     return _writer
+
+
+_MEDIA_KINDS = frozenset({"image", "audio", "video"})
+_PAYLOAD_MIN = 256
+"""A media source's text this long or longer (base64 data, a data: URL) is written by
+:func:`_write_with_payloads` as it is when it needs no escaping."""
+# The characters the JSON encoder escapes (with ensure_ascii=False): no others.
+_ESCAPED = (*map(chr, range(0x20)), '"', "\\")
+
+
+def _big_source(block: Any) -> bool:
+    """Whether *block* is a media block whose source holds a long text (base64 data or a
+    URL). A tool's JSON output may hold any dicts: the test reads nothing it assumes."""
+    if type(block) not in DICT_TYPES or block.get("type") not in _MEDIA_KINDS:
+        return False
+    source = block.get("source")
+    if type(source) not in DICT_TYPES:
+        return False
+    text = source.get("data") if source.get("type") == "base64" else source.get("url")
+    return type(text) is str and len(text) >= _PAYLOAD_MIN
+
+
+def _holds_payload(block: Any) -> bool:
+    """Whether a content block is, or (a tool result) holds, a media block with a long
+    source."""
+    if block["type"] != "tool_result":
+        return _big_source(block)
+    output = block["output"]
+    if type(output) is str:
+        return False
+    return type(output) in LIST_TYPES and any(map(_big_source, output))
+
+
+def _plain(text: str) -> bool:
+    """Whether the JSON encoder writes *text* as it is: it holds no quote, backslash or
+    control character (each looked for at C speed)."""
+    for character in _ESCAPED:  # noqa: SIM110  # any() with a generator costs more
+        if character in text:
+            return False
+    return True
+
+
+def _write_with_payloads(data: dict[str, Any]) -> str:
+    """:meth:`Msg.to_json` of a message that holds long media payloads: the same text as
+    the JSON encoder writes, but a long payload that needs no escaping (base64 text, a
+    data: URL, checked for the characters JSON escapes) is copied as it is instead of
+    being escaped one character at a time, which is most of what writing it costs."""
+    write = _writer or _json_writer()
+    encode = _encode_string
+    out: list[str] = []
+    for key, value in data.items():
+        out.append(", " if out else "{")
+        out += (encode(key), ": ")
+        if key != "content":
+            out.append(write(value))
+            continue
+        out.append("[")
+        for number, block in enumerate(value):
+            if number:
+                out.append(", ")
+            if _holds_payload(block):
+                _write_value(block, out, write)
+            else:
+                out.append(write(block))
+        out.append("]")
+    out.append("}")
+    return "".join(out)
+
+
+def _write_value(value: Any, out: list[str], write: Any) -> None:
+    """Append the JSON text of *value* to *out*, long plain strings as they are."""
+    kind = type(value)
+    if kind is str:
+        if len(value) >= _PAYLOAD_MIN and _plain(value):
+            out += ('"', value, '"')
+        else:
+            out.append(_encode_string(value))
+    elif kind in DICT_TYPES:
+        if not value:
+            out.append("{}")
+            return
+        separator = "{"
+        for key, item in value.items():
+            out += (separator, _encode_string(key), ": ")
+            _write_value(item, out, write)
+            separator = ", "
+        out.append("}")
+    elif kind in LIST_TYPES:
+        if not value:
+            out.append("[]")
+            return
+        separator = "["
+        for item in value:
+            out.append(separator)
+            _write_value(item, out, write)
+            separator = ", "
+        out.append("]")
+    else:  # a number, a boolean or None
+        out.append(write(value))
+
+
+_reader: Any = None
+
+
+def _json_reader() -> Any:
+    """The JSON reader of :meth:`Msg.from_json`, made once: ``json.loads`` itself, but a
+    text that is one JSON value with nothing around it goes straight to the C scanner,
+    skipping the two regular-expression scans ``json.loads`` makes for the whitespace
+    around it. Anything else (bytes, surrounding whitespace, an error) goes to
+    ``json.loads``, which reads it or says what is wrong with it."""
+    global _reader
+    if _reader is None:
+        import json
+        from json import scanner
+
+        loads = json.loads
+        make = getattr(scanner, "c_make_scanner", None)
+        if make is None:  # no C accelerator: json.loads as it is
+            _reader = loads
+        else:
+            scan = make(json.JSONDecoder())
+
+            def read(text: Any) -> Any:
+                if type(text) is str:
+                    try:
+                        data, end = scan(text, 0)
+                    except (StopIteration, ValueError, RecursionError):
+                        pass  # json.loads reads it again and words the error
+                    else:
+                        if end == len(text):
+                            return data
+                return loads(text)
+
+            _reader = read
+    return _reader
 
 
 # -- reading a message's fields as it stores them ---------------------------------------

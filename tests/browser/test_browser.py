@@ -60,7 +60,22 @@ TAGS = {language.code: language.tag for language in LANGUAGES}
 TUTORIALS = [f"tutorial/{name}.html" for name in TUTORIAL_ORDER]
 #: Pages whose language links are checked: the tutorials, the index and the API page.
 SWITCHED_PAGES = ["index.html", "api.html", "tutorial/index.html", *TUTORIALS]
-SEARCHES = {"zh_CN": "消息", "es": "mensajes", "en": "message"}
+#: A word to search for in each language; in one in progress, an English word, which its
+#: pages show (Sphinx's splitter and stemmer for the language index them).
+SEARCHES = {
+    "zh_CN": "消息",
+    "es": "mensajes",
+    **{language.code: "message" for language in LANGUAGES if not language.complete},
+    "en": "message",
+}
+#: For the root page: a browser preferring each language's tag (with a region where it
+#: has none) lands on it, and one preferring a language the site lacks, on English.
+_PRIMARY = {tag.split("-")[0] for tag in TAGS.values()}
+_ABSENT = next(tag for tag in ("nl-NL", "fi-FI", "sv-SE") if tag[:2] not in _PRIMARY)
+PREFERENCES = [
+    *((tag if "-" in tag else f"{tag}-{tag.upper()}", code) for code, tag in TAGS.items()),
+    (_ABSENT, "en"),
+]
 
 
 # ----------------------------------------------------------------------------------------
@@ -313,10 +328,7 @@ class TestEveryPage:
 class TestRootPage:
     """The root page sends a browser to the language it prefers."""
 
-    @pytest.mark.parametrize(
-        ("locale", "lang"),
-        [("zh-CN", "zh_CN"), ("es-ES", "es"), ("en-US", "en"), ("fr-FR", "en")],
-    )
+    @pytest.mark.parametrize(("locale", "lang"), PREFERENCES)
     def test_sends_to_preferred_language(
         self, browser: Any, base_url: str, locale: str, lang: str
     ) -> None:
@@ -465,6 +477,26 @@ class TestSearch:
         found = {urlsplit(href).path for href in hrefs}
         assert (set(expected), []) == (set(expected) & found, errors)
 
+    @pytest.mark.parametrize(("lang", "term"), SEARCHES.items())
+    def test_summaries_leave_out_the_download_note(
+        self, page: Any, base_url: str, lang: str, term: str
+    ) -> None:
+        """A tutorial's result shows its own text, not sphinx-gallery's "go to the end to
+        download" note that opens the page (the Spanish review)."""
+        page.goto(f"{base_url}{lang}/{TUTORIALS[0]}")
+        note = page.inner_text(".sphx-glr-download-link-note").split()
+        page.goto(f"{base_url}{lang}/search.html?q={term}")
+        page.wait_for_function(
+            """() => document.querySelectorAll("#search-results ul.search li p.context").length
+                 >= 3""",
+        )
+        summaries = page.eval_on_selector_all(
+            "#search-results ul.search li p.context", "items => items.map(p => p.innerText)"
+        )
+        # The note's words, minus the first (furo's "Note" label), in any summary.
+        phrase = " ".join(note[1:6])
+        assert note and [] == [text for text in summaries if phrase in " ".join(text.split())]
+
 
 class TestDownloads:
     """Every download link of the tutorials answers with a valid file."""
@@ -510,6 +542,35 @@ def _download_problem(url: str, status: int, body: bytes) -> str | None:
     except (ValueError, SyntaxError, zipfile.BadZipFile) as error:
         return f"{name}: {error}"
     return None
+
+
+class TestRunnerControls:
+    """The in-page runner's buttons speak the page's language, or are marked English."""
+
+    @pytest.mark.parametrize("lang", LANGS)
+    def test_buttons(self, page: Any, base_url: str, lang: str) -> None:
+        """Each block gets a "Run" and a "Reset" button with the texts of the page's
+        runner settings, marked ``lang="en"`` when those are shown in English; no
+        Python starts while nobody reaches for a block."""
+        page.goto(f"{base_url}{lang}/{TUTORIALS[0]}")
+        page.wait_for_selector("html.agentmsg-runner-ready")
+        settings = json.loads(page.inner_text("script#agentmsg-runner"))
+        english = set(settings.get("english", []))
+        expected = [
+            (settings["strings"][key], "en" if key in english else "") for key in ("run", "reset")
+        ]
+        shown = page.eval_on_selector_all(
+            ".agentmsg-run-bar button", "buttons => buttons.map(b => [b.textContent, b.lang])"
+        )
+        assert (True, [], False) == (
+            len(shown) >= 2,
+            [tuple(pair) for pair in shown if tuple(pair) not in expected],
+            page.evaluate(
+                "() => performance.getEntriesByType('resource')"
+                ".some(entry => entry.name.includes('pyodide'))"
+            ),
+        )
+        assert {tuple(pair) for pair in shown} == set(expected)
 
 
 class TestCopyButton:
@@ -645,6 +706,7 @@ class TestLayout:
             context.close()
 
 
+@pytest.mark.every_language
 class TestNotFound:
     """A missing address shows the root 404 page, which offers every language."""
 

@@ -39,6 +39,8 @@ def converters(name: str) -> tuple[Any, Any]:
 #: What each format carries whole: the flags of :func:`conversations` for it.
 CARRIED: dict[str, dict[str, bool]] = {
     "openai_chat": {
+        "users_in_a_row": True,
+        "assistant_first": True,
         "names": True,
         "audio": True,
         "system_anywhere": True,
@@ -46,12 +48,16 @@ CARRIED: dict[str, dict[str, bool]] = {
         "empty_messages": True,
     },
     "openai_responses": {
+        "users_in_a_row": True,
+        "assistant_first": True,
         "empty_messages": True,
         "image_outputs": True,
         "system_anywhere": True,
         "text_after_call": True,
     },
     "anthropic": {
+        "users_in_a_row": True,
+        "assistant_first": True,
         "image_outputs": True,
         "text_after_call": True,
         "tools_in_a_row": True,
@@ -86,6 +92,8 @@ ANYTHING = {
     "unknown_calls": True,
     "unanswered_calls": True,
     "empty_messages": True,
+    "users_in_a_row": True,
+    "assistant_first": True,
 }
 
 
@@ -157,6 +165,10 @@ def conversations(draw: Any, **flags: bool) -> list[Msg]:
             kind = "user"
         if kind == last and kind == "assistant" and not allow("assistant_in_a_row"):
             kind = "user"
+        if kind == "user" and last in ("user", "tools") and not allow("users_in_a_row"):
+            kind = "assistant"  # Gemini wants user and model turns to alternate
+        if kind == "assistant" and last in ("", "system") and not allow("assistant_first"):
+            kind = "user"  # and a conversation that starts with a user turn
         if kind == "user":
             if draw(st.integers(0, 3)) == 0:
                 messages.append(Msg(name("user"), unique("question"), "user"))

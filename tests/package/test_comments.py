@@ -44,3 +44,56 @@ class TestTranslate:
 
     def test_untranslated_code_is_unchanged(self):
         assert CODE == translate_comments(CODE, "python", lambda text: text)
+
+
+DOCSTRINGS = '''def weather(city):
+    """Return the weather in a city."""
+    return {"city": city, "text": """not a docstring"""}
+
+
+class Model:
+    """Plays a model."""
+'''
+
+
+class TestDocstrings:
+    def test_one_line_docstrings_are_messages(self):
+        """A function's or class's one-line docstring is prose; other strings are not."""
+        assert ["Return the weather in a city.", "Plays a model."] == [
+            comment.text for comment in comments(DOCSTRINGS, "python")
+        ]
+
+    def test_only_the_text_between_the_quotes_changes(self):
+        table = {"Return the weather in a city.": "Devuelve el tiempo de una ciudad."}
+        translated = translate_comments(DOCSTRINGS, "python", lambda text: table.get(text, text))
+        assert '    """Devuelve el tiempo de una ciudad."""\n' in translated
+        assert translated.replace("Devuelve el tiempo de una ciudad.", "") == DOCSTRINGS.replace(
+            "Return the weather in a city.", ""
+        )
+        assert strip_comments(DOCSTRINGS, "python") == strip_comments(translated, "python")
+
+    def test_a_changed_line_of_code_still_shows(self):
+        changed = DOCSTRINGS.replace("return {", "return dict({").replace("}\n\n", "})\n\n")
+        assert strip_comments(DOCSTRINGS, "python") != strip_comments(changed, "python")
+
+    def test_a_snippet_that_does_not_parse_has_no_docstrings(self):
+        assert [] == comments('    """Indented alone."""\n  x = (', "python")
+
+
+class TestSessions:
+    SESSION = """>>> reply = ask("hi")  # a question
+>>> reply.count  # its length
+2
+# not a comment: output
+"""
+
+    def test_comments_of_prompt_lines_only(self):
+        """In a doctest only the comments after ``>>>`` or ``...`` are comments."""
+        assert ["a question", "its length"] == [
+            comment.text for comment in comments(self.SESSION, "doctest")
+        ]
+
+    def test_translated_in_place(self):
+        translated = translate_comments(self.SESSION, "pycon", {"its length": "su longitud"}.get)
+        assert ">>> reply.count  # su longitud\n2\n" in translated
+        assert strip_comments(self.SESSION, "doctest") == strip_comments(translated, "doctest")

@@ -122,6 +122,11 @@ class TestReprHtml:
         assert "msg-1" == article.attrs["data-agentmsg-id"]
         assert "user message from Ada" == article.attrs["aria-label"]
 
+    def test_label_of_a_sender_named_after_its_role(self) -> None:
+        """A reply read from a model API is named after its role: the label says it once."""
+        article = card("Hello", role="assistant", name="assistant")
+        assert "assistant message" == article.attrs["aria-label"]
+
     def test_string_content_is_one_text_element(self) -> None:
         """A string content is shown as one pre-wrapped text element, whole."""
         text = "Line one\nLine two\n" + "long " * 20_000

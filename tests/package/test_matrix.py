@@ -12,11 +12,13 @@ import pytest
 
 from agentmsg import Msg
 from agentmsg.providers import (
+    AnthropicStream,
     _common,
     _matrix,
     anthropic,
     from_anthropic,
     from_gemini,
+    from_openai_chat,
     from_openai_responses,
     to_anthropic,
     to_gemini,
@@ -78,7 +80,7 @@ def known_cells() -> dict[tuple[str, str, int], _matrix.Cell]:
         ("openai_chat", "sender name", 1): _matrix.Cell("kept"),
         ("gemini", "thinking block", 1): _matrix.Cell("kept"),
         ("openai_chat", "image in a tool result", 1): _matrix.Cell("carried", where="moved"),
-        ("anthropic", "thinking block with a signature", 1): _matrix.Cell(
+        ("anthropic", "signature of a thinking block", 1): _matrix.Cell(
             "carried", where="provider_state"
         ),
         ("openai_chat", "metadata", 0): _matrix.Cell("record"),
@@ -138,7 +140,7 @@ class TestCells:
         ).payload
         back = from_gemini(payload).messages[1]
         assert back.metadata == {"provider_state": {"gemini": {"0": {"thought_signature": "QUJD"}}}}
-        assert cells["gemini"]["text block with a thought signature"] == (
+        assert cells["gemini"]["thought signature of a text block"] == (
             _matrix.Cell("kept"),
             _matrix.Cell("carried", where="provider_state"),
         )
@@ -184,3 +186,144 @@ class TestAChangedConverterFails:
         monkeypatch.undo()
         with pytest.raises(AssertionError):
             TestCells().test_known_cells(changed)
+
+
+@pytest.fixture(scope="module")
+def replies() -> dict[str, dict[str, tuple[_matrix.Cell, _matrix.Cell]]]:
+    return _matrix.reply_matrix()
+
+
+def anthropic_signed_events() -> list[dict[str, object]]:
+    """A signed thinking block and a text block, streamed (written by hand, not by the
+    matrix's event writer)."""
+    message = {
+        "id": "msg_9",
+        "type": "message",
+        "role": "assistant",
+        "model": "claude-sonnet-4-5",
+        "content": [],
+        "usage": {"input_tokens": 9, "output_tokens": 1},
+    }
+    return [
+        {"type": "message_start", "message": message},
+        {
+            "type": "content_block_start",
+            "index": 0,
+            "content_block": {"type": "thinking", "thinking": "", "signature": ""},
+        },
+        {
+            "type": "content_block_delta",
+            "index": 0,
+            "delta": {"type": "thinking_delta", "thinking": "Hm."},
+        },
+        {
+            "type": "content_block_delta",
+            "index": 0,
+            "delta": {"type": "signature_delta", "signature": "SIG9"},
+        },
+        {"type": "content_block_stop", "index": 0},
+        {"type": "content_block_start", "index": 1, "content_block": {"type": "text", "text": ""}},
+        {"type": "content_block_delta", "index": 1, "delta": {"type": "text_delta", "text": "Hi."}},
+        {"type": "content_block_stop", "index": 1},
+        {
+            "type": "message_delta",
+            "delta": {"stop_reason": "end_turn", "stop_sequence": None},
+            "usage": {"output_tokens": 7},
+        },
+        {"type": "message_stop"},
+    ]
+
+
+class TestReplyCells:
+    def test_every_format_and_probe_has_two_cells(self, replies):
+        assert tuple(replies) == FORMAT_KEYS
+        for rows in replies.values():
+            assert list(rows) == [probe.key for probe in _matrix.REPLY_PROBES]
+            for unstreamed, streamed in rows.values():
+                assert {unstreamed.status, streamed.status} <= {"kept", "carried", "lost", "none"}
+
+    def test_a_stream_keeps_what_the_response_keeps(self, replies):
+        """Each stream class gives, for the events of a reply, what from_* gives for the
+        unstreamed response, thing by thing."""
+        for rows in replies.values():
+            for unstreamed, streamed in rows.values():
+                assert unstreamed == streamed._replace(events=())
+                # a stream's cell names the events that hold what it keeps
+                assert bool(streamed.events) == (streamed.status != "none")
+
+    def test_known_cells(self, replies):
+        """Cells worked out from replies read here agree with the matrix."""
+        logprobs = {"content": [{"token": "a", "logprob": -0.5, "bytes": None, "top_logprobs": []}]}
+        chat = from_openai_chat(
+            {
+                "id": "c1",
+                "model": "gpt-4.1",
+                "choices": [
+                    {
+                        "index": 0,
+                        "message": {"role": "assistant", "content": "a"},
+                        "finish_reason": "stop",
+                        "logprobs": logprobs,
+                    }
+                ],
+            }
+        )
+        gemini_logprobs = from_gemini(
+            {
+                "candidates": [
+                    {"content": {"role": "model", "parts": [{"text": "a"}]}, "avg_logprobs": -0.2}
+                ]
+            }
+        )
+        stream = AnthropicStream()
+        stream.extend(anthropic_signed_events())
+        [signed] = stream.result().messages
+        assert signed.metadata is not None
+        assert signed.metadata["provider_state"] == {"anthropic": {"0": {"signature": "SIG9"}}}
+        assert signed.metadata["token_usage"]["completion_tokens"] == 7
+        assert signed.invocation_id == "msg_9"
+        expected = {
+            ("openai_chat", "log probabilities"): _matrix.Cell(
+                "lost", tuple(str(loss) for loss in chat.losses)
+            ),
+            ("gemini", "log probabilities"): _matrix.Cell(
+                "lost",
+                (
+                    "candidates[0].logprobs_result: log probabilities dropped: agentmsg's "
+                    "messages have no place for them",
+                ),
+            ),
+            ("anthropic", "thinking the API signed or encrypted"): _matrix.Cell(
+                "carried", where="provider_state"
+            ),
+            ("anthropic", "token usage"): _matrix.Cell("carried", where="metadata"),
+            ("anthropic", "response id"): _matrix.Cell("carried", where="invocation_id"),
+            ("openai_responses", "another choice or candidate"): _matrix.Cell("none"),
+        }
+        assert "avg_logprobs" in gemini_logprobs.losses[0].path
+        for (fmt, key), cell in expected.items():
+            unstreamed, streamed = replies[fmt][key]
+            assert (unstreamed, streamed._replace(events=())) == (cell, cell), (fmt, key)
+        assert replies["anthropic"]["thinking the API signed or encrypted"][1].events == (
+            "content_block_delta (signature_delta)",
+        )
+        assert replies["openai_chat"]["token usage"][1].events == ("usage",)
+
+    def test_a_stream_that_loses_a_thing_shows(self, monkeypatch):
+        """Events that lose the signature (no signature_delta) turn the stream's cell into
+        a thing gone without a loss, which the matrix tests refuse."""
+        write = _matrix.EVENTS["anthropic"]
+
+        def unsigned(response):  # type: ignore[no-untyped-def]
+            return [
+                event
+                for event in write(response)
+                if event.get("delta", {}).get("type") != "signature_delta"
+            ]
+
+        monkeypatch.setitem(_matrix.EVENTS, "anthropic", unsigned)
+        probe = next(p for p in _matrix.REPLY_PROBES if p.key.startswith("thinking the API"))
+        fmt = _matrix.FORMATS[2]
+        unstreamed, streamed = _matrix.reply_cells(fmt, probe)
+        assert unstreamed == _matrix.Cell("carried", where="provider_state")
+        assert streamed == _matrix.Cell("unreported")  # and no event holds it

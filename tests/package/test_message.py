@@ -318,6 +318,72 @@ class TestMsgJson:
         with pytest.raises(MessageError):
             Msg.from_json(42)  # type: ignore[arg-type]
 
+    @pytest.mark.parametrize(
+        "payload",
+        [
+            PNG_B64 * 40,  # long base64 text, copied as it is
+            PNG_B64 * 20 + '"\\\n\x00\x1f\x7f é 中' + PNG_B64 * 20,  # must be escaped
+            "short",
+        ],
+    )
+    def test_long_payloads_are_written_as_the_encoder_writes_them(self, payload):
+        """A message holding long media payloads (base64 data, data: URLs, inside tool
+        outputs too) gives the same text as the JSON module, with or without escapes."""
+        image = {"type": "image", "source": {"type": "base64", "media_type": "image/png"}}
+        image["source"]["data"] = payload
+        url = {"type": "url", "url": "data:image/png;base64," + payload.replace(",", "")}
+        blocks = [
+            {"type": "text", "text": "a chart and a photo"},
+            image,
+            {"type": "video", "source": {"type": "url", "url": "https://e.com/" + "v" * 300}},
+            {"type": "audio", "source": url | {"url": url["url"].replace("image", "audio")}},
+            {
+                "type": "tool_result",
+                "id": "c",
+                "name": "plot",
+                "output": [{"type": "text", "text": "x"}, image],
+            },
+            {
+                "type": "tool_result",
+                "id": "d",
+                "name": "raw",
+                "output": [1, {"type": "image"}, None],
+            },
+            {
+                "type": "tool_result",
+                "id": "e",
+                "name": "obj",
+                "output": {"type": "image", "n": 2.5},
+            },
+        ]
+        msg = Msg("Ada", blocks, "user", {"tags": ["a", True]}, invocation_id="run-1")
+        # A source put in place through the checked containers keeps its key order.
+        msg.content[1]["source"] = {"data": payload, "type": "base64", "media_type": "image/png"}
+
+        text = msg.to_json()
+
+        assert json.dumps(msg.to_dict(), ensure_ascii=False) == text
+        assert msg == Msg.from_json(text)
+
+    @pytest.mark.parametrize(
+        "text", [' {"name": "Ada", "role": "user", "content": "Hi"}\n', "\t{}"]
+    )
+    def test_whitespace_around_the_json(self, text):
+        """Whitespace around the value is read as the JSON module reads it."""
+        if text == "\t{}":
+            with pytest.raises(MessageError, match=r"has no `name` field"):
+                Msg.from_json(text)
+        else:
+            assert "Hi" == Msg.from_json(text).content
+
+    @pytest.mark.parametrize("text", ['{"name": "Ada"} {}', '{"name": "Ada"}x', "\ufeff{}"])
+    def test_text_after_or_before_the_json(self, text):
+        """Extra data after the value, or a byte-order mark before it, is refused."""
+        with pytest.raises(
+            MessageError, match=r"^The text is not valid JSON \((Extra data|Unexpected UTF-8 BOM)"
+        ):
+            Msg.from_json(text)
+
     def test_json_nan_is_rejected(self):
         """``NaN`` in the JSON text is refused as a metadata value."""
         text = '{"name": "Ada", "role": "user", "content": "Hi", "metadata": {"x": NaN}}'

@@ -411,4 +411,391 @@ class TestGemini:
 
         sent = to_gemini(conversation)
 
-        assert [gemini.UNANSWERED, gemini.ORPHAN] == whys(sent.losses)
+        assert [gemini.UNANSWERED, gemini.ALTERNATE, gemini.ORPHAN] == whys(sent.losses)
+
+
+def per_turn_ids() -> list[Msg]:
+    """Two rounds whose calls both have id "call_0", as agents that count calls per turn
+    write them."""
+    return [
+        Msg("user", "Rain in Porto?", "user"),
+        Msg("assistant", [call("call_0", "Porto")], "assistant"),
+        result("call_0", "Porto: 80 % rain"),
+        Msg("user", "And in Bergen?", "user"),
+        Msg("assistant", [call("call_0", "Bergen")], "assistant"),
+        result("call_0", "Bergen: dry"),
+    ]
+
+
+def twice_answered() -> list[Msg]:
+    """A call answered by two results, in two messages."""
+    conversation = two_calls()
+    conversation.insert(3, result("call_porto", "Porto: dry after all"))
+    return conversation
+
+
+class TestSecondResults:
+    """Every format takes one result per call: a second one is dropped, and said to be a
+    second result, not a result without its call."""
+
+    def test_openai_chat(self):
+        sent = to_openai_chat(twice_answered())
+
+        [second] = [loss for loss in sent.losses if loss.why == openai_chat.DUPLICATE]
+        assert ("messages[3].content[0]", True) == (second.path, second.dropped)
+        tools = [e["tool_call_id"] for e in sent.payload["messages"] if e["role"] == "tool"]
+        assert ["call_porto", "call_bergen"] == tools
+
+    def test_openai_chat_in_one_message(self):
+        """Two results for one call in one message (the fast path of the writer)."""
+        conversation = two_calls()[:2]
+        conversation.append(
+            Msg(
+                "system",
+                [
+                    {"type": "tool_result", "id": i, "name": "get_forecast", "output": "ok"}
+                    for i in ("call_porto", "call_porto", "call_bergen")
+                ],
+                "system",
+            )
+        )
+
+        sent = to_openai_chat(conversation)
+
+        assert [openai_chat.DUPLICATE] == whys(sent.losses)
+        assert 2 == len([e for e in sent.payload["messages"] if e["role"] == "tool"])
+
+    def test_openai_responses(self):
+        sent = to_openai_responses(twice_answered())
+
+        [second] = [loss for loss in sent.losses if loss.why == openai_responses.DUPLICATE]
+        assert "messages[3].content[0]" == second.path
+        outputs = [
+            i["call_id"] for i in sent.payload["input"] if i["type"] == "function_call_output"
+        ]
+        assert ["call_porto", "call_bergen"] == outputs
+
+    def test_anthropic(self):
+        sent = to_anthropic(twice_answered())
+
+        assert [anthropic.DUPLICATE] == whys(sent.losses)
+        results = [
+            block["tool_use_id"]
+            for turn in sent.payload["messages"]
+            if isinstance(turn["content"], list)
+            for block in turn["content"]
+            if block["type"] == "tool_result"
+        ]
+        assert ["call_porto", "call_bergen"] == results
+
+    def test_gemini(self):
+        sent = to_gemini(twice_answered())
+
+        assert gemini.DUPLICATE in whys(sent.losses)
+        responses = [
+            part["function_response"]["id"]
+            for turn in sent.payload["contents"]
+            for part in turn["parts"]
+            if "function_response" in part
+        ]
+        assert ["call_porto", "call_bergen"] == responses
+
+
+class TestRepeatedCallIds:
+    """Responses and Anthropic refuse a request in which two calls have one id: a call whose
+    id an earlier call has is sent with a new id, and its results follow it."""
+
+    def test_openai_responses(self):
+        sent = to_openai_responses(per_turn_ids())
+
+        pairs = [
+            (item["type"], item["call_id"])
+            for item in sent.payload["input"]
+            if item["type"] in ("function_call", "function_call_output")
+        ]
+        assert [
+            ("function_call", "call_0"),
+            ("function_call_output", "call_0"),
+            ("function_call", "call_0_2"),
+            ("function_call_output", "call_0_2"),
+        ] == pairs
+        [loss] = sent.losses
+        assert (
+            "messages[4].content[0].id",
+            "sent as 'call_0_2'",
+            openai_responses.REPEATED_ID,
+        ) == (
+            loss.path,
+            loss.substitute,
+            loss.why,
+        )
+
+    def test_anthropic(self):
+        sent = to_anthropic(per_turn_ids())
+
+        ids = [
+            block.get("id") or block.get("tool_use_id")
+            for turn in sent.payload["messages"]
+            if isinstance(turn["content"], list)
+            for block in turn["content"]
+        ]
+        assert ["call_0", "call_0", "call_0_2", "call_0_2"] == ids
+        assert [anthropic.REPEATED_ID] == whys(sent.losses)
+
+    def test_anthropic_two_calls_of_one_id_in_one_turn(self):
+        """The results answer the calls in order: the second result goes with the renamed
+        second call."""
+        conversation = [
+            Msg("user", "Porto and Bergen?", "user"),
+            Msg("assistant", [call("c", "Porto"), call("c", "Bergen")], "assistant"),
+            result("c", "rain"),
+            result("c", "dry"),
+        ]
+
+        sent = to_anthropic(conversation)
+
+        answers = [turn["content"][0]["tool_use_id"] for turn in sent.payload["messages"][2:]]
+        assert ["c", "c_2"] == answers
+        assert [anthropic.REPEATED_ID] == whys(sent.losses)
+
+    def test_chat_completions_and_gemini_pair_by_turn(self):
+        """Chat Completions and Gemini pair a result with the turn right before it: the same
+        id in two turns is sent as it is."""
+        assert () == to_openai_chat(per_turn_ids()).losses
+        assert [gemini.ALTERNATE] == whys(to_gemini(per_turn_ids()).losses)
+
+
+class TestUnansweredBeforeAUserMessage:
+    """A call whose conversation goes on with a user message before its result is refused
+    by every API: it is dropped (and its message, when nothing else is left of it)."""
+
+    CONVERSATION: ClassVar[list[Msg]] = [
+        Msg("user", "Rain in Porto?", "user"),
+        Msg("assistant", [call("call_porto", "Porto")], "assistant"),
+        Msg("user", "Never mind, thanks.", "user"),
+    ]
+
+    def test_openai_chat(self):
+        sent = to_openai_chat(self.CONVERSATION)
+
+        assert [openai_chat.UNANSWERED] == whys(sent.losses)
+        assert ["user", "user"] == [e["role"] for e in sent.payload["messages"]]
+
+    def test_openai_responses(self):
+        sent = to_openai_responses(self.CONVERSATION)
+
+        assert [openai_responses.UNANSWERED] == whys(sent.losses)
+        assert ["message", "message"] == [i["type"] for i in sent.payload["input"]]
+
+    def test_anthropic(self):
+        sent = to_anthropic(self.CONVERSATION)
+
+        assert [anthropic.UNANSWERED] == whys(sent.losses)
+        assert ["user", "user"] == [e["role"] for e in sent.payload["messages"]]
+
+    def test_gemini(self):
+        sent = to_gemini(self.CONVERSATION)
+
+        assert [gemini.UNANSWERED, gemini.ALTERNATE] == whys(sent.losses)
+        assert [["Rain in Porto?", "Never mind, thanks."]] == [
+            [part["text"] for part in turn["parts"]] for turn in sent.payload["contents"]
+        ]
+
+
+class TestRoleOrder:
+    def test_chat_completions_and_responses_take_system_messages_anywhere(self):
+        """Both take a system message in the middle of the conversation where it is."""
+        conversation = [
+            Msg("user", "Hi", "user"),
+            Msg("assistant", "Hello.", "assistant"),
+            Msg("system", "From now on, answer in French.", "system"),
+            Msg("user", "Thanks", "user"),
+        ]
+
+        chat = to_openai_chat(conversation)
+        responses = to_openai_responses(conversation)
+
+        assert () == chat.losses + responses.losses
+        assert "system" == chat.payload["messages"][2]["role"]
+        assert "system" == responses.payload["input"][2]["role"]
+
+    def test_anthropic_takes_a_leading_assistant_message(self):
+        """The Messages reference no longer asks for a user message first (it did until
+        late 2024): a conversation that opens with the assistant is sent as it is."""
+        conversation = [
+            Msg("assistant", "Hello, how can I help?", "assistant"),
+            Msg("user", "Rain in Porto?", "user"),
+        ]
+
+        sent = to_anthropic(conversation)
+
+        assert () == sent.losses
+        assert ["assistant", "user"] == [e["role"] for e in sent.payload["messages"]]
+
+    def test_anthropic_final_assistant_text_without_trailing_space(self):
+        """The final assistant message starts the reply, and Anthropic refuses one whose
+        text ends with white space; an earlier one keeps it."""
+        conversation = [
+            Msg("user", "Name a city.", "user"),
+            Msg("assistant", "Porto. ", "assistant"),
+            Msg("user", "Another one, in the form 'City: name'.", "user"),
+            Msg("assistant", [{"type": "text", "text": "City: "}], "assistant"),
+        ]
+
+        sent = to_anthropic(conversation)
+
+        turns = sent.payload["messages"]
+        assert "Porto. " == turns[1]["content"]
+        assert [{"type": "text", "text": "City:"}] == turns[3]["content"]
+        [loss] = sent.losses
+        assert ("messages[3].content[0]", anthropic.TRAILING_SPACE) == (loss.path, loss.why)
+
+    def test_gemini_merges_turns_of_one_role(self):
+        """Two user messages in a row make one user turn."""
+        sent = to_gemini([Msg("user", "Hi.", "user"), Msg("user", "Rain in Porto?", "user")])
+
+        assert [{"role": "user", "parts": [{"text": "Hi."}, {"text": "Rain in Porto?"}]}] == (
+            sent.payload["contents"]
+        )
+        assert [gemini.ALTERNATE] == whys(sent.losses)
+
+    def test_gemini_user_text_after_responses_joins_their_turn(self):
+        """A user message right after the results: one user turn, the responses first."""
+        conversation = two_calls()[:4]
+        conversation.append(Msg("user", "Thanks!", "user"))
+
+        sent = to_gemini(conversation)
+
+        last = sent.payload["contents"][-1]["parts"]
+        assert ["function_response", "function_response", "text"] == [next(iter(p)) for p in last]
+        assert [gemini.ONE_TURN, gemini.ALTERNATE] == whys(sent.losses)
+
+    def test_gemini_contents_start_with_a_user_turn(self):
+        """An assistant message before the first user message is dropped; model turns alone,
+        a piece of a conversation for the caller to place, are sent as they are."""
+        greeting = Msg("assistant", "Hello, how can I help?", "assistant")
+
+        sent = to_gemini(
+            [Msg("system", "Be brief.", "system"), greeting, Msg("user", "Hi", "user")]
+        )
+        alone = to_gemini([greeting])
+
+        assert ["user"] == [turn["role"] for turn in sent.payload["contents"]]
+        [loss] = sent.losses
+        assert ("messages[1]", gemini.FIRST_USER, True) == (loss.path, loss.why, loss.dropped)
+        assert () == alone.losses
+        assert ["model"] == [turn["role"] for turn in alone.payload["contents"]]
+
+
+class TestPairing:
+    """The pairing of calls and results that the Anthropic and Gemini writers share."""
+
+    def test_results_answer_waiting_calls_in_order(self):
+        from agentmsg.providers._common import Pairing, Report
+
+        report = Report(anthropic.FORMAT, False)
+        pairing = Pairing("ids are unique")
+        calls = [call("c", "Porto"), call("c", "Bergen")]
+        assert ["c", "c_2"] == [pairing.call(report, b, 1, i) for i, b in enumerate(calls)]
+        msg = Msg(
+            "system",
+            [
+                {"type": "tool_result", "id": "c", "name": "get_forecast", "output": x}
+                for x in ("rain", "dry", "again")
+            ],
+            "system",
+        )
+
+        paired = pairing.results(report, msg, msg.content, 2, "orphan rule")
+
+        assert [("messages[2].content[0]", "c"), ("messages[2].content[1]", "c_2")] == [
+            (path, sent) for path, sent, _ in paired
+        ]
+        assert ["ids are unique", anthropic.DUPLICATE] == whys(tuple(report.losses))
+        assert {} == pairing.waiting
+
+    def test_unanswered_calls_are_dropped_at_their_place(self):
+        from agentmsg.providers._common import Pairing, Report
+
+        report = Report("Gemini", False)
+        pairing = Pairing()
+        conversation = two_calls()
+        pairing.call(report, conversation[1].content[1], 1, 1)
+
+        assert ["call_bergen"] == pairing.unanswered(report, conversation, "a rule")
+        assert [("messages[1].content[1]", "a rule")] == [(x.path, x.why) for x in report.losses]
+
+
+def one_round(call_id: str) -> list[Msg]:
+    return [
+        Msg("user", "Rain in Porto?", "user"),
+        Msg("assistant", [call(call_id, "Porto")], "assistant"),
+        result(call_id, "Porto: 80 % rain"),
+    ]
+
+
+class TestIdsTheApisTake:
+    def test_chat_completions_shortens_ids_over_40_characters(self):
+        """A Responses item id (53 characters) as a Chat Completions call id: sent shorter,
+        the same in the call and in its tool message, and reported."""
+        long_id = "fc_0f0e50a1476a6c35006912c58dc9f8819192c25864eb16f07f"
+
+        sent = to_openai_chat(one_round(long_id))
+
+        call_entry, tool = sent.payload["messages"][1:]
+        sent_id = call_entry["tool_calls"][0]["id"]
+        assert len(sent_id) <= openai_chat.MAX_ID
+        assert sent_id == tool["tool_call_id"]
+        assert sent_id == to_openai_chat(one_round(long_id)).payload["messages"][2]["tool_call_id"]
+        [loss] = sent.losses
+        assert ("messages[1].content[0].id", openai_chat.LONG_ID) == (loss.path, loss.why)
+
+    def test_chat_completions_sends_ids_of_40_characters_as_they_are(self):
+        sent = to_openai_chat(one_round("c" * 40))
+
+        assert () == sent.losses
+        assert "c" * 40 == sent.payload["messages"][2]["tool_call_id"]
+
+    def test_anthropic_ids_hold_letters_digits_underscores_and_dashes(self):
+        """An id such as 'terminal:0' (agents that name calls by tool and turn) is sent as
+        'terminal_0', in the call and in its result."""
+        sent = to_anthropic(one_round("terminal:0"))
+
+        call_turn, result_turn = sent.payload["messages"][1:]
+        assert "terminal_0" == call_turn["content"][0]["id"]
+        assert "terminal_0" == result_turn["content"][0]["tool_use_id"]
+        assert [anthropic.ID_CHARACTERS] == whys(sent.losses)
+
+    def test_anthropic_a_cleaned_id_stays_unique(self):
+        conversation = [
+            *one_round("a:b"),
+            Msg("user", "And Bergen?", "user"),
+            Msg("assistant", [call("a_b", "Bergen")], "assistant"),
+            result("a_b", "dry"),
+        ]
+
+        sent = to_anthropic(conversation)
+
+        turns = sent.payload["messages"]
+        assert ["a_b", "a_b_2"] == [turns[1]["content"][0]["id"], turns[4]["content"][0]["id"]]
+        assert "a_b_2" == sent.payload["messages"][5]["content"][0]["tool_use_id"]
+        assert [anthropic.ID_CHARACTERS, anthropic.REPEATED_ID] == whys(sent.losses)
+
+    def test_responses_an_item_id_goes_once(self):
+        """The same reply twice in a conversation: its reasoning item goes once, with its
+        id, and the second copy of its message without it."""
+        reply = from_openai_responses(
+            {"output": TestOpenAIResponses.OUTPUT[:2], "id": "resp_1"}
+        ).messages
+        conversation = [
+            Msg("user", "Porto?", "user"),
+            *reply,
+            Msg("user", "Say it again.", "user"),
+            *reply,
+        ]
+
+        sent = to_openai_responses(conversation)
+
+        ids = [item.get("id") for item in sent.payload["input"]]
+        assert [None, "rs_7", "msg_7", None, None, None] == ids  # its two parts, one item each
+        assert [openai_responses.SENT_BEFORE] == whys(sent.losses)

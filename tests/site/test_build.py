@@ -14,11 +14,12 @@ import shutil
 import subprocess
 import sys
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
-from _checkout import copy_repository, run_build
+from _checkout import copy_repository, run_build, warm_copy
 from agentmsg_docs.languages import LANGUAGES
 from agentmsg_docs.patches import UNPATCHED
 
@@ -65,7 +66,9 @@ class TestReproducible:
     def test_two_builds_are_identical(self, tmp_path: Path) -> None:
         """Built in different folders, with the environment at different paths, at
         different times, every file of ``_build/html`` is identical, ``.buildinfo``
-        included (no paths, dates, run times or random ids in the output)."""
+        included (no paths, dates, run times or random ids in the output). The second
+        build runs without the build's patches to Sphinx, docutils and myst-parser
+        (``AGENTMSG_DOCS_UNPATCHED=1``): they are for speed only and change no byte."""
         first = copy_repository(tmp_path / "one" / "agentmsg")
         second = tmp_path / "two" / "elsewhere" / "checkout"
         shutil.copytree(first, second)  # the same sources, even if the working tree changes
@@ -74,51 +77,20 @@ class TestReproducible:
         (tmp_path / "two" / "venv").symlink_to(sys.prefix, target_is_directory=True)
         elsewhere = str(tmp_path / "two" / "venv" / "bin" / Path(sys.executable).name)
         built = []
-        for repo, python in ((first, sys.executable), (second, elsewhere)):
+        for repo, python, env in (
+            (first, sys.executable, {}),
+            (second, elsewhere, {UNPATCHED: "1"}),
+        ):
             started = time.time()
-            result = run_build(repo, "html", python=python)
+            result = run_build(repo, "html", python=python, env=env)
             assert 0 == result.returncode, result.stdout[-3000:] + result.stderr[-3000:]
             built.append(tree(repo / "_build" / "html"))
             while time.time() < started + 1.1:  # the second build starts in another second
                 time.sleep(0.1)
         assert {f"{lang}/.buildinfo" for lang in LANGS} <= built[0].keys()
+        assert {"zh_CN/search.html", "es/searchindex.js"} <= built[0].keys()
         assert len(built[0]) > 100
         assert [] == differences(*built)
-
-    def test_speed_ups_change_no_byte(self, tmp_path: Path) -> None:
-        """The build's patches to Sphinx, docutils, myst-parser and jieba (state machines
-        reused, search splits remembered, jieba's cache read at once) are for speed only:
-        the translated sites built without them (``AGENTMSG_DOCS_UNPATCHED=1``) are the
-        same, byte for byte."""
-        patched = copy_repository(tmp_path / "patched")
-        unpatched = tmp_path / "unpatched"
-        shutil.copytree(patched, unpatched)
-        built = []
-        for repo, env in ((patched, {}), (unpatched, {UNPATCHED: "1"})):
-            result = run_build(repo, "html", "--langs", "zh_CN es", env=env)
-            assert 0 == result.returncode, result.stdout[-3000:] + result.stderr[-3000:]
-            built.append(tree(repo / "_build" / "html"))
-        assert {"zh_CN/search.html", "es/searchindex.js"} <= built[0].keys()
-        assert [] == differences(*built)
-
-    def test_rebuild_equals_clean_build(self, tmp_path: Path) -> None:
-        """Building again over an existing ``_build`` (after a page changed) gives what a
-        clean build gives: every page in the sitemap and search index, no stale words."""
-        clean = copy_repository(tmp_path / "clean")
-        repo = tmp_path / "repo"
-        shutil.copytree(clean, repo)  # the same sources, even if the working tree changes
-        assert 0 == run_build(repo, "html", "--langs", "en").returncode
-        page = repo / "docs" / "changelog.md"
-        original = page.read_text(encoding="utf-8")
-        page.write_text(original + "\nA sentence with the word zyzzyva.\n", encoding="utf-8")
-        assert 0 == run_build(repo, "html", "--langs", "en").returncode
-        page.write_text(original, encoding="utf-8")
-        result = run_build(repo, "html", "--langs", "en")
-        assert 0 == result.returncode, result.stdout[-3000:] + result.stderr[-3000:]
-        rebuilt = tree(repo / "_build" / "html" / "en")
-
-        assert 0 == run_build(clean, "html", "--langs", "en").returncode
-        assert [] == differences(tree(clean / "_build" / "html" / "en"), rebuilt)
 
 
 class TestPlainSphinx:
@@ -129,7 +101,7 @@ class TestPlainSphinx:
         """``python -m sphinx -b html docs OUT -D language=es`` (no option of the
         orchestrator's, a random hash seed) writes every file ``python -m agentmsg_docs html``
         writes for es, byte for byte; its doctrees (``OUT/.doctrees``) are all it adds."""
-        repo = copy_repository(tmp_path / "repo")
+        repo = warm_copy(tmp_path / "repo")
         result = run_build(repo, "html", "--langs", "es")
         assert 0 == result.returncode, result.stdout[-3000:] + result.stderr[-3000:]
         out = tmp_path / "plain"
@@ -157,7 +129,7 @@ class TestFailingTutorial:
     def test_build_fails_naming_script_and_line(self, tmp_path: Path) -> None:
         """An example whose code raises makes ``html --langs en`` exit non-zero, and the
         output names the script and the line that raised."""
-        repo = copy_repository(tmp_path / "repo")
+        repo = warm_copy(tmp_path / "repo")
         script = repo / "docs" / "examples" / "zz_broken.py"
         lines = [
             '"""',
@@ -197,7 +169,7 @@ class TestBrokenReference:
     def test_es_build_fails_naming_the_file(self, tmp_path: Path, where: str) -> None:
         """A ``{class}`agentmsg.Nope``` reference, added to the English page or only to its
         es translation, makes ``html --langs es`` exit non-zero naming the page's file."""
-        repo = copy_repository(tmp_path / "repo")
+        repo = warm_copy(tmp_path / "repo")
         if where == "page":
             page = repo / "docs" / "installation.md"
             page.write_text(
@@ -229,34 +201,47 @@ def rebuilt(result: subprocess.CompletedProcess[str]) -> list[str]:
     return sorted(re.findall(r"^== (\S+): rebuilding from scratch", result.stdout, re.M))
 
 
+@dataclass
+class Incremental:
+    """The copy the incremental tests share, and what its first two builds did."""
+
+    repo: Path
+    english_only: subprocess.CompletedProcess[str]
+    clean_english: dict[str, bytes]
+    then_all: subprocess.CompletedProcess[str]
+
+
 @pytest.fixture(scope="module")
-def shared_repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A private copy shared by the incremental tests (each starts with a full build)."""
-    return copy_repository(tmp_path_factory.mktemp("incremental") / "repo")
+def shared_repo(tmp_path_factory: pytest.TempPathFactory) -> Incremental:
+    """A private copy shared by the incremental tests, built from nothing twice: English
+    alone, then every language. Each test then starts from that full build."""
+    repo = copy_repository(tmp_path_factory.mktemp("incremental") / "repo")
+    english_only = run_build(repo, "html", "--langs", "en")
+    assert 0 == english_only.returncode, english_only.stdout[-3000:] + english_only.stderr[-3000:]
+    clean_english = tree(repo / "_build" / "html" / "en")
+    then_all = run_build(repo, "html")
+    assert 0 == then_all.returncode, then_all.stdout[-3000:] + then_all.stderr[-3000:]
+    return Incremental(repo, english_only, clean_english, then_all)
 
 
 class TestIncrementalBuild:
     """``python -m agentmsg_docs html`` rebuilds exactly the languages whose inputs changed, each
-    from scratch, and skips the examples pass when nothing it reads changed."""
+    from scratch, and skips the examples pass when nothing it reads changed. The tests
+    share one copy and run in this order; each leaves English as a clean build makes it
+    but the last, which changes a tutorial."""
 
-    def test_missing_languages_only(self, tmp_path: Path) -> None:
+    def test_missing_languages_only(self, shared_repo: Incremental) -> None:
         """After ``html --langs en``, a build of every language builds zh_CN and es and
         leaves en (and the examples) alone."""
-        repo = copy_repository(tmp_path / "repo")
-        first = run_build(repo, "html", "--langs", "en")
-        assert 0 == first.returncode, first.stdout[-3000:] + first.stderr[-3000:]
-        assert ["en"] == rebuilt(first)
-        en_before = tree(repo / "_build" / "html" / "en")
-        result = run_build(repo, "html")
-        assert 0 == result.returncode, result.stdout[-3000:] + result.stderr[-3000:]
-        assert ["es", "zh_CN"] == rebuilt(result)
-        assert "== examples: up to date" in result.stdout
-        assert [] == differences(en_before, tree(repo / "_build" / "html" / "en"))
+        assert ["en"] == rebuilt(shared_repo.english_only)
+        assert ["es", "zh_CN"] == rebuilt(shared_repo.then_all)
+        assert "== examples: up to date" in shared_repo.then_all.stdout
+        english = tree(shared_repo.repo / "_build" / "html" / "en")
+        assert [] == differences(shared_repo.clean_english, english)
 
-    def test_nothing_changed_rebuilds_nothing(self, shared_repo: Path) -> None:
-        """A second build with nothing changed rebuilds no language and changes no file."""
-        repo = shared_repo
-        assert 0 == run_build(repo, "html").returncode
+    def test_nothing_changed_rebuilds_nothing(self, shared_repo: Incremental) -> None:
+        """A build with nothing changed rebuilds no language and changes no file."""
+        repo = shared_repo.repo
         before = tree(repo / "_build" / "html")
         result = run_build(repo, "html")
         assert 0 == result.returncode, result.stdout[-3000:] + result.stderr[-3000:]
@@ -264,12 +249,29 @@ class TestIncrementalBuild:
         assert 3 == result.stdout.count("up to date (nothing it reads changed)")
         assert [] == differences(before, tree(repo / "_build" / "html"))
 
+    def test_rebuild_equals_clean_build(self, shared_repo: Incremental) -> None:
+        """Building again over an existing ``_build`` (after a page changed, and changed
+        back) gives what a clean build gives: every page in the sitemap and search
+        index, no stale words."""
+        repo = shared_repo.repo
+        page = repo / "docs" / "changelog.md"
+        original = page.read_text(encoding="utf-8")
+        page.write_text(original + "\nA sentence with the word zyzzyva.\n", encoding="utf-8")
+        changed = run_build(repo, "html", "--langs", "en")
+        assert 0 == changed.returncode, changed.stdout[-3000:] + changed.stderr[-3000:]
+        assert b"zyzzyva" in (repo / "_build" / "html" / "en" / "searchindex.js").read_bytes()
+        page.write_text(original, encoding="utf-8")
+        result = run_build(repo, "html", "--langs", "en")
+        assert 0 == result.returncode, result.stdout[-3000:] + result.stderr[-3000:]
+        rebuilt_english = tree(repo / "_build" / "html" / "en")
+        assert [] == differences(shared_repo.clean_english, rebuilt_english)
+
     def test_changed_catalog_rebuilds_its_language(self, shared_repo: Path) -> None:
         """Changing one es catalog rebuilds es alone; the other languages' files stay
         identical and the es page shows the new translation."""
         import polib
 
-        repo = shared_repo
+        repo = shared_repo.repo
         assert 0 == run_build(repo, "html").returncode
         before = tree(repo / "_build" / "html")
         path = repo / "locales" / "es" / "LC_MESSAGES" / "installation.po"
@@ -289,7 +291,7 @@ class TestIncrementalBuild:
     def test_changed_tutorial_runs_only_that_example(self, shared_repo: Path) -> None:
         """Changing one tutorial script re-executes that script alone and rebuilds every
         language, which then show the change."""
-        repo = shared_repo
+        repo = shared_repo.repo
         assert 0 == run_build(repo, "html").returncode
         script = repo / "docs" / "examples" / "tools.py"
         script.write_text(

@@ -17,12 +17,18 @@ import polib
 import pytest
 from bs4 import BeautifulSoup
 
-from _checkout import copy_repository, docs_command, docs_env, run_build
+from _checkout import (
+    BLANKED_LANGUAGE,
+    BLANKED_PAGE,
+    ROOT,
+    blanked_entry,
+    copy_repository,
+    docs_command,
+    docs_env,
+    run_build,
+)
 from agentmsg_docs.build import catalogs as build
 from agentmsg_docs.languages import TRANSLATED, Language
-
-ROOT = Path(__file__).resolve().parents[2]
-
 
 LANGS = list(build.TRANSLATED_LANGS)
 COMPLETE = [language for language in TRANSLATED if language.complete]
@@ -413,42 +419,32 @@ class TestBrokenCatalog:
 class TestMissingTranslation:
     """An entry without translation is shown in English, never as an empty paragraph."""
 
-    def test_english_shown_and_counted(self, tmp_path: Path) -> None:
-        """Blanking one translated paragraph of the es create_message catalog: the es page
-        shows the English paragraph and ``stats`` counts one more untranslated entry."""
-        repo = copy_repository(tmp_path / "repo")
-        path = repo / "locales/es/LC_MESSAGES/tutorial/create_message.po"
-        catalog = polib.pofile(str(path))
-        plain = re.compile(r"^[A-Za-z][\w ,.;()]{40,}$")  # no markup or quotes: <p> text == msgid
-        entry = next(e for e in catalog if e.msgstr and not e.obsolete and plain.match(e.msgid))
-        before = next(
-            r
-            for r in build.catalog_stats(["es"], repo / "locales")
-            if r.page == "tutorial/create_message"
-        )
-        entry.msgstr = ""
-        catalog.save(str(path))
+    def test_english_shown_and_counted(self, fourth_language_checkout: Path) -> None:
+        """Blanking one translated paragraph of the es create_message catalog (in the
+        copy of ``tests/conftest.py``): the es page shows the English paragraph and
+        ``stats`` counts one more untranslated entry."""
+        repo = fourth_language_checkout
+        entry = blanked_entry(ROOT / "locales")
 
-        result = run_build(repo, "html", "--langs", "es")
-        assert 0 == result.returncode, result.stdout[-3000:] + result.stderr[-3000:]
-        page = repo / "_build/html/es/tutorial/create_message.html"
+        def stats(locales: Path) -> build.CatalogStats:
+            rows = build.catalog_stats([BLANKED_LANGUAGE], locales)
+            return next(r for r in rows if r.page == BLANKED_PAGE)
+
+        before = stats(ROOT / "locales")
+        page = repo / "_build/html" / BLANKED_LANGUAGE / f"{BLANKED_PAGE}.html"
         soup = BeautifulSoup(page.read_text(encoding="utf-8"), "html.parser")
         paragraphs = [" ".join(p.get_text().split()) for p in soup.select("article p")]
         assert entry.msgid in paragraphs
         assert [] == [p for p in soup.select("article p") if not p.get_text().strip()]
 
-        after = next(
-            r
-            for r in build.catalog_stats(["es"], repo / "locales")
-            if r.page == "tutorial/create_message"
-        )
+        after = stats(repo / "locales")
         assert (before.untranslated + 1, before.translated - 1) == (
             after.untranslated,
             after.translated,
         )
         stats = run_build(repo, "stats")
         row = re.search(
-            r"^locales/es/LC_MESSAGES/tutorial/create_message\.po: (\d+) translated, "
+            rf"^locales/{BLANKED_LANGUAGE}/LC_MESSAGES/{BLANKED_PAGE}\.po: (\d+) translated, "
             r"(\d+) fuzzy, (\d+) untranslated\.$",
             stats.stdout,
             re.M,

@@ -6,6 +6,7 @@ computed here, their words translated from the page's catalog with the row's con
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import polib
@@ -14,7 +15,14 @@ from bs4 import BeautifulSoup
 
 from _checkout import ROOT
 from agentmsg.providers import _matrix
-from agentmsg_docs.matrix import HEADER, HEADER_CONTEXT, ROW_CONTEXT, cell_text, merge_contexts
+from agentmsg_docs.matrix import (
+    HEADER,
+    HEADER_CONTEXT,
+    ROW_CONTEXT,
+    cell_text,
+    events_text,
+    merge_contexts,
+)
 
 LANGS = ("en", "zh_CN", "es")
 
@@ -29,6 +37,44 @@ def words(lang: str) -> dict[tuple[str, str], str]:
         for entry in polib.pofile(str(path))
         if entry.msgctxt and entry.msgstr and "fuzzy" not in entry.flags and not entry.obsolete
     }
+
+
+def translator(lang: str) -> Callable[[str, str], str]:
+    catalog = words(lang)
+
+    def tr(context: str, text: str) -> str:
+        if lang == "en":
+            return text
+        return catalog[(context, text)]  # a KeyError names the untranslated word
+
+    return tr
+
+
+def expected_reply_rows(lang: str, fmt: _matrix.Format) -> list[list[list[str]]]:
+    """The rows the reply table of *fmt* should show: per cell, its paragraphs' texts."""
+    tr = translator(lang)
+
+    def cell(key: str, value: _matrix.Cell) -> list[str]:
+        texts = [cell_text(key, 1, value, tr).replace("`", ""), *value.losses]
+        around = events_text(value, tr)
+        if around is not None:
+            # Chinese pages join names with the enumeration comma (agentmsg_docs.typography)
+            comma = "、" if lang == "zh_CN" else ", "
+            texts.append(around[0] + comma.join(value.events) + around[1])
+        return texts
+
+    cells = _matrix.reply_matrix()[fmt.key]
+    rows = [[[tr(HEADER_CONTEXT, HEADER)], [f"from_{fmt.key}"], [fmt.stream.__name__]]]
+    for probe in _matrix.REPLY_PROBES:
+        unstreamed, streamed = cells[probe.key]
+        rows.append(
+            [
+                [tr(ROW_CONTEXT, probe.key).replace("`", "")],
+                cell(probe.key, unstreamed),
+                cell(probe.key, streamed),
+            ]
+        )
+    return rows
 
 
 def expected_rows(lang: str, fmt: _matrix.Format) -> list[list[list[str]]]:
@@ -74,9 +120,14 @@ def page_tables(path: Path) -> list[list[list[list[str]]]]:
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_the_page_shows_the_cells_the_code_gives(built_site: Path, lang: str) -> None:
-    """Every table of the page, in every language, equals a fresh run of the probes."""
+    """Every table of the page, in every language, equals a fresh run of the probes: per
+    format, the conversions' table and the replies' table."""
     tables = page_tables(built_site / lang / "conversions.html")
-    assert tables == [expected_rows(lang, fmt) for fmt in _matrix.FORMATS]
+    assert tables == [
+        rows
+        for fmt in _matrix.FORMATS
+        for rows in (expected_rows(lang, fmt), expected_reply_rows(lang, fmt))
+    ]
 
 
 def test_known_english_cells(built_site: Path) -> None:
@@ -91,6 +142,14 @@ def test_known_english_cells(built_site: Path) -> None:
         ["nothing to read back"],
     ]
     assert rows["image in a tool result"][1] == ["kept another way: in another message"]
+    replies = page_tables(built_site / "en" / "conversions.html")[1]
+    assert replies[0] == [["What"], ["from_openai_chat"], ["OpenAIChatStream"]]
+    rows = {row[0][0]: row[1:] for row in replies}
+    assert rows["response id"] == [
+        ["kept another way: as the message's invocation_id"],
+        ["kept another way: as the message's invocation_id", "events: id"],
+    ]
+    assert rows["thinking the API signed or encrypted"] == [["the format has none"]] * 2
 
 
 def test_the_loss_texts_are_code_literals(built_site: Path) -> None:

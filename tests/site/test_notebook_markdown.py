@@ -60,6 +60,7 @@ NOT_PROSE = [
     "output_subarea",
     "sphx-glr-download-link-note",
     "sphx-glr-footer",
+    "agentmsg-progress",  # the page's translation notice, which no notebook has
 ]
 
 

@@ -21,13 +21,14 @@ from sphinx.builders.html._assets import _CascadingStyleSheet
 
 import agentmsg
 from _checkout import TUTORIALS
+from _languages import COMPLETE, IN_PROGRESS
 from _outputs import captured_html
 from agentmsg.cards._html import STYLE
 from agentmsg_docs import html_pages
 from agentmsg_docs.build import root_pages as build
 from agentmsg_docs.cards import localize
 from agentmsg_docs.comments import strip_comments
-from agentmsg_docs.downloads import load_catalog, text_msgids, translate_script
+from agentmsg_docs.downloads import load_catalog, text_msgids, translate_script, with_language_cell
 from agentmsg_docs.languages import LANGUAGES, SITE_URL, language_links
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -288,11 +289,13 @@ class TestLanguageLinks:
                     missing.add(f"{lang}/{name}.html -> {href}")
         assert set() == missing
 
+    @pytest.mark.every_language
     def test_same_pages_in_every_language(self, built_site: Path) -> None:
         """The three languages have the same set of pages."""
         names = {lang: sorted(pages(built_site, lang)) for lang in LANGS}
         assert {lang: names["en"] for lang in LANGS} == names
 
+    @pytest.mark.every_language
     def test_root_index(self, built_site: Path) -> None:
         """``_build/html/index.html`` is the language chooser for all three languages."""
         expected = build.root_index_html(LANGS)
@@ -352,7 +355,10 @@ class TestGalleryCards:
         english = soup(built_site / "en" / "tutorial" / "index.html").select("p.agentmsg-card-line")
         texts = [line.get_text() for line in lines if line]
         same = [t for t, e in zip(texts, english, strict=True) if t == e.get_text()]
-        assert (same == texts) if lang == "en" else ([] == same)
+        if lang == "en":
+            assert same == texts
+        elif lang not in IN_PROGRESS:  # in progress: English lines are marked (test_progress)
+            assert [] == same
 
 
 class TestStyleSheets:
@@ -473,6 +479,7 @@ class TestStyleSheetBundle:
 class TestNoRunTimes:
     """Nothing on the site depends on how long the examples took."""
 
+    @pytest.mark.every_language
     def test_no_running_time(self, built_site: Path) -> None:
         """No file mentions "Total running time" or the ``sg_execution_times`` page."""
         found = [
@@ -487,6 +494,7 @@ class TestNoRunTimes:
         ]
         assert [] == found
 
+    @pytest.mark.every_language
     def test_no_execution_times_page(self, built_site: Path) -> None:
         """No ``sg_execution_times`` page is built."""
         assert [] == sorted(built_site.rglob("sg_execution_times*"))
@@ -569,10 +577,17 @@ class TestTranslatedDownloads:
     def test_script_is_translated_with_the_catalog(
         self, built_site: Path, lang: str, name: str
     ) -> None:
-        """The ``.py`` download is the English script translated with the page's catalog."""
+        """The ``.py`` download is the English script translated with the page's catalog,
+        with the notebook's cells that set the display language after its docstring (the
+        Spanish review: run in an editor, the script showed English cards)."""
         english = download(built_site, "en", f"{name}.py").read_text(encoding="utf-8")
         catalog = load_catalog(ROOT / "locales" / lang / "LC_MESSAGES" / "tutorial" / f"{name}.po")
-        expected = translate_script(english, catalog.get)
+        cells = notebook_cells(download(built_site, lang, f"{name}.ipynb"))[1:3]
+        assert [("markdown", True), ("code", True)] == [
+            (kind, f'set_display_language("{lang}")' in source or kind == "markdown")
+            for kind, source in cells
+        ]
+        expected = with_language_cell(translate_script(english, catalog.get), cells)
         assert expected == download(built_site, lang, f"{name}.py").read_text(encoding="utf-8")
 
     @pytest.mark.parametrize("lang", TRANSLATED)
@@ -589,11 +604,12 @@ class TestTranslatedDownloads:
                 strip_comments(block.content, "python") for block in blocks if block.type == "code"
             ]
 
-        assert code(download(built_site, "en", f"{name}.py")) == code(
-            download(built_site, lang, f"{name}.py")
+        setting = f'import agentmsg\nagentmsg.set_display_language("{lang}")'
+        assert "\n".join([setting, *code(download(built_site, "en", f"{name}.py"))]) == "\n".join(
+            code(download(built_site, lang, f"{name}.py"))
         )
 
-    @pytest.mark.parametrize("lang", TRANSLATED)
+    @pytest.mark.parametrize("lang", COMPLETE)
     @pytest.mark.parametrize("name", TUTORIALS)
     def test_every_paragraph_is_in_the_catalog(self, lang: str, name: str) -> None:
         """Each paragraph of the script's prose is a msgid of the page's catalog with a
@@ -614,7 +630,7 @@ class TestTranslatedDownloads:
         """Without its two cells that set the display language (after the title cell),
         the notebook has the English cells in the same order: code cells identical but
         for their comments (in the reader's language), every markdown cell different
-        (translated)."""
+        (translated) in a complete language."""
         english = notebook_cells(download(built_site, "en", f"{name}.ipynb"))
         cells = notebook_cells(download(built_site, lang, f"{name}.ipynb"))
         translated = cells[:1] + cells[3:]
@@ -624,7 +640,8 @@ class TestTranslatedDownloads:
             strip_comments(tr[1], "python") for _, tr in pairs if tr[0] == "code"
         ]
         untranslated = [en[1][:60] for en, tr in pairs if en[0] == "markdown" and en == tr]
-        assert [] == untranslated
+        if lang not in IN_PROGRESS:
+            assert [] == untranslated
 
 
 #: Inline markup that survives as text when reST or MyST did not recognise it (in a
@@ -704,7 +721,7 @@ class TestThemeStrings:
         "Dark mode",
     )
 
-    @pytest.mark.parametrize("lang", TRANSLATED)
+    @pytest.mark.parametrize("lang", COMPLETE)
     def test_no_english_theme_labels(self, built_site: Path, lang: str) -> None:
         """No page of a translated language keeps one of Furo's English labels."""
         found = {
@@ -716,7 +733,7 @@ class TestThemeStrings:
 
         assert set() == found
 
-    @pytest.mark.parametrize("lang", TRANSLATED)
+    @pytest.mark.parametrize("lang", COMPLETE)
     def test_previous_and_next_are_translated(self, built_site: Path, lang: str) -> None:
         """The links to the previous and next page carry the language's words."""
         page = soup(built_site / lang / "tutorial" / "tools.html")
@@ -725,7 +742,7 @@ class TestThemeStrings:
         assert 2 == len(contexts)
         assert not {"Next", "Previous"} & set(contexts)
 
-    @pytest.mark.parametrize("lang", TRANSLATED)
+    @pytest.mark.parametrize("lang", COMPLETE)
     def test_search_summary_is_translated(self, built_site: Path, lang: str) -> None:
         """``translations.js`` holds a non-empty, translated search summary."""
         text = (built_site / lang / "_static" / "translations.js").read_text(encoding="utf-8")
@@ -735,3 +752,43 @@ class TestThemeStrings:
 
         assert summary and all(form and "Search finished" not in form for form in summary)
         assert any("${resultCount}" in form for form in summary)
+
+
+class TestRunnerSettings:
+    """Each tutorial page carries the in-page runner's settings for its language."""
+
+    @staticmethod
+    def settings(site: Path, lang: str, name: str) -> dict[str, Any]:
+        found = soup(site / lang / "tutorial" / f"{name}.html").select("script#agentmsg-runner")
+        assert 1 == len(found), f"{lang}/tutorial/{name}.html"
+        return dict(json.loads(found[0].get_text()))
+
+    @pytest.mark.parametrize("lang", LANGS)
+    def test_language_runtime_and_files(self, built_site: Path, lang: str) -> None:
+        """The settings name the page's language, Pyodide and the data files under the
+        site's ``lite/``, in that language's folder (files that exist), and every text
+        the runner shows; those it shows in English, which it marks ``lang="en"``, are
+        listed (none in English, or a complete language)."""
+        problems = {}
+        for name in TUTORIALS:
+            settings = self.settings(built_site, lang, name)
+            page = built_site / lang / "tutorial" / f"{name}.html"
+            strings = settings.get("strings", {})
+            english = self.settings(built_site, "en", name)["strings"]
+            wrong = [
+                target
+                for _, target in settings.get("files", [])
+                if not target.startswith(f"../../lite/files/{lang}/")
+                or not (page.parent / target).resolve().is_file()
+            ]
+            same = sorted(key for key in strings if lang != "en" and strings[key] == english[key])
+            shown = (
+                settings.get("language"),
+                settings.get("pyodide"),
+                wrong,
+                "run" in strings and all(strings.values()),
+                settings.get("english", []),
+            )
+            if shown != (lang, "../../lite/static/pyodide/", [], True, same):
+                problems[name] = shown
+        assert {} == problems

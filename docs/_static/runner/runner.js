@@ -10,6 +10,10 @@
   }
   config = JSON.parse(config.textContent);
   var strings = config.strings;
+  // The texts the page's language shows in English: marked lang="en" where they stand.
+  var english = (config.english || []).map(function (key) {
+    return strings[key];
+  });
   var BLOCKS = "div.highlight-Python";
   var CAPTURED = "sphx-glr-script-out";
   var CAPTURED_HTML = "rendered_html";
@@ -140,10 +144,19 @@
 
   // -- the blocks -------------------------------------------------------------------------
 
+  function say(element, text) {
+    element.textContent = text;
+    if (english.indexOf(text) >= 0) {
+      element.lang = "en";
+    } else {
+      element.removeAttribute("lang");
+    }
+  }
+
   function showStatus(text) {
     blocks.forEach(function (block) {
       if (block.busy) {
-        block.status.textContent = text;
+        say(block.status, text);
       }
     });
   }
@@ -198,7 +211,7 @@
     block.output.textContent = "";
     block.status = document.createElement("p");
     block.status.className = "agentmsg-run-status";
-    block.status.textContent = state === "ready" ? strings.running : strings.loading_runtime;
+    say(block.status, state === "ready" ? strings.running : strings.loading_runtime);
     block.output.appendChild(block.status);
     execute(block.pre.innerText, function (result) {
       show(block, result);
@@ -218,7 +231,7 @@
   function button(label, title, action) {
     var control = document.createElement("button");
     control.type = "button";
-    control.textContent = label;
+    say(control, label);
     control.title = title;
     control.addEventListener("click", action);
     return control;

@@ -38,6 +38,7 @@ from pathlib import Path
 from agentmsg_docs.build import BUILD, DOCS, LOCALES, ROOT, BuildError, child_env, shown
 from agentmsg_docs.build.examples import run_examples
 from agentmsg_docs.build.sphinx_runs import run_sphinx_builds, sphinx_command
+from agentmsg_docs.build.stamps import forget_stamp, gettext_digest, up_to_date, write_stamp
 from agentmsg_docs.languages import TRANSLATED, Language
 from agentmsg_docs.matrix import merge_contexts
 
@@ -236,17 +237,27 @@ def print_stats(langs: Sequence[str] = TRANSLATED_LANGS) -> None:
 
 
 def build_gettext(outdir: Path = GETTEXT) -> None:
-    """Extract the translatable messages of every page into *outdir* (``*.pot``)."""
+    """Extract the translatable messages of every page into *outdir* (``*.pot``), unless
+    it holds them from the same inputs (``make update-po`` then ``make add-language``)."""
     run_examples()
     # A fresh environment (-E): Sphinx would not read again a page whose source is
     # unchanged, and the extensions' part of what it extracts may have changed.
     command = ["-E", *sphinx_command("gettext", "en", outdir, outdir / ".doctrees")]
+    digest = gettext_digest(command)
+    stamp = "gettext" if outdir == GETTEXT else None  # another folder is always rebuilt
+    if stamp and up_to_date(stamp, digest) and any(outdir.rglob("*.pot")):
+        print(f"== gettext: {shown(outdir)} is up to date (nothing it reads changed)")
+        return
+    if stamp:
+        forget_stamp(stamp)
     if run_sphinx_builds([("gettext", command)])["gettext"] != 0:
         msg = "the gettext build failed; the warnings above name the file and line"
         raise BuildError(msg)
     for stray in sorted(outdir.rglob("sg_execution_times.pot")):
         stray.unlink()
     _check_example_msgids(outdir)
+    if stamp:
+        write_stamp(stamp, digest)
 
 
 def _check_example_msgids(potdir: Path) -> None:

@@ -21,12 +21,13 @@ from typing import Any
 
 from agentmsg_docs.build import BUILD, DOCS, LOCALES, ROOT
 from agentmsg_docs.gallery import installed_distributions
-from agentmsg_docs.languages import SITE_URL
+from agentmsg_docs.languages import SITE_URL, TABLE
 
 __all__ = [
     "GALLERY",
     "STAMPS",
     "forget_stamp",
+    "gettext_digest",
     "language_digest",
     "language_digests",
     "up_to_date",
@@ -68,12 +69,30 @@ def _rewritten_anyway(path: Path) -> bool:
 
 
 def _shared_inputs() -> Hash:
-    """The part of every language's hash that all languages share (computed once)."""
+    """The part of every language's hash that all languages share (computed once): the
+    table of languages too, whose rows every page's language links and marks read."""
     digest = hashlib.sha256()
     _environment(digest)
     _hash_tree(digest, DOCS, _rewritten_anyway)
     _hash_tree(digest, ROOT / "src")
+    digest.update(TABLE.read_bytes())
     return digest
+
+
+def _card_catalog(path: Path) -> bool:
+    return "locale" in path.relative_to(ROOT / "src").parts
+
+
+def gettext_digest(command: Sequence[str]) -> str:
+    """The hash of everything the gettext build reads (the English pages: not the
+    catalogs, the cards' included, nor the table of languages) and of its *command*
+    (without the paths)."""
+    digest = hashlib.sha256()
+    _environment(digest)
+    _hash_tree(digest, DOCS, _rewritten_anyway)
+    _hash_tree(digest, ROOT / "src", _card_catalog)
+    digest.update("\0".join(["gettext", *command[:-3]]).encode())
+    return digest.hexdigest()
 
 
 def language_digests(commands: Mapping[str, Sequence[str]]) -> dict[str, str]:

@@ -433,9 +433,14 @@ def render_card(
             f"<thead>{columns}</thead><tbody>{rows}</tbody></table>"
         )
     data_id = "" if message_id is None else f' data-agentmsg-id="{escape(message_id)}"'
-    # Translators: the accessible name of a card; {role} is the message's role as its
-    # code wrote it ("user", "assistant", ...), {name} its sender.
-    aria = _("{role} message from {name}", role=role, name=name)
+    if name == role:  # as from_openai_chat names a reply: no sender to add
+        # Translators: the accessible name of a card whose sender is named after its
+        # role; {role} is the role as its code wrote it ("user", "assistant", ...).
+        aria = _("{role} message", role=role)
+    else:
+        # Translators: the accessible name of a card; {role} is the message's role as its
+        # code wrote it ("user", "assistant", ...), {name} its sender.
+        aria = _("{role} message from {name}", role=role, name=name)
     return (
         f'<article class="agentmsg-card {_role_class(role)}"{data_id} aria-label="{escape(aria)}">'
         f"<style>{STYLE}</style>"

@@ -9,6 +9,7 @@ A conversion never drops anything silently: each thing a format cannot carry is 
 from __future__ import annotations
 
 import json
+import re
 from json.encoder import encode_basestring
 from typing import Any, NamedTuple
 
@@ -574,3 +575,127 @@ def system_prompt(report: Report, messages: list[Msg]) -> tuple[list[str], bool]
                     block,
                 )
     return texts, as_str and sources == 1
+
+
+# -- pairing tool calls with their results ----------------------------------------------
+
+
+def duplicate_why(format: str) -> str:
+    """The rule a second result for one tool call breaks, in *format*'s words."""
+    return f"{format} takes one tool result for each tool call, and this call has one already"
+
+
+def repeated_id_why(format: str) -> str:
+    """The rule a tool call id used by an earlier call breaks, in *format*'s words."""
+    return (
+        f"{format} wants each tool call id once in a request; the call's results follow "
+        "the new id, and they come back with it"
+    )
+
+
+def renamed_call(report: Report, call_id: str, taken: dict[str, str], path: str, why: str) -> str:
+    """A new id for a tool call whose id *call_id* an earlier call has (*taken*: the ids
+    sent so far), reported at *path* with the format's rule *why*."""
+    number = 2
+    while f"{call_id}_{number}" in taken:
+        number += 1
+    sent = f"{call_id}_{number}"
+    report.change(path, f"tool call id {call_id!r} of an earlier call", f"sent as {sent!r}", why)
+    return sent
+
+
+class Pairing:
+    """Which tool calls of a conversation wait for their results, and the ids they go with.
+
+    For the formats whose results answer the calls of the assistant turn right before them
+    (Anthropic, Gemini): ``waiting`` holds the calls of that turn still without a result
+    (id sent -> (message index, block position)), ``answered`` every id sent that has its
+    result, ``names`` the tool each id sent names. With *unique* (the format's rule, see
+    :func:`repeated_id_why`), a call whose id an earlier call has is sent with a new one;
+    with *characters* (a pattern of the characters an id may not hold, and the rule), each
+    of those is sent as ``_``. ``renamed`` maps a call's own id to the ids sent instead,
+    oldest first.
+    """
+
+    __slots__ = ("answered", "characters", "names", "renamed", "unique", "waiting")
+
+    def __init__(
+        self, unique: str | None = None, characters: tuple[re.Pattern[str], str] | None = None
+    ) -> None:
+        self.waiting: dict[str, tuple[int, int]] = {}
+        self.answered: set[str] = set()
+        self.names: dict[str, str] = {}
+        self.renamed: dict[str, list[str]] = {}
+        self.unique = unique
+        self.characters = characters
+
+    def call(self, report: Report, block: dict[str, Any], index: int, position: int) -> str:
+        """Register the tool call *block* of message *index*; return the id to send it with."""
+        call_id: str = block["id"]
+        sent = call_id
+        path = f"messages[{index}].content[{position}].id"
+        if self.characters is not None and self.characters[0].search(call_id):
+            sent = self.characters[0].sub("_", call_id)
+            report.change(
+                path, f"tool call id {call_id!r}", f"sent as {sent!r}", self.characters[1]
+            )
+        if self.unique is not None and sent in self.names:
+            sent = renamed_call(report, sent, self.names, path, self.unique)
+        if sent != call_id:
+            self.renamed.setdefault(call_id, []).append(sent)
+        self.names[sent] = block["name"]
+        self.waiting[sent] = (index, position)
+        return sent
+
+    def results(
+        self, report: Report, msg: Msg, content: Any, index: int, orphan: str
+    ) -> list[tuple[str, str, dict[str, Any]]]:
+        """The tool results of *msg* that answer a waiting call, as (path, id sent, block).
+
+        Reports what the message loses as a message of tool results, and drops each result
+        no call waits for: a second result for a call, or one without its call right
+        before it (*orphan* is the format's rule).
+        """
+        report_tool_message(report, msg, index)
+        if is_tool_results(msg):
+            report.name(msg, index, TOOL_RESULTS_NAME)
+        paired = []
+        for position, block in enumerate(content):
+            if block["type"] != "tool_result":
+                continue
+            path = f"messages[{index}].content[{position}]"
+            sent = self._waiting_id(block["id"])
+            if sent is None:
+                if block["id"] in self.answered:
+                    what, why = "second tool result for one tool call", duplicate_why(report.format)
+                else:
+                    what, why = "tool result without its tool call right before it", orphan
+                report.drop(path, what, why, block)
+                continue
+            del self.waiting[sent]
+            self.answered.add(sent)
+            paired.append((path, sent, block))
+        return paired
+
+    def _waiting_id(self, call_id: str) -> str | None:
+        """The id sent of the oldest waiting call whose own id is *call_id*, or None."""
+        if call_id in self.waiting:
+            return call_id
+        for sent in self.renamed.get(call_id, ()):
+            if sent in self.waiting:
+                return sent
+        return None
+
+    def unanswered(self, report: Report, conversation: list[Any], why: str) -> list[str]:
+        """Drop the calls still waiting (*why*: the format's rule); return their ids sent."""
+        for index, position in self.waiting.values():
+            content: Any = as_msg(conversation[index], index).content
+            report.drop(
+                f"messages[{index}].content[{position}]",
+                "tool call without a tool result right after it",
+                why,
+                content[position],
+            )
+        dropped = list(self.waiting)
+        self.waiting.clear()
+        return dropped

@@ -114,13 +114,16 @@ class GeminiStream(Stream):
         head = self._head
         text = None if head is None else self._more_text(event.get("candidates"))
         if text is not None and head is not None:
-            named = [(_KEYS.get(key) or _key(key), value) for key, value in event.items()]
-            for key, value in named:
-                if key in _SAME and value and head.get(key) and value != head[key]:
-                    reject(FORMAT, index, key, value, f"the stream's first piece has {head[key]!r}")
-            for key, value in named:
+            # Checked first, written after: a rejected piece changes nothing.
+            for key, value in event.items():
+                name = _KEYS.get(key) or _key(key)
+                if name in _SAME and value and head.get(name) and value != head[name]:
+                    reject(
+                        FORMAT, index, name, value, f"the stream's first piece has {head[name]!r}"
+                    )
+            for key, value in event.items():
                 if value is not None and key != "candidates":
-                    head[key] = value
+                    head[_KEYS.get(key) or _key(key)] = value
             self._candidates[0].texts.append(text)  # type: ignore[union-attr]
             return
         event = _snake(event)

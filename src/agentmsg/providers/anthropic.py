@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from .._errors import MessageError
@@ -18,21 +19,22 @@ from .._validate import (
 from ._common import (
     DEFAULT_NAMES,
     IMAGE_TYPES,
-    TOOL_RESULTS_NAME,
     Conversion,
+    Pairing,
     Parsed,
     Report,
     Turns,
+    duplicate_why,
     is_tool_results,
     media_of,
     messages_in,
     output_text,
     plain,
+    repeated_id_why,
     report_json_output,
     report_local,
     report_raw_input,
     report_signature,
-    report_tool_message,
     result_name,
     source_from_url,
     state_field,
@@ -104,24 +106,30 @@ ORPHAN = (
 RESULTS_FIRST = "Anthropic wants the tool_result blocks first in the user turn after the tool calls"
 EMPTY_TEXT = "Anthropic refuses empty text blocks"
 EMPTY_MESSAGE = "Anthropic refuses a message with empty content, but for a final assistant message"
+TRAILING_SPACE = "Anthropic refuses a final assistant message whose text ends with white space"
+REPEATED_ID = repeated_id_why("Anthropic")
+ID_CHARACTERS = (
+    "Anthropic takes tool call ids of letters, digits, '_' and '-' only; the call's results "
+    "follow the new id, and they come back with it"
+)
+DUPLICATE = duplicate_why(FORMAT)
 
 
 class _Writer(Report):
     """The Anthropic messages of one conversation, and the report of what they cost.
 
-    ``waiting`` holds the tool calls of the last assistant turn without a result yet
-    (call id -> message index); ``run`` is where the user turns after that assistant
-    turn start in ``out``, and ``results_end`` where its leading tool-result turns end.
+    ``pairing`` knows which tool calls of the last assistant turn wait for a result;
+    ``run`` is where the user turns after that assistant turn start in ``out``, and
+    ``results_end`` where its leading tool-result turns end.
     """
 
-    __slots__ = ("calls", "conversation", "out", "results_end", "run", "waiting")
+    __slots__ = ("conversation", "out", "pairing", "results_end", "run")
 
     def __init__(self, format: str, strict: object) -> None:
         Report.__init__(self, format, strict)
         self.conversation: list[Any] = []
         self.out: list[dict[str, Any]] = []
-        self.calls: dict[str, str] = {}
-        self.waiting: dict[str, int] = {}
+        self.pairing = Pairing(REPEATED_ID, (_NOT_IN_IDS, ID_CHARACTERS))
         self.run = 0
         self.results_end = 0
 
@@ -133,6 +141,7 @@ class _Writer(Report):
         if role == "system" or is_tool_results(msg):
             return  # the text went to the system prompt, the tool results are sent
         self.name(msg, index, DEFAULT_NAMES[role])
+        calls = []
         if isinstance(content, str):
             blocks: Any = content
         else:
@@ -146,22 +155,44 @@ class _Writer(Report):
                     sent = _BLOCK_WRITERS.get(kind, _Writer.other)(self, msg, block, path, position)
                     if sent is not None:
                         blocks.append(sent)
+                        if kind == "tool_use":
+                            calls.append((position, block, sent))
             if not blocks and content:
                 return  # every block was reported
-        if not blocks and (role != "assistant" or index != len(self.conversation) - 1):
+        final = index == len(self.conversation) - 1
+        if role == "assistant" and final and blocks:
+            blocks = self.trimmed(blocks, content, index)
+        if not blocks and (role != "assistant" or not final):
             self.change(f"messages[{index}]", "empty message", "not sent", EMPTY_MESSAGE)
             return
         if role == "assistant":
             self.settle()
             self.out.append({"role": role, "content": blocks})
             self.run = self.results_end = len(self.out)
-            if not isinstance(blocks, str):
-                for sent in blocks:
-                    if sent["type"] == "tool_use":
-                        self.calls[sent["id"]] = sent["name"]
-                        self.waiting[sent["id"]] = index
+            for position, block, sent in calls:
+                sent["id"] = self.pairing.call(self, block, index, position)
         else:
             self.out.append({"role": role, "content": blocks})
+
+    def trimmed(self, blocks: Any, content: Any, index: int) -> Any:
+        """The blocks of the final assistant message, its last text without trailing white
+        space (the API takes that message as the start of its reply)."""
+        if isinstance(blocks, str):
+            text, path = blocks, f"messages[{index}].content"
+        elif blocks[-1]["type"] == "text":
+            position = max(
+                p for p, block in enumerate(content) if block["type"] == "text" and block["text"]
+            )
+            text, path = blocks[-1]["text"], f"messages[{index}].content[{position}]"
+        else:
+            return blocks
+        kept = text.rstrip()
+        if kept == text:
+            return blocks
+        self.change(path, "white space at the end of the text", "not sent", TRAILING_SPACE)
+        if isinstance(blocks, str):
+            return kept
+        return [*blocks[:-1], {"type": "text", "text": kept}] if kept else blocks[:-1]
 
     # -- the blocks of a user or assistant message (see _BLOCK_WRITERS) ------------------
 
@@ -233,18 +264,9 @@ class _Writer(Report):
 
     def results(self, msg: Any, content: Any, index: int) -> None:
         """The tool results of *msg*, as one user turn of ``tool_result`` blocks."""
-        report_tool_message(self, msg, index)
-        if is_tool_results(msg):
-            self.name(msg, index, TOOL_RESULTS_NAME)
         blocks = []
-        for position, block in enumerate(content):
-            if block["type"] != "tool_result":
-                continue
-            path = f"messages[{index}].content[{position}]"
-            if self.waiting.pop(block["id"], None) is None:
-                self.drop(path, "tool result without its tool call right before it", ORPHAN, block)
-                continue
-            if self.calls[block["id"]] != block["name"]:
+        for path, sent_id, block in self.pairing.results(self, msg, content, index, ORPHAN):
+            if self.pairing.names[sent_id] != block["name"]:
                 self.drop(
                     f"{path}.name",
                     f"tool name {block['name']!r} of a tool result",
@@ -255,7 +277,7 @@ class _Writer(Report):
             blocks.append(
                 {
                     "type": "tool_result",
-                    "tool_use_id": block["id"],
+                    "tool_use_id": sent_id,
                     "content": self.output(block, path),
                 }
             )
@@ -304,36 +326,26 @@ class _Writer(Report):
 
     def settle(self) -> None:
         """Drop the tool calls that the user turns after them left unanswered."""
-        for call_id, index in self.waiting.items():
-            msg = self.conversation[index]
-            position = next(
-                position
-                for position, block in enumerate(msg.content)
-                if block["type"] == "tool_use" and block["id"] == call_id
-            )
-            self.drop(
-                f"messages[{index}].content[{position}]",
-                "tool call without a tool result right after it",
-                UNANSWERED,
-                msg.content[position],
-            )
-            entry = self.out[self.run - 1]
-            entry["content"] = [
-                sent
-                for sent in entry["content"]
-                if sent["type"] != "tool_use" or sent["id"] != call_id
-            ]
-        if self.waiting and not self.out[self.run - 1]["content"]:
+        if not self.pairing.waiting:
+            return
+        dropped = set(self.pairing.unanswered(self, self.conversation, UNANSWERED))
+        entry = self.out[self.run - 1]
+        entry["content"] = [
+            sent
+            for sent in entry["content"]
+            if sent["type"] != "tool_use" or sent["id"] not in dropped
+        ]
+        if not entry["content"]:
             del self.out[self.run - 1]  # nothing of that assistant turn is left to send
-        self.waiting.clear()
 
     def end(self) -> None:
         """Drop the calls of the last assistant turn if other turns follow it unanswered;
         a conversation that ends with tool calls waits for their results."""
-        if self.waiting and len(self.out) > self.run:
+        if self.pairing.waiting and len(self.out) > self.run:
             self.settle()
 
 
+_NOT_IN_IDS = re.compile(r"[^a-zA-Z0-9_-]")
 _BLOCK_WRITERS = {
     "text": _Writer.text,
     "tool_use": _Writer.tool_use,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from typing import Any
 
 from .._errors import MessageError
@@ -18,11 +19,12 @@ from .._validate import (
 )
 from ._common import (
     DEFAULT_NAMES,
-    TOOL_RESULTS_NAME,
     Conversion,
+    Pairing,
     Parsed,
     Report,
     Turns,
+    duplicate_why,
     is_tool_results,
     media_of,
     media_type_of_url,
@@ -32,7 +34,6 @@ from ._common import (
     report_local,
     report_raw_input,
     report_signature,
-    report_tool_message,
     state_field,
     state_of,
     system_prompt,
@@ -108,6 +109,12 @@ CALL_AFTER = (
     "Gemini wants a turn with function calls right after a user turn or a turn of "
     "function responses; they come back as one message"
 )
+ALTERNATE = (
+    "Gemini wants user and model turns to alternate; consecutive turns of one role come back "
+    "as one message"
+)
+FIRST_USER = "Gemini wants the contents to start with a user turn"
+DUPLICATE = duplicate_why(FORMAT)
 EMPTY_PART = "Gemini refuses empty text parts"
 EMPTY_TURN = "Gemini refuses a turn without parts"
 
@@ -115,18 +122,18 @@ EMPTY_TURN = "Gemini refuses a turn without parts"
 class _Writer(Report):
     """The Gemini contents of one conversation, and the report of what they cost.
 
-    ``waiting`` holds the function calls of the last model turn without a response yet
-    (call id -> message index); ``model_at`` is where that turn is in ``out`` and
-    ``answers_at`` where the turn of its responses is (-1 before there is one).
+    ``pairing`` knows which function calls of the last model turn wait for a response;
+    ``model_at`` is where that turn is in ``out`` and ``answers_at`` where the turn of its
+    responses is (-1 before there is one).
     """
 
-    __slots__ = ("answers_at", "conversation", "model_at", "out", "waiting")
+    __slots__ = ("answers_at", "conversation", "model_at", "out", "pairing")
 
     def __init__(self, format: str, strict: object) -> None:
         Report.__init__(self, format, strict)
         self.conversation: list[Any] = []
         self.out: list[dict[str, Any]] = []
-        self.waiting: dict[str, int] = {}
+        self.pairing = Pairing()
         self.model_at = -1
         self.answers_at = -1
 
@@ -147,6 +154,7 @@ class _Writer(Report):
             return
         self.name(msg, index, DEFAULT_NAMES[role])
         parts: list[dict[str, Any]] = []
+        calls: list[tuple[int, dict[str, Any]]] = []
         state = state_of(msg, STATE_FORMAT) if role == "assistant" else {}
         for position, block in enumerate(content):
             kind = block["type"]
@@ -167,36 +175,57 @@ class _Writer(Report):
             elif part.get("text") == "":
                 self.change(path, "empty text block", "not sent", EMPTY_PART)
                 continue
+            if kind == "tool_use":
+                calls.append((position, block))
             parts.append(part)
         if parts:
-            self.turn(role, parts, index)
+            self.turn(role, parts, index, calls)
         elif not content:
             self.change(f"messages[{index}]", "empty message", "not sent", EMPTY_TURN)
 
-    def turn(self, role: str, parts: list[dict[str, Any]], index: int) -> None:
-        """Append a user or model turn, after settling the calls it leaves unanswered."""
+    def turn(
+        self,
+        role: str,
+        parts: list[dict[str, Any]],
+        index: int,
+        calls: Sequence[tuple[int, dict[str, Any]]] = (),
+    ) -> None:
+        """Append a user or model turn, after settling the calls it leaves unanswered; a
+        turn of the role of the turn before it is merged with that one."""
         self.settle()
         out = self.out
-        if role == "user":
-            out.append({"role": "user", "parts": parts})
-            return
-        calls = [part["function_call"]["id"] for part in parts if "function_call" in part]
-        if calls and out and out[-1]["role"] == "model":
-            self.change(
-                f"messages[{index}]", "model turn right after another", "merged with it", CALL_AFTER
+        ours = "user" if role == "user" else "model"
+        if ours == "model" and not out and self.user_after(index):
+            self.drop(
+                f"messages[{index}]",
+                "assistant message before any user message",
+                FIRST_USER,
+                self.conversation[index].content,
             )
-            start = len(out) - 1  # the whole run of model turns becomes one
-            while start > 0 and out[start - 1]["role"] == "model":
-                start -= 1
-            merged = [part for turn in out[start:] for part in turn["parts"]]
-            del out[start + 1 :]
-            out[start]["parts"] = merged + parts
+            return
+        if out and out[-1]["role"] == ours:
+            why = CALL_AFTER if calls else ALTERNATE
+            self.change(
+                f"messages[{index}]", f"{ours} turn right after another", "merged with it", why
+            )
+            out[-1]["parts"] = out[-1]["parts"] + parts
         else:
-            out.append({"role": "model", "parts": parts})
+            out.append({"role": ours, "parts": parts})
+        if ours == "user":
+            return
         self.model_at = len(out) - 1
         self.answers_at = -1
-        for call_id in calls:
-            self.waiting[call_id] = index
+        for position, block in calls:
+            self.pairing.call(self, block, index, position)
+
+    def user_after(self, index: int) -> bool:
+        """Whether a user message (not tool results) comes after message *index*: then the
+        request is a conversation, which must start with a user turn; model turns alone
+        are a piece of one, sent as they are for the caller to place."""
+        return any(
+            msg.role == "user" and not is_tool_results(msg)
+            for msg in self.conversation[index + 1 :]
+        )
 
     # -- the parts of the blocks of a user or model turn (see _BLOCK_PARTS) -------------
 
@@ -234,18 +263,10 @@ class _Writer(Report):
     # -- function responses and the pairing of calls -----------------------------------
 
     def responses(self, msg: Any, content: Any, index: int) -> None:
-        report_tool_message(self, msg, index)
-        if is_tool_results(msg):
-            self.name(msg, index, TOOL_RESULTS_NAME)
-        parts = []
-        for position, block in enumerate(content):
-            if block["type"] != "tool_result":
-                continue
-            path = f"messages[{index}].content[{position}]"
-            if self.waiting.pop(block["id"], None) is None:
-                self.drop(path, "tool result without its tool call right before it", ORPHAN, block)
-                continue
-            parts.append({"function_response": self.response(block, path)})
+        parts = [
+            {"function_response": self.response(block, path)}
+            for path, _, block in self.pairing.results(self, msg, content, index, ORPHAN)
+        ]
         if not parts:
             return
         if self.answers_at >= 0 and self.answers_at == len(self.out) - 1:
@@ -305,30 +326,17 @@ class _Writer(Report):
 
     def settle(self) -> None:
         """Drop the calls of the last model turn that no response answered in time."""
-        if not self.waiting:
+        if not self.pairing.waiting:
             return
         turn = self.out[self.model_at]
-        for call_id, index in self.waiting.items():
-            msg = self.conversation[index]
-            position = next(
-                position
-                for position, block in enumerate(msg.content)
-                if block["type"] == "tool_use" and block["id"] == call_id
-            )
-            self.drop(
-                f"messages[{index}].content[{position}]",
-                "tool call without a tool result right after it",
-                UNANSWERED,
-                msg.content[position],
-            )
-            turn["parts"] = [
-                part
-                for part in turn["parts"]
-                if "function_call" not in part or part["function_call"]["id"] != call_id
-            ]
+        dropped = set(self.pairing.unanswered(self, self.conversation, UNANSWERED))
+        turn["parts"] = [
+            part
+            for part in turn["parts"]
+            if "function_call" not in part or part["function_call"]["id"] not in dropped
+        ]
         if not turn["parts"]:
             del self.out[self.model_at]  # nothing of that model turn is left to send
-        self.waiting.clear()
 
     def end(self) -> None:
         """Settle the calls of the last model turn, unless the conversation ends with it."""
@@ -501,6 +509,8 @@ def _envelope(report: Report, turns: Turns, data: dict[str, Any], candidates: li
     for key, what in (
         ("citation_metadata", "citations"),
         ("grounding_metadata", "grounding sources"),
+        ("logprobs_result", "log probabilities"),
+        ("avg_logprobs", "average log probability"),
     ):
         if candidate.get(key):
             report.drop(

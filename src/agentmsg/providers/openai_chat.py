@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import re
 from typing import Any
 
@@ -31,6 +32,7 @@ from ._common import (
     check_conversation,
     data_url,
     dumps,
+    duplicate_why,
     media_of,
     output_text,
     plain,
@@ -70,6 +72,12 @@ ORPHAN = (
     "Chat Completions takes a tool message only right after the assistant message with "
     "its tool call"
 )
+DUPLICATE = duplicate_why(FORMAT)
+MAX_ID = 40
+LONG_ID = (
+    f"Chat Completions takes tool call ids of {MAX_ID} characters at most; the call's results "
+    "follow the new id, and they come back with it"
+)
 
 
 def to_openai_chat(messages: Any, *, strict: bool = False) -> Conversion:
@@ -106,7 +114,9 @@ def to_openai_chat(messages: Any, *, strict: bool = False) -> Conversion:
     append = out.append
     calls = writer.calls
     waiting = writer.waiting
+    wire = writer.wire
     moved = writer.moved
+    max_id = MAX_ID
     # The common shapes (string content, an assistant's text and tool calls, a message of
     # tool results answering the calls just made with text) are written inline; anything
     # else, and anything to report, takes the general path of the writer's methods.
@@ -135,7 +145,7 @@ def to_openai_chat(messages: Any, *, strict: bool = False) -> Conversion:
                 kind = block["type"]
                 if kind == "text" and not tool_calls and "thought_signature" not in block:
                     texts.append({"type": "text", "text": block["text"]})
-                elif kind == "tool_use" and len(block) == 4:
+                elif kind == "tool_use" and len(block) == 4 and len(block["id"]) <= max_id:
                     call_id = block["id"]
                     tool = block["name"]
                     calls[call_id] = tool
@@ -171,6 +181,7 @@ def to_openai_chat(messages: Any, *, strict: bool = False) -> Conversion:
                     block["type"] != "tool_result"
                     or type(block["output"]) is not str
                     or block["id"] not in waiting
+                    or (wire and block["id"] in wire)
                     or calls[block["id"]] != block["name"]
                 ):
                     break
@@ -178,10 +189,16 @@ def to_openai_chat(messages: Any, *, strict: bool = False) -> Conversion:
                     {"role": "tool", "tool_call_id": block["id"], "content": block["output"]}
                 )
             else:
-                for result in results:
-                    waiting.pop(result["tool_call_id"], None)
-                out.extend(results)
-                continue
+                at = waiting[results[0]["tool_call_id"]]  # the calls waiting are of one message
+                try:
+                    for result in results:
+                        del waiting[result["tool_call_id"]]
+                except KeyError:  # two results for one call: the general path reports it
+                    for result in results:
+                        waiting[result["tool_call_id"]] = at
+                else:
+                    out.extend(results)
+                    continue
         writer.user_or_system(msg, content, index)
     if moved:
         waiting.clear()  # calls the conversation ends with wait for their results
@@ -193,12 +210,14 @@ class _Writer(Report):
     """The Chat Completions messages of one conversation, and the report of what they cost.
 
     ``waiting`` holds the calls of the last assistant message that no tool message has
-    answered yet (call id -> message index); ``moved`` the media of tool results, sent in
+    answered yet (call id -> message index), ``calls`` the tool of each call sent and not
+    dropped (one that no longer waits has its tool message), ``wire`` the ids sent in
+    place of ids too long; ``moved`` the media of tool results, sent in
     one user message once the run of tool messages ends. A conversation may end with
     unanswered calls: it waits for their results, and they are sent as they are.
     """
 
-    __slots__ = ("calls", "conversation", "moved", "out", "waiting")
+    __slots__ = ("calls", "conversation", "moved", "out", "waiting", "wire")
     format = FORMAT  # one format: no slot to write per conversion
 
     def __init__(self, strict: object, conversation: Any) -> None:
@@ -212,6 +231,7 @@ class _Writer(Report):
         self.out: list[dict[str, Any]] = []
         self.calls: dict[str, str] = {}
         self.waiting: dict[str, int] = {}
+        self.wire: dict[str, str] = {}
         self.moved: list[dict[str, Any]] = []
 
     def settle(self) -> None:
@@ -236,16 +256,33 @@ class _Writer(Report):
             UNANSWERED,
             content[position],
         )
+        del self.calls[call_id]  # a later result for it has no call
+        sent = self.wire.get(call_id, call_id)
         entry = next(
             entry
             for entry in reversed(self.out)
-            if any(call["id"] == call_id for call in entry.get("tool_calls", ()))
+            if any(call["id"] == sent for call in entry.get("tool_calls", ()))
         )
-        entry["tool_calls"] = [call for call in entry["tool_calls"] if call["id"] != call_id]
+        entry["tool_calls"] = [call for call in entry["tool_calls"] if call["id"] != sent]
         if not entry["tool_calls"]:
             del entry["tool_calls"]
             if not entry.setdefault("content", []):
                 self.out.remove(entry)
+
+    def short_id(self, call_id: str, path: str) -> str:
+        """The id to send a call with: its own, or a shorter one the API takes."""
+        if len(call_id) <= MAX_ID:
+            return call_id
+        digest = hashlib.blake2s(call_id.encode(), digest_size=4).hexdigest()
+        sent = f"{call_id[: MAX_ID - 9]}_{digest}"  # the same id for the call and its results
+        self.wire[call_id] = sent
+        self.change(
+            f"{path}.id",
+            f"tool call id of {len(call_id)} characters",
+            f"sent as {sent!r}",
+            LONG_ID,
+        )
+        return sent
 
     def sender(self, name: str, index: int) -> str:
         if name in _NAMES_OK:
@@ -267,6 +304,7 @@ class _Writer(Report):
         report = self
         texts: list[dict[str, Any]] = []
         tool_calls: list[dict[str, Any]] = []
+        own_ids: list[str] = []  # the calls' own ids, which their results name
         results: list[tuple[int, Any]] = []
         for position, block in enumerate(content):
             kind = block["type"]
@@ -287,9 +325,10 @@ class _Writer(Report):
                 report_signature(report, block, path)
                 call_id = block["id"]
                 self.calls[call_id] = block["name"]
+                own_ids.append(call_id)
                 tool_calls.append(
                     {
-                        "id": call_id,
+                        "id": self.short_id(call_id, path),
                         "type": "function",
                         "function": {"name": block["name"], "arguments": arguments_text(block)},
                     }
@@ -312,8 +351,8 @@ class _Writer(Report):
             entry["tool_calls"] = tool_calls
         if texts or tool_calls or not content:
             self.out.append(entry)
-            for call in tool_calls:
-                self.waiting[call["id"]] = index
+            for call_id in own_ids:
+                self.waiting[call_id] = index
         if results:
             report_tool_message(report, msg, index)
             self.tool_messages(results, index)
@@ -377,9 +416,12 @@ class _Writer(Report):
             path = f"messages[{index}].content[{position}]"
             call_id = block["id"]
             if self.waiting.pop(call_id, None) is None:
-                report.drop(
-                    path, "tool result without its tool call right before it", ORPHAN, block
-                )
+                if call_id in self.calls:  # answered: the call no longer waits
+                    report.drop(path, "second tool result for one tool call", DUPLICATE, block)
+                else:
+                    report.drop(
+                        path, "tool result without its tool call right before it", ORPHAN, block
+                    )
                 continue
             if self.calls[call_id] != block["name"]:
                 report.drop(
@@ -418,7 +460,9 @@ class _Writer(Report):
             else:
                 report_json_output(report, path)
                 sent = output_text(output)
-            out.append({"role": "tool", "tool_call_id": call_id, "content": sent})
+            out.append(
+                {"role": "tool", "tool_call_id": self.wire.get(call_id, call_id), "content": sent}
+            )
 
 
 def _media_part(report: Report, block: dict[str, Any], path: str) -> dict[str, Any] | None:

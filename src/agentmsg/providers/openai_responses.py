@@ -26,10 +26,13 @@ from ._common import (
     arguments_input,
     arguments_text,
     data_url,
+    duplicate_why,
     media_of,
     messages_in,
     output_text,
     plain,
+    renamed_call,
+    repeated_id_why,
     report_json_output,
     report_local,
     report_raw_input,
@@ -107,9 +110,15 @@ def to_openai_responses(messages: Any, *, strict: bool = False) -> Conversion:
 #: The rules of :ref:`rules-openai-responses` that the writer enforces, as Loss texts.
 UNANSWERED = "Responses refuses a function call without a function call output later in the input"
 ORPHAN = "Responses takes a function call output only after the function call with its id"
+DUPLICATE = duplicate_why(FORMAT)
+REPEATED_ID = repeated_id_why(FORMAT)
 NO_ID = (
     "a Responses reasoning item needs the id the API gave it, and this message's metadata "
     "keeps none for it"
+)
+SENT_BEFORE = (
+    "Responses refuses two input items with one id, and a reasoning item with this one was "
+    "sent before; the item after it goes without its id"
 )
 NOT_FOLLOWED = (
     "a Responses reasoning item must be followed by the item it belongs to, sent with the "
@@ -120,33 +129,44 @@ NOT_FOLLOWED = (
 class _Writer(Report):
     """The Responses input items of one conversation, and the report of what they cost.
 
-    ``answered`` holds, for each tool call id, the index of the last message that answers
-    it; ``last_other`` the index of the last message that is not tool results (a call
-    after it waits for its output, and is sent as it is).
+    ``answered`` holds the calls that a later message answers, as (index of the message
+    with the call, call id); ``last_other`` the index of the last message that is not tool
+    results (a call after it waits for its output, and is sent as it is). ``calls`` maps
+    each call id sent to its tool, ``sent_as`` a call's own id to the id it was sent with
+    (the last call of that id), ``given`` the ids sent that have their output.
     """
 
-    __slots__ = ("answered", "calls", "last_other", "out")
+    __slots__ = ("answered", "calls", "given", "item_ids", "last_other", "out", "sent_as")
 
     def __init__(self, format: str, strict: object) -> None:
         Report.__init__(self, format, strict)
         self.out: list[dict[str, Any]] = []
         self.calls: dict[str, str] = {}
-        self.answered: dict[str, int] = {}
+        self.sent_as: dict[str, str] = {}
+        self.given: set[str] = set()
+        self.item_ids: set[str] = set()  # the ids of the items sent with theirs
+        self.answered: set[tuple[int, str]] = set()
         self.last_other = -1
 
     def start(self, conversation: list[Any]) -> list[bool]:
         """Find which call each message answers; return which messages are tool results."""
         answered = self.answered
+        latest: dict[str, int] = {}  # call id -> the message of the last call with it
         results_only = []
         for index, msg in enumerate(conversation):
             content: Any = msg.content
             only = type(content) is not str and bool(content)
-            if only:
+            if type(content) is not str:
                 for block in content:
-                    if block["type"] == "tool_result":
-                        answered[block["id"]] = index
-                    else:
-                        only = False
+                    kind = block["type"]
+                    if kind == "tool_result":
+                        at = latest.get(block["id"])
+                        if at is not None:
+                            answered.add((at, block["id"]))
+                        continue
+                    if kind == "tool_use":
+                        latest[block["id"]] = index
+                    only = False
             if not only:
                 self.last_other = index
             results_only.append(only)
@@ -196,14 +216,22 @@ class _Writer(Report):
         for at, (position, item) in enumerate(items):
             if item["type"] == "reasoning":
                 following = items[at + 1][1] if at + 1 < len(items) else None
+                path = f"messages[{index}].content[{position}]"
                 if following is None or following["type"] == "reasoning" or "id" not in following:
-                    path = f"messages[{index}].content[{position}]"
                     self.drop(path, "thinking block", NOT_FOLLOWED, content[position])
                     continue
+                if item["id"] in self.item_ids:
+                    self.drop(path, "thinking block sent before", SENT_BEFORE, content[position])
+                    continue
                 self.out.append(item)
+                self.item_ids.add(item["id"])
                 follows_reasoning, last_id = True, None
                 continue
-            if "id" in item and not follows_reasoning and item["id"] != last_id:
+            if (
+                "id" in item
+                and item["id"] != last_id
+                and (not follows_reasoning or item["id"] in self.item_ids)
+            ):
                 item = _without_id(item)
             follows_reasoning = False
             previous = self.out[-1] if self.out else None
@@ -217,6 +245,8 @@ class _Writer(Report):
             else:
                 self.out.append(item)
             last_id = item.get("id")
+            if last_id is not None:
+                self.item_ids.add(last_id)
         if results:
             report_tool_message(self, msg, index)
             self.outputs(results, index)
@@ -247,13 +277,17 @@ class _Writer(Report):
             report_raw_input(self, block, path, True)
         report_signature(self, block, path)
         call_id = block["id"]
-        if self.answered.get(call_id, -1) < index and index < self.last_other:
+        if (index, call_id) not in self.answered and index < self.last_other:
             self.drop(path, "tool call without a tool result after it", UNANSWERED, block)
             return None
-        self.calls[call_id] = block["name"]
+        sent = call_id
+        if call_id in self.calls:
+            sent = renamed_call(self, call_id, self.calls, f"{path}.id", REPEATED_ID)
+        self.calls[sent] = block["name"]
+        self.sent_as[call_id] = sent
         item = {
             "type": "function_call",
-            "call_id": call_id,
+            "call_id": sent,
             "name": block["name"],
             "arguments": arguments_text(block),
         }
@@ -340,10 +374,15 @@ class _Writer(Report):
     def outputs(self, results: list[tuple[int, Any]], index: int) -> None:
         for position, block in results:
             path = f"messages[{index}].content[{position}]"
-            name = self.calls.get(block["id"])
-            if name is None:
+            sent_id = self.sent_as.get(block["id"])
+            if sent_id is None:
                 self.drop(path, "tool result without its tool call before it", ORPHAN, block)
                 continue
+            if sent_id in self.given:
+                self.drop(path, "second tool result for one tool call", DUPLICATE, block)
+                continue
+            self.given.add(sent_id)
+            name = self.calls[sent_id]
             if name != block["name"]:
                 self.drop(
                     f"{path}.name",
@@ -377,9 +416,7 @@ class _Writer(Report):
             else:
                 report_json_output(self, path)
                 sent = output_text(output)
-            self.out.append(
-                {"type": "function_call_output", "call_id": block["id"], "output": sent}
-            )
+            self.out.append({"type": "function_call_output", "call_id": sent_id, "output": sent})
 
 
 def _without_id(item: dict[str, Any]) -> dict[str, Any]:
