@@ -18,12 +18,18 @@ so ``ImageBlock`` or ``carry=`` in code never counts, unless the rule says ``cod
 An entry that breaks a rule on purpose says so in a translator comment,
 ``# glossary-ok: <id>``, which ``msgmerge`` keeps.
 
+One check belongs to no glossary (:data:`SAME`): an entry whose msgstr is its English
+msgid fails, unless that text has nothing to translate (:func:`has_words`: it is code,
+names, numbers, URLs or placeholders). An English word that the language writes the same
+(Spanish «audio») is marked ``# glossary-ok: same-as-english``.
+
 The catalogs are those of the pages (``locales/<lang>/LC_MESSAGES``) and of the chat cards
 (``src/agentmsg/cards/locale/<lang>/LC_MESSAGES``).
 """
 
 from __future__ import annotations
 
+import builtins
 import fnmatch
 import re
 import sys
@@ -35,7 +41,17 @@ from typing import Any
 
 import polib
 
-__all__ = ["Problem", "Rule", "check_catalog", "check_language", "main", "read_rules"]
+__all__ = [
+    "SAME",
+    "Problem",
+    "Rule",
+    "check_catalog",
+    "check_language",
+    "has_words",
+    "main",
+    "read_rules",
+    "terms",
+]
 
 ROOT = Path(__file__).resolve().parents[2]
 _BLOCK = re.compile(r"^```toml[^\n]*\n(.*?)^```", re.DOTALL | re.MULTILINE)
@@ -56,6 +72,41 @@ _CODE = re.compile(
 def prose(text: str) -> str:
     """*text* with its code and link targets left out (each replaced by a space)."""
     return _CODE.sub(" ", text)
+
+
+#: The id of the check that a translation is not left as its English.
+SAME = "same-as-english"
+_TAG = re.compile(r"</?[A-Za-z][^<>]*>")
+_URL = re.compile(r"\b[a-z][a-z+.-]*://\S+")
+_PLACEHOLDER = re.compile(r"\$?\{[^{}\s]*\}|%(?:\([^)]*\))?[sdifr]")
+_WORD = re.compile(r"[^\W\d_]{2,}")
+#: Lower-case names that are code, not English: ``str``, ``dict``, ``tuple``...
+_BUILTINS = frozenset(dir(builtins))
+
+
+def has_words(text: str) -> bool:
+    """Whether *text* has a word to translate: a word of two letters or more, in lower
+    case, that is no Python built-in, once code, link targets, URLs, HTML tags and
+    placeholders are left out. Names (``Chat Completions``, ``ERNIE Bot Agent``),
+    numbers and types (``tuple[Loss, ...]``) have none.
+
+    >>> has_words("ERNIE Bot Agent ``cookbook/memory.ipynb``"), has_words("dict[str, Any]")
+    (False, False)
+    >>> has_words("{label} {note}"), has_words("ERNIE Bot Agent (docstrings)")
+    (False, True)
+    """
+    rest = _PLACEHOLDER.sub(" ", prose(_URL.sub(" ", _TAG.sub(" ", text))))
+    return any(word[0].islower() and word not in _BUILTINS for word in _WORD.findall(rest))
+
+
+def _left_in_english(entry: polib.POEntry) -> bool:
+    """Whether *entry* is translated by its msgid itself, though it has words to translate."""
+    if entry.msgid_plural:
+        sources = {entry.msgid, entry.msgid_plural}
+        same = all(text in sources for text in entry.msgstr_plural.values())
+    else:
+        same = entry.msgstr == entry.msgid
+    return same and has_words(entry.msgid)
 
 
 @dataclass(frozen=True)
@@ -87,6 +138,30 @@ class Problem:
 
     def __str__(self) -> str:
         return f"{self.path}:{self.line}: [{self.rule}] {self.text}"
+
+
+_ROW = re.compile(r"^\|(.*)\|\s*$", re.MULTILINE)
+_SEPARATOR = re.compile(r"^[\s|:-]+$")
+
+
+def terms(glossary: Path) -> list[str]:
+    """The translations of the table in *glossary* (its second column), in table order:
+    each cell split at ``/`` into its renderings, a parenthesised part left out
+    (``文心一言（ERNIE Bot）`` gives ``文心一言``). The header row is not a term.
+
+    A glossary without a table has no terms.
+    """
+    found: list[str] = []
+    rows = [row.group(1) for row in _ROW.finditer(glossary.read_text(encoding="utf-8"))]
+    for row in rows[1:]:  # the first row is the header
+        cells = [cell.strip() for cell in row.split("|")]
+        if len(cells) < 2 or _SEPARATOR.match(row):
+            continue
+        for rendering in cells[1].split("/"):
+            term = re.sub(r"（[^）]*）|\([^)]*\)", "", rendering).strip()
+            if term and term not in found:
+                found.append(term)
+    return found
 
 
 def read_rules(glossary: Path) -> list[Rule]:
@@ -148,6 +223,17 @@ def check_catalog(path: Path, rules: Sequence[Rule], name: str, shown: str) -> l
         raw_source = " ".join(filter(None, (entry.msgid, entry.msgid_plural)))
         raw_targets = _translations(entry)
         allowed = _exceptions(entry)
+        if SAME not in allowed and _left_in_english(entry):
+            shown_id = entry.msgid if len(entry.msgid) <= 60 else entry.msgid[:57] + "..."
+            problems.append(
+                Problem(
+                    shown,
+                    entry.linenum,
+                    SAME,
+                    f"msgstr is the English msgid {shown_id!r}: translate it, or mark a "
+                    f"word the language writes the same `# glossary-ok: {SAME}`",
+                )
+            )
         for rule in rules:
             if rule.id in allowed:
                 continue

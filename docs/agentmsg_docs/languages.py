@@ -171,10 +171,6 @@ def _config_inited(app: Sphinx, config: Config) -> None:
     """Settings that depend on ``-D language=...`` (applied after conf.py has run)."""
     language = built_language(config)
     config.html_search_language = language.search
-    if language.search == "zh":
-        # Sphinx would load jieba's own default dictionary a second time as a "user
-        # dictionary" (3 s per build, same words); jieba uses it anyway.
-        config.html_search_options = {**config.html_search_options, "dict": ""}
     config.ogp_site_url = f"{SITE_URL}{language.code}/"
     config.html_baseurl = f"{SITE_URL}{language.code}/"  # <link rel="canonical">
     config.site_url = SITE_URL  # sphinx-sitemap adds "{lang}{link}" itself

@@ -9,7 +9,9 @@ cross-references itself (:class:`~sphinx.transforms.post_transforms.ReferencesRe
 A role therefore becomes what the page shows: a link with the page's text (a ``:ref:``
 carries the target's title in that language), to the same anchor on the published site
 of the same language (:data:`agentmsg_docs.languages.SITE_URL`), since a downloaded notebook
-has no local site; a target Sphinx does not know becomes a code span.
+has no local site; a target Sphinx does not know becomes a code span. In Chinese, the
+page's 《》 and “” stand around a reference to a tutorial or a section
+(:data:`agentmsg_docs.titlemarks.TRANSFORMS`, the rule of the pages).
 :class:`MarkdownWriter` then writes the doctree as CommonMark with GFM tables: headings,
 lists, fenced code, tables, and admonitions as quoted blocks with Sphinx's translated
 label. A space is never written between two East Asian wide characters (a line break in
@@ -42,6 +44,7 @@ from sphinx.transforms.post_transforms import ReferencesResolver
 from sphinx.util.docutils import LoggingReporter, sphinx_domains
 from sphinx.util.nodes import process_only_nodes
 
+from agentmsg_docs import titlemarks
 from agentmsg_docs.languages import SITE_URL, built_language
 from agentmsg_docs.typography import PRIMARY_SUBTAGS
 
@@ -110,8 +113,9 @@ def _parse(app: Sphinx, docname: str, text: str, source: str) -> nodes.document:
     try:
         with sphinx_domains(env):
             Parser().parse(text, document)
-        # References are resolved last, as in a build (post-transforms run at writing).
-        for transforms in (_TRANSFORMS, (ReferencesResolver,)):
+        # References are resolved last, as in a build (post-transforms run at writing),
+        # with the 《》 and “” of the pages around them (in Chinese).
+        for transforms in (_TRANSFORMS, (ReferencesResolver, *titlemarks.TRANSFORMS)):
             transformer = SphinxTransformer(document)
             transformer.set_environment(env)
             transformer.add_transforms(transforms)

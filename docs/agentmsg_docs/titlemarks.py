@@ -2,11 +2,15 @@
 
 A Chinese sentence marks the title of a work: ``详见《从 AgentScope 或 ERNIE Bot Agent 迁移》``,
 and names a section in quotes: ``见“各格式能容纳的内容”一节``. A translator writes only the
-reference (``详见 :ref:`tutorial-migration```), whose text Sphinx fills in; in a zh_CN build,
-:class:`TitleMarks` puts 《》 around a reference to a tutorial page and “” around a reference
-to a section, when the link shows the target's own title. A reference with a text of its
-own (``:ref:`API 参考 <provider-formats>```) is prose and keeps no marks, and marks the
+reference (``详见 :ref:`tutorial-migration```), whose text Sphinx fills in; in a Chinese build,
+a reference to a tutorial page takes 《》 and one to a section “”, when the link shows the
+target's own title (:func:`marks_for`, the one rule). A reference with a text of its own
+(``:ref:`API 参考 <provider-formats>```) is prose and keeps no marks, and marks the
 translator wrote already are not doubled. The spaces reST needs around the reference go.
+
+The rule reads a reference before Sphinx resolves it (:class:`TitleMarks`); the marks are
+placed around the link it became (:class:`PlaceTitleMarks`). The pages' builds and the
+notebooks' Markdown (:mod:`agentmsg_docs.notebooks`) run both, :data:`TRANSFORMS`.
 """
 
 from __future__ import annotations
@@ -15,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from docutils import nodes
 from sphinx import addnodes
-from sphinx.transforms.post_transforms import SphinxPostTransform
+from sphinx.transforms.post_transforms import ReferencesResolver, SphinxPostTransform
 from sphinx.util import docname_join
 from sphinx.util.nodes import clean_astext
 
@@ -23,9 +27,9 @@ if TYPE_CHECKING:
     from sphinx.application import Sphinx
 
 from agentmsg_docs.languages import built_language
-from agentmsg_docs.typography import PRIMARY_SUBTAGS
+from agentmsg_docs.typography import PRIMARY_SUBTAGS, is_cjk
 
-__all__ = ["LANGUAGES", "TitleMarks", "marks_for"]
+__all__ = ["LANGUAGES", "TRANSFORMS", "PlaceTitleMarks", "TitleMarks", "marks_for"]
 
 #: The primary language subtags whose references to works take title marks (Chinese).
 LANGUAGES = PRIMARY_SUBTAGS
@@ -61,28 +65,24 @@ def _is_tutorial(docname: str) -> bool:
     return docname.startswith("tutorial/") and docname != "tutorial/index"
 
 
-def _wrap(node: nodes.Element, opening: str, closing: str) -> None:
-    parent = node.parent
-    index = parent.index(node)
-    before = parent[index - 1] if index > 0 else None
-    after = parent[index + 1] if index + 1 < len(parent) else None
-    if isinstance(before, nodes.Text) and str(before).rstrip().endswith(tuple(_OPENING)):
-        return
-    if isinstance(after, nodes.Text) and str(after).lstrip().startswith(tuple(_CLOSING)):
-        return
-    if isinstance(before, nodes.Text):
-        parent.replace(before, nodes.Text(str(before).rstrip(" ") + opening))
-    else:
-        parent.insert(index, nodes.Text(opening))
-        index += 1
-    if isinstance(after, nodes.Text):
-        parent.replace(after, nodes.Text(closing + str(after).lstrip(" ")))
-    else:
-        parent.insert(index + 1, nodes.Text(closing))
+#: The attribute of the inline that holds a reference to mark, and its marks, between
+#: :class:`TitleMarks` and :class:`PlaceTitleMarks`.
+_MARKS = "agentmsg_title_marks"
+
+
+def _chinese_sentence(node: nodes.Element) -> bool:
+    """Whether *node* is part of a Chinese sentence: its paragraph has more text than the
+    reference (a link alone is a gallery card's title), and Chinese text of its own."""
+    paragraph = node.parent
+    if not isinstance(paragraph, nodes.paragraph):
+        return False
+    around = "".join(child.astext() for child in paragraph.children if child is not node)
+    return len(around.strip()) > 1 and any(is_cjk(char) for char in around)
 
 
 class TitleMarks(SphinxPostTransform):
-    """Put 《》 or “” around references to a tutorial or a section, in Chinese paragraphs."""
+    """Decide which references of Chinese sentences take 《》 or “” (:func:`marks_for`):
+    each is put in an inline that holds its marks, placed once it is resolved."""
 
     default_priority = 5  # before the references are resolved: the label says what it names
     formats = ("html",)
@@ -92,15 +92,56 @@ class TitleMarks(SphinxPostTransform):
 
     def run(self, **kwargs: Any) -> None:
         for node in list(self.document.findall(addnodes.pending_xref)):
-            if (
-                not isinstance(node.parent, nodes.paragraph)
-                or len(node.parent.astext()) <= len(node.astext()) + 1
-            ):
-                continue  # a link alone (a gallery card's title) is no part of a sentence
-            marks = marks_for(self.env, node)
+            marks = marks_for(self.env, node) if _chinese_sentence(node) else None
             if marks:
-                _wrap(node, *marks)
+                holder = nodes.inline("", "", **{_MARKS: "".join(marks)})
+                node.replace_self(holder)
+                holder += node
+
+
+class PlaceTitleMarks(SphinxPostTransform):
+    """Put the marks :class:`TitleMarks` chose around each reference it resolved to a
+    link (one left unresolved takes none), drop the spaces reST needed around it, and
+    take the reference out of its inline. Marks the translator wrote are not doubled."""
+
+    default_priority = ReferencesResolver.default_priority + 1
+    formats = ("html",)
+
+    def is_supported(self) -> bool:
+        return built_language(self.config).primary in LANGUAGES and super().is_supported()
+
+    def run(self, **kwargs: Any) -> None:
+        for holder in list(self.document.findall(nodes.inline)):
+            if _MARKS in holder:
+                _place(holder, *holder[_MARKS])
+
+
+def _place(holder: nodes.inline, opening: str, closing: str) -> None:
+    parent = holder.parent
+    # By identity: Text nodes are strings, and list.index would find an equal one.
+    index = next(i for i, child in enumerate(parent.children) if child is holder)
+    before = parent[index - 1] if index > 0 else None
+    after = parent[index + 1] if index + 1 < len(parent) else None
+    content: list[nodes.Node] = list(holder.children)
+    marked = (
+        holder.next_node(nodes.reference) is not None
+        and not (isinstance(before, nodes.Text) and before.rstrip().endswith(tuple(_OPENING)))
+        and not (isinstance(after, nodes.Text) and after.lstrip().startswith(tuple(_CLOSING)))
+    )
+    if marked:
+        if isinstance(before, nodes.Text):
+            parent[index - 1] = nodes.Text(before.rstrip(" "))
+        if isinstance(after, nodes.Text):
+            parent[index + 1] = nodes.Text(after.lstrip(" "))
+        content = [nodes.Text(opening), *content, nodes.Text(closing)]
+    holder.replace_self(content)
+
+
+#: The two steps, for a doctree read outside a page build (a notebook's Markdown): they
+#: run around Sphinx's ReferencesResolver, as on a page.
+TRANSFORMS = (TitleMarks, PlaceTitleMarks)
 
 
 def register(app: Sphinx) -> None:
-    app.add_post_transform(TitleMarks)
+    for transform in TRANSFORMS:
+        app.add_post_transform(transform)

@@ -75,7 +75,9 @@ def _replace(text: nodes.Text, new: str) -> nodes.Text:
     if str(text) == new:
         return text
     made = nodes.Text(new)
-    text.parent.replace(text, made)
+    parent = text.parent
+    # By identity: Text nodes are strings, and Element.replace would find an equal one.
+    parent[next(i for i, child in enumerate(parent.children) if child is text)] = made
     return made
 
 

@@ -160,6 +160,85 @@ class TestCheckCatalog:
         assert 0 == glossary.main(["es"])
 
 
+SAME_CATALOG = """msgid ""
+msgstr ""
+"Language: es\\n"
+
+msgid "A message with a role."
+msgstr "A message with a role."
+
+msgid "Call ``to_dict()`` on each one."
+msgstr "Call ``to_dict()`` on each one."
+
+msgid "%d message"
+msgid_plural "%d messages"
+msgstr[0] "%d message"
+msgstr[1] "%d messages"
+
+msgid "ERNIE Bot Agent ``cookbook/memory.ipynb``"
+msgstr "ERNIE Bot Agent ``cookbook/memory.ipynb``"
+
+msgid "tuple[Loss, ...]"
+msgstr "tuple[Loss, ...]"
+
+msgid "{label} ({media_type}, {size})"
+msgstr "{label} ({media_type}, {size})"
+
+msgid "<a href=\\"https://example.org/furo\\">Furo</a>"
+msgstr "<a href=\\"https://example.org/furo\\">Furo</a>"
+
+msgid "12,345.6"
+msgstr "12,345.6"
+
+# glossary-ok: same-as-english
+msgid "audio"
+msgstr "audio"
+
+msgid "A role."
+msgstr "Un rol."
+"""
+
+
+class TestSameAsEnglish:
+    """An entry left as its English fails, unless it has nothing to translate."""
+
+    @pytest.fixture
+    def problems(self, tmp_path: Path) -> tuple[Path, list[glossary.Problem]]:
+        path = tmp_path / "index.po"
+        path.write_text(SAME_CATALOG, encoding="utf-8")
+        return path, glossary.check_catalog(path, [], "index.po", "locales/es/index.po")
+
+    def test_names_file_line_and_entry(self, problems):
+        """Each entry with English words left in English is reported with the file, its
+        line and its msgid, the plural one too."""
+        path, found = problems
+        lines = [
+            _line_of(path, f'msgid "{text}')
+            for text in ("A message with", "Call ``to_dict", "%d message")
+        ]
+        assert [(line, glossary.SAME) for line in lines] == [
+            (problem.line, problem.rule) for problem in found
+        ]
+        assert str(found[0]).startswith(
+            f"locales/es/index.po:{lines[0]}: [same-as-english] msgstr is the English msgid "
+            "'A message with a role.'"
+        )
+
+    def test_code_names_numbers_and_placeholders_have_nothing_to_translate(self):
+        """Names, code, types, placeholders, HTML around a name and numbers have no word."""
+        assert [False] * 5 == [
+            glossary.has_words(text)
+            for text in (
+                "ERNIE Bot Agent ``cookbook/memory.ipynb``",
+                "tuple[Loss, ...] | str | None",
+                "{label} ({media_type}, {size}) %s %(name)s ${count}",
+                '<a href="https://example.org/furo">Furo</a>, https://example.org/a',
+                "12,345.6",
+            )
+        ]
+        assert glossary.has_words("ERNIE Bot Agent (docstrings)")
+
+
 class TestTodaysCatalogs:
     @pytest.mark.parametrize("language", ["zh_CN", "es"])
     def test_pass(self, language):

@@ -290,6 +290,80 @@ class TestNotebookMarkdown:
 
 
 # ----------------------------------------------------------------------------------------
+# Title marks in Chinese: a reference to a tutorial stands in 《》, as on the page
+
+CHINESE = [language.code for language in LANGUAGES if language.primary in PRIMARY_SUBTAGS]
+#: The marks a reference can stand between.
+MARKS = {"《", "》", "“", "”"}
+
+
+def marks_around(link: BeautifulSoup) -> str:
+    """The title marks right before and right after *link* (``"《》"``, ``"“”"`` or less)."""
+    before, after = link.previous_sibling, link.next_sibling
+    opening = str(before)[-1:] if isinstance(before, str) else ""
+    closing = str(after)[:1] if isinstance(after, str) else ""
+    return "".join(mark for mark in (opening, closing) if mark in MARKS)
+
+
+def notebook_files(site: Path, lang: str, name: str) -> list[Path]:
+    """The notebook of the tutorial's page and its JupyterLite copy."""
+    return [notebook(site, lang, name), site / "lite" / "files" / lang / f"{name}.ipynb"]
+
+
+def notebook_links(path: Path) -> list[tuple[str, str, str]]:
+    """``(href, text, marks around it)`` of every link in the Markdown of *path*."""
+    cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
+    return [
+        (str(link.get("href", "")), words(link), marks_around(link))
+        for cell in cells
+        if cell["cell_type"] == "markdown"
+        for link in render("".join(cell["source"])).select("a")
+    ]
+
+
+@functools.cache
+def tutorial_titles(site: Path, lang: str) -> dict[str, str]:
+    """The published address of each tutorial page of *lang*, and its title."""
+    return {page_url(lang, name): headings(page(site, lang, name))[0][1] for name in NAMES}
+
+
+@pytest.mark.docs
+@pytest.mark.parametrize("name", NAMES)
+@pytest.mark.parametrize("lang", CHINESE)
+class TestTitleMarks:
+    """The notebooks' references stand in the marks of the pages (agentmsg_docs.titlemarks)."""
+
+    def test_marks_as_on_the_page(self, built_site: Path, lang: str, name: str) -> None:
+        """Every link of the notebook and of its JupyterLite copy has the marks the same
+        link has on the page: 《》, “” or none."""
+        on_page = Counter(
+            (urljoin(page_url(lang, name), str(link["href"])), words(link), marks_around(link))
+            for link in page(built_site, lang, name).select("a[href]")
+            if not link.find_parent(class_=NOT_PROSE)
+            and "headerlink" not in (link.get("class") or [])
+        )
+        for path in notebook_files(built_site, lang, name):
+            assert (path.name, on_page) == (path.name, Counter(notebook_links(path)))
+
+    def test_tutorial_titles_in_title_marks(self, built_site: Path, lang: str, name: str) -> None:
+        """A link that shows a tutorial's title, to that tutorial, stands in 《》; a link
+        to a page that is no tutorial (such as the API reference) never does."""
+        titles = tutorial_titles(built_site, lang)
+        home = f"{SITE_URL}{lang}/"
+        found = []
+        for path in notebook_files(built_site, lang, name):
+            for href, text, marks in notebook_links(path):
+                address = urldefrag(href)[0]
+                if not address.startswith(home):
+                    continue  # another site
+                if titles.get(address) == text and marks != "《》":
+                    found.append(f"{path.name}: [{text}]({href}) stands in {marks!r}, not 《》")
+                if address not in titles and "《" in marks:
+                    found.append(f"{path.name}: [{text}]({href}) is no tutorial, but in 《》")
+        assert [] == found
+
+
+# ----------------------------------------------------------------------------------------
 # Every construct the writer knows, on a small project built in each language
 
 SAMPLE = Path(__file__).resolve().parent / "notebook_sample"
@@ -300,6 +374,10 @@ LABELS = {
     "es": {"note": "**Nota:** ", "warning": "**Advertencia:** ", "seealso": "**Ver también:** "},
 }
 TIPS = {"en": "**Tip:** ", "zh_CN": "**小技巧**：", "es": "**Truco:** "}
+PRIMARY = {language.code: language.primary for language in LANGUAGES}
+#: Where ``expected.txt`` has title marks that only Chinese shows, with what other
+#: languages have there instead (a space, or nothing).
+TITLE_MARKS = ("{《 }", "{》 }", "{》}", "{“ }", "{” }")
 #: The Markdown cells of ``notebook_sample/index.rst`` (between ``<!-- cell -->`` lines);
 #: ``{home}`` stands for the language's published site, ``{note}`` and the like for the
 #: admonitions' labels.
@@ -344,18 +422,22 @@ class TestMarkdownWriter:
         """Roles become links to the language's published pages with the page's text (or
         a code span), admonitions quoted blocks with Sphinx's label in the language, the
         list-table a GFM table with its code on one line; Chinese lines join without a
-        space and emphasis that CommonMark cannot delimit there falls back to HTML."""
+        space and emphasis that CommonMark cannot delimit there falls back to HTML; in
+        Chinese, references to a tutorial or a section stand in 《》 or “” as on a page."""
         lang, cells = sample
         home = f"{SITE_URL}{lang}/"
+        chinese = PRIMARY[lang] in PRIMARY_SUBTAGS
         expected = [
             cell.replace("{home}", home)
             .replace("{tip}", TIPS[lang])
             .replace("{note}", LABELS[lang]["note"])
             .replace("{warning}", LABELS[lang]["warning"])
             .replace("{seealso}", LABELS[lang]["seealso"])
-            .replace("{caption}", "**" if lang.split("_")[0] in PRIMARY_SUBTAGS else "*")
+            .replace("{caption}", "**" if chinese else "*")
             for cell in EXPECTED_SAMPLE.removesuffix("\n").split("\n<!-- cell -->\n")
         ]
+        for key in TITLE_MARKS:  # "{《 }": 《 in Chinese, else what follows the mark
+            expected = [cell.replace(key, key[1] if chinese else key[2:-1]) for cell in expected]
         assert expected == cells
 
     def test_renders_cleanly(self, sample: tuple[str, list[str]]) -> None:
