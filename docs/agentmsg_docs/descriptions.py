@@ -137,9 +137,10 @@ def describe(document: nodes.document, length: int = LENGTH) -> str:
     for index, piece in enumerate(sentences):
         joined = _join(cut, piece)
         if width(joined) > length:
-            if width(cut) < length // 2:  # too little said: add what fits of the next one
+            if width(cut) < length // 2:  # too little said: add a clause of the next one
                 room = length - width(cut) - (1 if cut and not _CJK_END.search(cut) else 0)
-                cut = _join(cut, _clipped(" ".join(sentences[index:]), room))
+                clause = _clipped(" ".join(sentences[index:]), room, clauses_only=True)
+                cut = _join(cut, clause) if clause else cut
             break
         cut = joined
     return cut or _clipped(text, length)
@@ -149,12 +150,16 @@ def describe(document: nodes.document, length: int = LENGTH) -> str:
 _BREAKS = ((";", ":", ",", "；", "：", "，", "、"), (" ",))
 
 
-def _clipped(text: str, room: int) -> str:
+def _clipped(text: str, room: int, clauses_only: bool = False) -> str:
     """*text* cut to fit *room* with an ellipsis: at the last clause mark or space in its
-    second half, else where the room ends (Chinese has no spaces)."""
+    second half, else where the room ends (Chinese has no spaces). With *clauses_only*,
+    at the last clause mark wherever it is, or nothing."""
     prefix = text
     while width(prefix) > room - 1:
         prefix = prefix[:-1]
+    if clauses_only:
+        at = max(prefix.rfind(mark) for mark in _BREAKS[0])
+        return prefix[:at].rstrip() + "…" if at > 0 else ""
     for marks in _BREAKS:
         at = max(prefix.rfind(mark) for mark in marks)
         if at > len(prefix) // 2:
