@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import hashlib
 import os
-import shutil
 import subprocess
 import sys
 import tempfile
@@ -28,9 +27,7 @@ from _checkout import (
     NEW_PARAGRAPH,
     OLD_PARAGRAPH,
     ROOT,
-    WARM_START,
     blanked_entry,
-    copy_repository,
     docs_command,
     docs_env,
     warm_copy,
@@ -94,12 +91,16 @@ def site_checkout(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """
     if os.environ.get("AGENTMSG_REUSE_SITE") == "1" and (SITE / "index.html").exists():
         return ROOT
-    repo = copy_repository(tmp_path_factory.mktemp("site") / "repo")
-    for name in WARM_START:
-        if (ROOT / name).is_dir():
-            shutil.copytree(ROOT / name, repo / name, symlinks=True)
+    repo = warm_copy(tmp_path_factory.mktemp("site") / "repo")
+    _docs_or_fail(repo, "html")
+    return repo
+
+
+def _docs_or_fail(repo: Path, *args: str) -> None:
+    """``python -m agentmsg_docs ARGS`` in *repo*; the session fails with its output if
+    it does."""
     result = subprocess.run(
-        docs_command(sys.executable, "html"),
+        docs_command(sys.executable, *args),
         cwd=repo,
         env=docs_env(repo, dict(os.environ)),
         capture_output=True,
@@ -108,11 +109,10 @@ def site_checkout(tmp_path_factory: pytest.TempPathFactory) -> Path:
     )
     if result.returncode != 0:
         pytest.fail(
-            f"`python -m agentmsg_docs html` failed with exit code {result.returncode}:\n"
-            f"{result.stdout[-6000:]}\n{result.stderr[-6000:]}",
+            f"`python -m agentmsg_docs {' '.join(args)}` failed with exit code "
+            f"{result.returncode}:\n{result.stdout[-6000:]}\n{result.stderr[-6000:]}",
             pytrace=False,
         )
-    return repo
 
 
 @pytest.fixture(scope="session")
@@ -143,20 +143,7 @@ def fourth_language_checkout(tmp_path_factory: pytest.TempPathFactory) -> Path:
         if args == ("html",):
             _translate(repo, FIRST_TRANSLATIONS)
             _blank(repo)
-        result = subprocess.run(
-            docs_command(sys.executable, *args),
-            cwd=repo,
-            env=docs_env(repo, dict(os.environ)),
-            capture_output=True,
-            text=True,
-            check=False,
-        )
-        if result.returncode != 0:
-            pytest.fail(
-                f"`python -m agentmsg_docs {' '.join(args)}` failed with exit code "
-                f"{result.returncode}:\n{result.stdout[-6000:]}\n{result.stderr[-6000:]}",
-                pytrace=False,
-            )
+        _docs_or_fail(repo, *args)
     return repo
 
 

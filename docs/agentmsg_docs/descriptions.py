@@ -150,13 +150,21 @@ def describe(document: nodes.document, length: int = LENGTH) -> str:
 _BREAKS = ((";", ":", ",", "；", "：", "，", "、"), (" ",))
 
 
+def _fit(text: str, room: int) -> str:
+    """The longest start of *text* at most *room* wide."""
+    used = 0
+    for index, char in enumerate(text):
+        used += width(char)
+        if used > room:
+            return text[:index]
+    return text
+
+
 def _clipped(text: str, room: int, clauses_only: bool = False) -> str:
     """*text* cut to fit *room* with an ellipsis: at the last clause mark or space in its
     second half, else where the room ends (Chinese has no spaces). With *clauses_only*,
     at the last clause mark wherever it is, or nothing."""
-    prefix = text
-    while width(prefix) > room - 1:
-        prefix = prefix[:-1]
+    prefix = _fit(text, room - 1)
     if clauses_only:
         at = max(prefix.rfind(mark) for mark in _BREAKS[0])
         return prefix[:at].rstrip() + "…" if at > 0 else ""

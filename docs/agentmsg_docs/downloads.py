@@ -282,11 +282,12 @@ def _language_cells(app: Sphinx) -> list[tuple[str, str]]:
     return language_cells(app.config.language or SOURCE.code, note)
 
 
-def _notebook(app: Sphinx, script: str, name: str) -> bytes:
+def _notebook(app: Sphinx, script: str, name: str, setup: list[tuple[str, str]]) -> bytes:
     """The notebook of gallery script *name* (its text *script*, maybe translated).
 
     Its cells are sphinx-gallery's (the same split, the same code cells), each text block
-    written as Markdown by :func:`agentmsg_docs.notebooks.notebook_markdown`.
+    written as Markdown by :func:`agentmsg_docs.notebooks.notebook_markdown`, with the
+    cells *setup* (:func:`_language_cells`) after the title cell.
     """
     from sphinx_gallery import py_source_parser
     from sphinx_gallery.notebook import (
@@ -317,7 +318,6 @@ def _notebook(app: Sphinx, script: str, name: str) -> bytes:
     notebook = jupyter_notebook_skeleton()
     if gallery_conf.get("first_notebook_cell") is not None:
         add_code_cell(notebook, gallery_conf["first_notebook_cell"])
-    setup = _language_cells(app)
     # After the title cell (the script's docstring), so the notebook opens with its title.
     at = 1 if blocks and blocks[0].type == "text" else 0
     for index, block in enumerate(blocks):
@@ -344,14 +344,15 @@ def _downloads(app: Sphinx, exception: Exception | None) -> None:
 
     scripts: dict[str, bytes] = {}
     notebooks: dict[str, bytes] = {}
+    setup = _language_cells(app)
     for script in example_scripts(srcdir):
         name = script.stem
         text = (gallery / script.name).read_text(encoding="utf-8")
         if language != "en":
             catalog = load_catalog(locale_dir / GALLERY_DIR / f"{name}.po")
             text = translate_script(text, catalog.get)
-        scripts[name] = with_language_cell(text, _language_cells(app)).encode("utf-8")
-        notebooks[name] = _notebook(app, text, script.name)
+        scripts[name] = with_language_cell(text, setup).encode("utf-8")
+        notebooks[name] = _notebook(app, text, script.name, setup)
 
     files: dict[str, bytes] = {}
     for name in scripts:
