@@ -365,6 +365,8 @@ def _source(source: Any, kind: str, path: str) -> dict[str, Any]:
                 f"{path}.media_type", f"a media type of the form '{kind}/...'", media_type
             )
         data = _string_field(source, "data", path)
+        if len(_MEDIA_KINDS) < _MEDIA_KINDS_LIMIT:
+            _MEDIA_KINDS[media_type] = kind
         return {"type": "base64", "media_type": media_type, "data": data}
     raise must_be(f"{path}.type", "'base64' or 'url'", source_type)
 
@@ -463,7 +465,8 @@ def check_content(value: Any, path: str = "content") -> str | list[dict[str, Any
     Well-formed blocks of the common shapes are checked and copied right here, inline,
     which is most of what building or loading a message costs; any other block, and any
     block with a problem, goes through :func:`check_block`, which builds the field paths
-    and the error text. The inline checks only ever say "valid" or "look again".
+    and the error text. The inline checks only ever say "valid" or "look again": a
+    missing key or an unhashable value (KeyError, TypeError) is a "look again".
     """
     if type(value) is str:
         return value
@@ -476,13 +479,12 @@ def check_content(value: Any, path: str = "content") -> str | list[dict[str, Any
     try:
         for block in value:
             if type(block) is dict:
-                try:  # a missing key (KeyError) sends the block to check_block
+                try:
                     kind = block["type"]
                     size = len(block)
                     if kind == "text":
-                        text = block["text"]
-                        if size == 2 and type(text) is str:
-                            append({"type": "text", "text": text})
+                        if size == 2 and type(block["text"]) is str:
+                            append(block.copy())  # two keys, both present: nothing else
                             continue
                     elif kind == "tool_use":
                         call_id = block["id"]
@@ -498,9 +500,9 @@ def check_content(value: Any, path: str = "content") -> str | list[dict[str, Any
                         ):
                             arguments = _fast_json(tool_input)
                             if arguments is not _INVALID:
-                                append(
-                                    {"type": kind, "id": call_id, "name": name, "input": arguments}
-                                )
+                                copy = block.copy()
+                                copy["input"] = arguments
+                                append(copy)
                                 continue
                     elif kind == "tool_result":
                         call_id = block["id"]
@@ -513,24 +515,24 @@ def check_content(value: Any, path: str = "content") -> str | list[dict[str, Any
                             and type(name) is str
                             and name
                         ):
-                            if type(output) is not str:
-                                output = _fast_output(output)
+                            if type(output) is str:
+                                append(block.copy())
+                                continue
+                            output = _fast_output(output)
                             if output is not _INVALID:
-                                append(
-                                    {"type": kind, "id": call_id, "name": name, "output": output}
-                                )
+                                copy = block.copy()
+                                copy["output"] = output
+                                append(copy)
                                 continue
                     elif kind == "image" or kind == "audio" or kind == "video":
                         source = _fast_source(block["source"], kind)
                         if size == 2 and source is not None:
                             append({"type": kind, "source": source})
                             continue
-                    elif kind == "thinking":
-                        text = block["thinking"]
-                        if size == 2 and type(text) is str:
-                            append({"type": "thinking", "thinking": text})
-                            continue
-                except KeyError:
+                    elif kind == "thinking" and size == 2 and type(block["thinking"]) is str:
+                        append(block.copy())
+                        continue
+                except (KeyError, TypeError):
                     pass
             append(check_block(block, f"{path}[{len(copied)}]"))
     except RecursionError:
@@ -544,7 +546,10 @@ def check_content(value: Any, path: str = "content") -> str | list[dict[str, Any
 
 _INFINITY = math.inf
 _INVALID: Any = object()
-_MEDIA_PREFIXES = {"image": "image/", "audio": "audio/", "video": "video/"}
+_MEDIA_KINDS: dict[str, str] = {}
+"""The media types :func:`_source` found good, each with its kind (``"image/png"``:
+``"image"``), for the inline check; at most :data:`_MEDIA_KINDS_LIMIT` of them."""
+_MEDIA_KINDS_LIMIT = 256
 
 
 def _fast_json(value: Any) -> Any:
@@ -596,16 +601,13 @@ def _fast_source(source: Any, kind: str) -> dict[str, Any] | None:
     source_type = source["type"]
     if source_type == "base64":
         media_type = source["media_type"]
-        data = source["data"]
-        prefix = _MEDIA_PREFIXES[kind]
         if (
             len(source) == 3
             and type(media_type) is str
-            and type(data) is str
-            and media_type.startswith(prefix)
-            and len(media_type) > len(prefix)
+            and type(source["data"]) is str
+            and _MEDIA_KINDS.get(media_type) == kind
         ):
-            return {"type": "base64", "media_type": media_type, "data": data}
+            return source.copy()  # three keys, all present: nothing else
     elif source_type == "url":
         url = source["url"]
         if (
@@ -613,7 +615,7 @@ def _fast_source(source: Any, kind: str) -> dict[str, Any] | None:
             and type(url) is str
             and ((url.startswith("https://") and len(url) > 8) or _good_url(url, kind))
         ):
-            return {"type": "url", "url": url}
+            return source.copy()
     return None
 
 
@@ -626,22 +628,24 @@ def _fast_output(output: Any) -> Any:
             # item must be a well-formed text, image, audio or video block.
             blocks: list[dict[str, Any]] = []
             append = blocks.append
-            for item in output:
-                if type(item) is not dict:
-                    return _INVALID
-                kind = item.get("type")
-                if kind == "text":
-                    text = item.get("text")
-                    if len(item) != 2 or type(text) is not str:
+            try:
+                for item in output:
+                    if type(item) is not dict or len(item) != 2:
                         return _INVALID
-                    append({"type": "text", "text": text})
-                elif kind == "image" or kind == "audio" or kind == "video":
-                    source = _fast_source(item.get("source"), kind)
-                    if source is None or len(item) != 2:
+                    kind = item["type"]
+                    if kind == "text":
+                        if type(item["text"]) is not str:
+                            return _INVALID
+                        append(item.copy())
+                    elif kind == "image" or kind == "audio" or kind == "video":
+                        source = _fast_source(item["source"], kind)
+                        if source is None:
+                            return _INVALID
+                        append({"type": kind, "source": source})
+                    else:
                         return _INVALID
-                    append({"type": kind, "source": source})
-                else:
-                    return _INVALID
+            except KeyError:
+                return _INVALID
             return blocks
     return _fast_json(output)
 

@@ -8,7 +8,14 @@ import textwrap
 
 import pytest
 
-from agentmsg import MediaError, MessageAttributeError, MessageError, Msg, TokenCountError
+from agentmsg import (
+    MediaError,
+    MessageAttributeError,
+    MessageError,
+    Msg,
+    TokenCountError,
+    _validate,
+)
 
 ALLOWED = "'text', 'thinking', 'image', 'audio', 'video', 'tool_use', 'tool_result'"
 URL_RULE = (
@@ -600,6 +607,51 @@ class TestToolBlocks:
             error.path,
             str(error),
         )
+
+
+class TestMediaTypes:
+    """The inline check remembers the media types found good: a remembered type is still
+    checked against the block's kind and for its own type, and nothing unhashable or
+    of a str subclass gets past it."""
+
+    @staticmethod
+    def media(kind: str, media_type: object) -> list[dict[str, object]]:
+        source = {"type": "base64", "media_type": media_type, "data": "AAAA"}
+        return [{"type": kind, "source": source}]
+
+    def test_a_remembered_type_is_checked_against_the_kind(self):
+        Msg("A", self.media("image", "image/webp"), "user")  # now remembered
+
+        error = error_of("A", self.media("audio", "image/webp"), "user")
+
+        assert error.path == "content[0].source.media_type"
+        assert "'audio/...'" in str(error)
+
+    @pytest.mark.parametrize(
+        "media_type",
+        [["image/png"], {"image/png": 1}, type("Text", (str,), {})("image/png")],
+        ids=["list", "dict", "str subclass"],
+    )
+    def test_values_that_are_not_str(self, media_type):
+        Msg("A", self.media("image", "image/png"), "user")  # "image/png" remembered
+
+        for _ in range(2):  # a first and a second look
+            error = error_of("A", self.media("image", media_type), "user")
+            assert error.path == "content[0].source.media_type"
+            assert "must be a string" in str(error)
+
+    def test_in_a_tool_output(self):
+        output = [{"type": "image", "source": {"type": "base64", "media_type": [], "data": ""}}]
+
+        error = error_of("A", tool_result(output), "user")
+
+        assert error.path == "content[0].output[0].source.media_type"
+
+    def test_the_memory_is_bounded(self):
+        for number in range(_validate._MEDIA_KINDS_LIMIT + 10):
+            Msg("A", self.media("image", f"image/x-{number}"), "user")
+
+        assert len(_validate._MEDIA_KINDS) <= _validate._MEDIA_KINDS_LIMIT
 
 
 class TestOptimizedPython:
