@@ -91,7 +91,7 @@ call_events = [
     *[chunk({"tool_calls": [{"index": 0, "function": {"arguments": piece}}]})
       for piece in arguments],
     chunk({}, "tool_calls"),
-]  # fmt: skip
+]
 
 stream = OpenAIChatStream()
 for event in call_events:
@@ -119,9 +119,9 @@ item = {"type": "function_call", "id": "fc_1", "call_id": "call_1", "name": "get
 done_item = {**item, "arguments": '{"city": "Lima"}', "status": "completed"}
 text = {"type": "output_text", "text": "Checking.", "annotations": []}
 message = {"type": "message", "id": "msg_1", "role": "assistant", "status": "completed",
-           "content": [text]}  # fmt: skip
+           "content": [text]}
 response = {"id": "resp_1", "object": "response", "created_at": 1767225600,
-            "model": "gpt-5", "status": "completed", "output": [message, done_item]}  # fmt: skip
+            "model": "gpt-5", "status": "completed", "output": [message, done_item]}
 responses_events = [
     {"type": "response.created", "response": {**response, "status": "in_progress", "output": []}},
     {"type": "response.output_item.added", "output_index": 0,
@@ -138,7 +138,7 @@ responses_events = [
      "delta": '"Lima"}'},
     {"type": "response.output_item.done", "output_index": 1, "item": done_item},
     {"type": "response.completed", "response": response},
-]  # fmt: skip
+]
 for number, event in enumerate(responses_events):
     event["sequence_number"] = number
 
@@ -147,7 +147,7 @@ for number, event in enumerate(responses_events):
 # stop; a ``message_delta`` brings the stop reason and the token count at the end.
 
 start = {"id": "msg_01", "type": "message", "role": "assistant", "model": "claude-sonnet-4-5",
-         "content": [], "usage": {"input_tokens": 20, "output_tokens": 1}}  # fmt: skip
+         "content": [], "usage": {"input_tokens": 20, "output_tokens": 1}}
 anthropic_events = [
     {"type": "message_start", "message": start},
     {"type": "content_block_start", "index": 0, "content_block": {"type": "text", "text": ""}},
@@ -163,7 +163,7 @@ anthropic_events = [
     {"type": "content_block_stop", "index": 1},
     {"type": "message_delta", "delta": {"stop_reason": "tool_use"}, "usage": {"output_tokens": 18}},
     {"type": "message_stop"},
-]  # fmt: skip
+]
 
 # %%
 # Gemini sends pieces of the whole response: each holds the next parts of the reply, a
@@ -172,7 +172,7 @@ anthropic_events = [
 
 def piece(parts, **more):
     return {"candidates": [{"content": {"role": "model", "parts": parts}, **more}],
-            "responseId": "r-1", "modelVersion": "gemini-2.5-flash"}  # fmt: skip
+            "responseId": "r-1", "modelVersion": "gemini-2.5-flash"}
 
 
 gemini_events = [
@@ -180,7 +180,7 @@ gemini_events = [
     piece([{"text": "ing."}]),
     piece([{"functionCall": {"name": "get_weather", "args": {"city": "Lima"}}}],
           finishReason="STOP"),
-]  # fmt: skip
+]
 
 # %%
 # Each stream class takes its API's events. In the end, all four replies say the same:

@@ -6,7 +6,9 @@ id is ``file:line`` in the source a writer edits.
 
 from __future__ import annotations
 
+import re
 import textwrap
+import tokenize
 from pathlib import Path
 
 import pytest
@@ -246,3 +248,34 @@ class TestGuard:
             """,
         )
         assert [3] == uncovered_python_lines(page)
+
+
+#: Comments that speak to a tool, not to a reader: a formatter's, a linter's, a type
+#: checker's or a coverage tool's directive.
+TOOL_DIRECTIVE = re.compile(r"#\s*(noqa\b|fmt:|type:\s*ignore|pragma\b|ruff:|mypy:|pyright:)")
+TUTORIALS = sorted((Path(__file__).resolve().parents[2] / "docs" / "examples").glob("*.py"))
+
+
+@pytest.mark.parametrize("path", TUTORIALS, ids=[path.stem for path in TUTORIALS])
+def test_tutorials_show_no_tool_directive(path: Path) -> None:
+    """A tutorial's code, which every reader sees on the page and in the notebooks, holds
+    no comment addressed to a tool (lay the code out instead, or configure the tool)."""
+    with path.open("rb") as source:
+        comments = [
+            f"line {token.start[0]}: {token.string}"
+            for token in tokenize.tokenize(source.readline)
+            if token.type == tokenize.COMMENT and TOOL_DIRECTIVE.search(token.string)
+        ]
+
+    assert [] == comments
+
+
+def test_the_directive_pattern_sees_them() -> None:
+    """The pattern catches the directives it names and leaves reader comments alone."""
+    found = [
+        text
+        for text in ("# fmt: skip", "#noqa: E501", "# type: ignore[arg-type]", "# the format")
+        if TOOL_DIRECTIVE.search(text)
+    ]
+
+    assert ["# fmt: skip", "#noqa: E501", "# type: ignore[arg-type]"] == found
