@@ -72,12 +72,16 @@ tests/browser/node_modules/.installed: tests/browser/package-lock.json | $(NPM)
 # The tests build the site in a copy of the tree (tests/conftest.py), which starts from the
 # _build/ that `html` leaves: what the copy finds up to date is not built a second time.
 .PHONY: test
+# One worker per core (pytest-xdist), each class or module of tests kept on one worker so
+# that what it sets up is set up once; the site copies are shared (tests/conftest.py).
+# `make test WORKERS=0` runs them all in this process.
+WORKERS ?= auto
 test: html tests/browser/node_modules/.installed ## Run every test: unit, property, docs, examples, notebooks, catalogs, browser, in-browser runtime
-	$(PY) -m pytest $(PYTEST_ARGS)
+	$(PY) -m pytest --numprocesses=$(WORKERS) --dist=loadscope $(PYTEST_ARGS)
 
 .PHONY: test-fast
 test-fast: $(VENV)/.installed ## Run the package and docs-tool tests (no site build)
-	$(PY) -m pytest tests/package tests/site -m "not docs and not slow" $(PYTEST_ARGS)
+	$(PY) -m pytest --numprocesses=$(WORKERS) tests/package tests/site -m "not docs and not slow" $(PYTEST_ARGS)
 
 .PHONY: test-record
 test-record: $(VENV)/.installed ## Re-record tests/expected/ (what each tutorial prints) after an intended change

@@ -1,19 +1,24 @@
 """Fixtures shared by the test folders: the site build, which ``site/`` and ``browser/`` test.
 
-The site is built once per session, the way ``make html`` builds it, in a private copy of
+The site is built once per run, the way ``make html`` builds it, in a private copy of
 the working tree under pytest's temporary folder: no test writes into the working tree
-(Hypothesis's example database lives in the system's temporary folder too).
+(Hypothesis's example database lives in the system's temporary folder too). ``make test``
+runs the tests in one worker per core (pytest-xdist); the workers share that one copy,
+and the fourth-language copy, through :func:`once_per_run`.
 A test that asks for the built site is marked ``docs`` here, so ``make test-fast``
 (``-m "not docs and not slow"``) never builds it.
 """
 
 from __future__ import annotations
 
+import fcntl
 import hashlib
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -91,8 +96,37 @@ def site_checkout(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """
     if os.environ.get("AGENTMSG_REUSE_SITE") == "1" and (SITE / "index.html").exists():
         return ROOT
-    repo = warm_copy(tmp_path_factory.mktemp("site") / "repo")
-    _docs_or_fail(repo, "html")
+
+    def build(repo: Path) -> None:
+        warm_copy(repo)
+        _docs_or_fail(repo, "html")
+
+    return once_per_run(tmp_path_factory, "site", build)
+
+
+def once_per_run(
+    tmp_path_factory: pytest.TempPathFactory, name: str, make: Callable[[Path], None]
+) -> Path:
+    """The folder ``<name>/repo`` that *make* fills, made once per test run.
+
+    Without pytest-xdist that is once per session. Under it, every worker's session asks,
+    and the workers share the run's temporary folder: the first one to take the lock
+    makes the folder while the others wait for it, then all use it. A *make* that fails
+    leaves no mark, so each worker that asks fails with its own output.
+    """
+    if "PYTEST_XDIST_WORKER" not in os.environ:
+        repo = tmp_path_factory.mktemp(name) / "repo"
+        make(repo)
+        return repo
+    shared = tmp_path_factory.getbasetemp().parent / name
+    shared.mkdir(exist_ok=True)
+    repo = shared / "repo"
+    with (shared / "lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
+        if not (shared / "made").exists():
+            shutil.rmtree(repo, ignore_errors=True)  # what a failed attempt left
+            make(repo)
+            (shared / "made").touch()
     return repo
 
 
@@ -132,7 +166,14 @@ def fourth_language_checkout(tmp_path_factory: pytest.TempPathFactory) -> Path:
     kept = os.environ.get("AGENTMSG_FOURTH_LANGUAGE_REPO")
     if kept and (Path(kept) / "_build" / "html" / "index.html").is_file():
         return Path(kept)
-    target = Path(kept) if kept else tmp_path_factory.mktemp("fourth-language") / "repo"
+    if kept:
+        _add_languages(Path(kept))
+        return Path(kept)
+    return once_per_run(tmp_path_factory, "fourth-language", _add_languages)
+
+
+def _add_languages(target: Path) -> None:
+    """The steps of :func:`fourth_language_checkout`, in a copy made at *target*."""
     repo = warm_copy(target)
     page = repo / "docs" / f"{CHANGED_PAGE}.md"
     text = page.read_text("utf-8")
@@ -144,7 +185,6 @@ def fourth_language_checkout(tmp_path_factory: pytest.TempPathFactory) -> Path:
             _translate(repo, FIRST_TRANSLATIONS)
             _blank(repo)
         _docs_or_fail(repo, *args)
-    return repo
 
 
 def _translate(repo: Path, translations: dict[str, dict[str, str]]) -> None:

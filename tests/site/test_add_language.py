@@ -137,7 +137,9 @@ def test_site_tests_pass_for_them(
         ONE_NOTEBOOK,
         *AGAIN,
     ]
-    env = {**os.environ, "AGENTMSG_REUSE_SITE": "1"}
+    # A plain pytest session, even when this test runs in a pytest-xdist worker.
+    env = {key: value for key, value in os.environ.items() if not key.startswith("PYTEST_XDIST")}
+    env["AGENTMSG_REUSE_SITE"] = "1"
     paths = [str(repo / "src"), env.get("PYTHONPATH", "")]
     env["PYTHONPATH"] = os.pathsep.join(path for path in paths if path)
     result = subprocess.run(command, cwd=repo, env=env, capture_output=True, text=True, check=False)
