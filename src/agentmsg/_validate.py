@@ -365,8 +365,8 @@ def _source(source: Any, kind: str, path: str) -> dict[str, Any]:
                 f"{path}.media_type", f"a media type of the form '{kind}/...'", media_type
             )
         data = _string_field(source, "data", path)
-        if len(_MEDIA_KINDS) < _MEDIA_KINDS_LIMIT:
-            _MEDIA_KINDS[media_type] = kind
+        if len(_GOOD_MEDIA_TYPES) < _GOOD_MEDIA_TYPES_LIMIT:
+            _GOOD_MEDIA_TYPES[media_type] = kind
         return {"type": "base64", "media_type": media_type, "data": data}
     raise must_be(f"{path}.type", "'base64' or 'url'", source_type)
 
@@ -546,10 +546,10 @@ def check_content(value: Any, path: str = "content") -> str | list[dict[str, Any
 
 _INFINITY = math.inf
 _INVALID: Any = object()
-_MEDIA_KINDS: dict[str, str] = {}
+_GOOD_MEDIA_TYPES: dict[str, str] = {}
 """The media types :func:`_source` found good, each with its kind (``"image/png"``:
-``"image"``), for the inline check; at most :data:`_MEDIA_KINDS_LIMIT` of them."""
-_MEDIA_KINDS_LIMIT = 256
+``"image"``), for the inline check; at most :data:`_GOOD_MEDIA_TYPES_LIMIT` of them."""
+_GOOD_MEDIA_TYPES_LIMIT = 256
 
 
 def _fast_json(value: Any) -> Any:
@@ -605,7 +605,7 @@ def _fast_source(source: Any, kind: str) -> dict[str, Any] | None:
             len(source) == 3
             and type(media_type) is str
             and type(source["data"]) is str
-            and _MEDIA_KINDS.get(media_type) == kind
+            and _GOOD_MEDIA_TYPES.get(media_type) == kind
         ):
             return source.copy()  # three keys, all present: nothing else
     elif source_type == "url":

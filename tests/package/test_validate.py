@@ -648,10 +648,10 @@ class TestMediaTypes:
         assert error.path == "content[0].output[0].source.media_type"
 
     def test_the_memory_is_bounded(self):
-        for number in range(_validate._MEDIA_KINDS_LIMIT + 10):
+        for number in range(_validate._GOOD_MEDIA_TYPES_LIMIT + 10):
             Msg("A", self.media("image", f"image/x-{number}"), "user")
 
-        assert len(_validate._MEDIA_KINDS) <= _validate._MEDIA_KINDS_LIMIT
+        assert len(_validate._GOOD_MEDIA_TYPES) <= _validate._GOOD_MEDIA_TYPES_LIMIT
 
 
 class TestOptimizedPython:

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from _examples import (
+    EXAMPLES,
     ProseExample,
     gallery_prose,
     prose_examples,
@@ -24,13 +25,13 @@ from _examples import (
 )
 
 SOURCES = prose_sources()
-EXAMPLES = prose_examples(SOURCES)
+PROSE_EXAMPLES = prose_examples(SOURCES)
 
 
 class TestProseExamples:
     """Each example in the prose does what its text says."""
 
-    @pytest.mark.parametrize("case", EXAMPLES, ids=[case.id for case in EXAMPLES])
+    @pytest.mark.parametrize("case", PROSE_EXAMPLES, ids=[case.id for case in PROSE_EXAMPLES])
     def test_example_runs(self, case: ProseExample, tmp_path: Path) -> None:
         """The example runs, and a doctest's output is the one written under it."""
         run_prose_example(case, tmp_path)
@@ -51,7 +52,7 @@ class TestProseExamples:
         found = {
             kind
             for kind, prefix in kinds.items()
-            for case in EXAMPLES
+            for case in PROSE_EXAMPLES
             if case.id.startswith(prefix) and not (kind == "pages" and "/examples/" in case.id)
         }
         assert set(kinds) == found
@@ -253,7 +254,7 @@ class TestGuard:
 #: Comments that speak to a tool, not to a reader: a formatter's, a linter's, a type
 #: checker's or a coverage tool's directive.
 TOOL_DIRECTIVE = re.compile(r"#\s*(noqa\b|fmt:|type:\s*ignore|pragma\b|ruff:|mypy:|pyright:)")
-TUTORIALS = sorted((Path(__file__).resolve().parents[2] / "docs" / "examples").glob("*.py"))
+TUTORIALS = sorted(EXAMPLES.glob("*.py"))
 
 
 @pytest.mark.parametrize("path", TUTORIALS, ids=[path.stem for path in TUTORIALS])
