@@ -66,8 +66,8 @@ def most_cards(names: list[str]) -> str:
 
 
 #: Every tutorial in the source language; in each translation, the one with the most cards.
-NOTEBOOKS = [(LANGS[0], name) for name in TUTORIALS]
-NOTEBOOKS += [(lang, most_cards(TUTORIALS)) for lang in LANGS[1:]]
+_MOST_CARDS = most_cards(TUTORIALS)
+NOTEBOOKS = [(LANGS[0], name) for name in TUTORIALS] + [(lang, _MOST_CARDS) for lang in LANGS[1:]]
 
 #: Cells that print something else in the browser, on purpose, with the reason.
 #: Keyed by tutorial and the cell's first line of code (its heading in tests/expected/).
