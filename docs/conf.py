@@ -29,6 +29,7 @@ version = release
 extensions = [
     "sphinx.ext.autodoc",
     "sphinx.ext.napoleon",
+    "sphinx.ext.intersphinx",
     "myst_parser",
     "sphinx_gallery.gen_gallery",
     "sphinx_copybutton",
@@ -43,6 +44,7 @@ source_suffix = {".rst": "restructuredtext", ".md": "markdown"}
 exclude_patterns = [
     "_build",
     "agentmsg_docs",
+    "intersphinx",
     "examples",  # the gallery's sources; their pages are generated into tutorial/
     "sg_execution_times.rst",
     "tutorial/sg_execution_times.rst",
@@ -51,16 +53,14 @@ exclude_patterns = [
 ]
 templates_path = ["_templates"]
 nitpicky = True
-# Annotations name standard-library and typing helpers that have no page here
-# (intersphinx is off: no network at build time).
+# Links into the Python documentation from an inventory kept in the repository: the build
+# reads no network. It lists the standard names the pages and annotations use (Sphinx's
+# plain-text inventory format, version 1: name, type, page; the anchor is the name).
+intersphinx_mapping = {"python": ("https://docs.python.org/3", "intersphinx/python.inv")}
+intersphinx_timeout = 1
 nitpick_ignore_regex = [
-    (
-        r"py:(class|obj|data)",
-        r"(typing|typing_extensions|collections\.abc|datetime|os|pathlib)\..*",
-    ),
-    (r"py:(class|obj|data)", r"(Any|Literal|Self|Sequence|Mapping|Callable|Iterator|Iterable)"),
-    (r"py:(class|obj|data)", r"(NotRequired|Required|TypedDict|PathLike|os\.PathLike)"),
-    (r"py:(class|obj|data)", r"(contextvars|collections|enum|json|io)\..*"),
+    # typing_extensions mirrors typing; the Python documentation has no page for it.
+    (r"py:(class|obj|data)", r"typing_extensions\..*"),
     (r"py:class", r"(agentmsg\.)?_[\w.]+"),  # private helpers that appear in annotations
     # Type aliases in annotations: ContentBlock, BlockType and MediaSource are documented
     # as data (a py:class reference cannot reach them); Role is a private Literal.
@@ -101,7 +101,8 @@ html_sidebars = {
         "sidebar/scroll-end.html",
     ]
 }
-html_theme_options = {"top_of_page_buttons": []}
+# "View this page" links to the page's source (docs/agentmsg_docs/source_links.py).
+html_theme_options = {"top_of_page_buttons": ["view"]}
 # html_search_language, html_baseurl, ogp_site_url and the sitemap's settings follow the
 # language: see docs/agentmsg_docs/languages.py.
 

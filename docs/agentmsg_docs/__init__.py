@@ -14,6 +14,7 @@ each job's module, one module per job:
 - :mod:`~agentmsg_docs.titlemarks`: 《》 and “” around references to works and sections in Chinese;
 - :mod:`~agentmsg_docs.literals`: dashes in Chinese field lists, types kept literal;
 - :mod:`~agentmsg_docs.descriptions`: page descriptions from a page's own paragraphs;
+- :mod:`~agentmsg_docs.source_links`: each page's link to its source in the repository;
 - :mod:`~agentmsg_docs.comments`: comments in code blocks through the catalogs;
 - :mod:`~agentmsg_docs.html_pages`: accessible markup, sitemap, 404 links, a light head;
 - :mod:`~agentmsg_docs.progress`: blocks that show the English marked, and the page's notice;
@@ -50,6 +51,7 @@ MODULES = (
     "titlemarks",
     "literals",
     "descriptions",
+    "source_links",
     "comments",
     "html_pages",
     "progress",

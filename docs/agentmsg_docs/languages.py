@@ -28,6 +28,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "LANGUAGES",
+    "REPO_URL",
     "SITE_PATH",
     "SITE_URL",
     "SOURCE",
@@ -41,21 +42,29 @@ __all__ = [
     "read_languages",
 ]
 
-#: Absolute URL the site is published at (Open Graph tags, sitemap, and the 404 page,
-#: which the server shows at any address; every other link inside the site is relative).
-#: Set by the AGENTMSG_SITE_URL environment variable (the GitHub Pages workflow does), else
-#: Read the Docs' READTHEDOCS_CANONICAL_URL when building there.
+ROOT = Path(__file__).resolve().parents[2]
+with (ROOT / "pyproject.toml").open("rb") as _pyproject:
+    _PROJECT_URLS: dict[str, str] = tomllib.load(_pyproject)["project"]["urls"]
+
+#: Absolute URL the site is published at (Open Graph tags, sitemap, robots.txt, and the 404
+#: page, which the server shows at any address; every other link inside the site is
+#: relative). Set by the AGENTMSG_SITE_URL environment variable (the GitHub Pages workflow
+#: does), else Read the Docs' READTHEDOCS_CANONICAL_URL when building there, else the
+#: Documentation URL of pyproject.toml.
 SITE_URL = (
     os.environ.get("AGENTMSG_SITE_URL")
     or os.environ.get("READTHEDOCS_CANONICAL_URL")
-    or "https://agentmsg.readthedocs.io/"
+    or _PROJECT_URLS["Documentation"]
 ).rstrip("/") + "/"
+#: The repository the pages' source links point into: AGENTMSG_REPO_URL, else the Source URL
+#: of pyproject.toml.
+REPO_URL = (os.environ.get("AGENTMSG_REPO_URL") or _PROJECT_URLS["Source"]).rstrip("/")
 #: The path of :data:`SITE_URL` ("/" at a domain's root, "/agentmsg/" for a project site).
 SITE_PATH = urlsplit(SITE_URL).path.rstrip("/") + "/"
 
 
 #: The table of languages (see its comments for the fields).
-TABLE = Path(__file__).resolve().parents[2] / "locales" / "languages.toml"
+TABLE = ROOT / "locales" / "languages.toml"
 STATUSES = ("complete", "in progress")
 
 

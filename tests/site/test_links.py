@@ -18,9 +18,10 @@ from pathlib import Path, PurePosixPath
 from urllib.parse import unquote, urldefrag, urlsplit
 
 import pytest
+from bs4 import BeautifulSoup
 
 from _languages import shown_text
-from agentmsg_docs.languages import LANGUAGES, SITE_PATH, SITE_URL
+from agentmsg_docs.languages import LANGUAGES, REPO_URL, SITE_PATH, SITE_URL
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -227,6 +228,42 @@ class TestSitemap:
         ]
         assert [f"{SITE_URL}{lang}/sitemap.xml" for lang in LANGS] == locs
 
+    @pytest.mark.every_language
+    def test_robots_txt_names_the_sitemap(self, built_site: Path) -> None:
+        """The root robots.txt lets crawlers in and names the root sitemap by its URL."""
+        lines = (built_site / "robots.txt").read_text(encoding="utf-8").splitlines()
+        assert "User-agent: *" == lines[0]
+        assert [f"Sitemap: {SITE_URL}sitemap.xml"] == [
+            line for line in lines if line.startswith("Sitemap:")
+        ]
+        assert not [line for line in lines if line.startswith("Disallow:") and line != "Disallow:"]
+
+
+class TestSourceLinks:
+    """Every page read from a source file links to that file in the repository."""
+
+    @pytest.mark.parametrize("lang", LANGS)
+    def test_each_page_links_to_its_source(self, built_site: Path, lang: str) -> None:
+        """The "View this page" link of each page names a file that is in the repository:
+        a tutorial's script, else the page's own source; generated pages have none."""
+        prefix = f"{REPO_URL}/blob/main/"
+        found = {}
+        for path in html_files(built_site / lang):
+            soup = BeautifulSoup(path.read_text(encoding="utf-8"), "html.parser")
+            link = soup.select_one(".view-this-page a")
+            found[page_name(built_site, lang, path)] = link.get("href") if link else None
+        assert "tutorial/tools.html" in found
+        assert f"{prefix}docs/examples/tools.py" == found["tutorial/tools.html"]
+        assert f"{prefix}docs/conversions.md" == found["conversions.html"]
+        assert None is found["search.html"]
+        missing = {
+            name: href
+            for name, href in found.items()
+            if href is not None
+            and not (href.startswith(prefix) and (ROOT / href.removeprefix(prefix)).is_file())
+        }
+        assert {} == missing
+
 
 class TestOpenGraph:
     """Every page carries Open Graph tags for link previews."""
@@ -290,3 +327,32 @@ class TestNotFoundPage:
         ]
         for _tag, lang, _title, body in sections:
             assert f'href="{SITE_PATH}{lang}/index.html"' in body
+
+
+class TestIntersphinx:
+    """The API reference links the standard names it uses into the Python documentation,
+    from the inventory kept in the repository (docs/intersphinx/python.inv)."""
+
+    @pytest.mark.parametrize("lang", LANGS)
+    def test_api_links_standard_names(self, built_site: Path, lang: str) -> None:
+        """``str``, ``typing.Any`` and ``collections.abc.Iterable`` in the API page's
+        signatures link to their entries in the Python documentation."""
+        soup = BeautifulSoup(
+            (built_site / lang / "api.html").read_text(encoding="utf-8"), "html.parser"
+        )
+        hrefs = {link.get("href") for link in soup.select("a.reference.external")}
+        expected = {
+            "https://docs.python.org/3/library/stdtypes.html#str",
+            "https://docs.python.org/3/library/typing.html#typing.Any",
+            "https://docs.python.org/3/library/collections.abc.html#collections.abc.Iterable",
+        }
+        assert expected == expected & hrefs
+
+    def test_inventory_names_are_unique(self) -> None:
+        """Each name of the inventory is listed once, as ``name type page``."""
+        lines = (ROOT / "docs" / "intersphinx" / "python.inv").read_text().splitlines()
+        assert "# Sphinx inventory version 1" == lines[0]
+        entries = [line.split() for line in lines if not line.startswith("#")]
+        assert [] == [entry for entry in entries if len(entry) != 3]
+        names = [entry[0] for entry in entries]
+        assert sorted(set(names)) == sorted(names)

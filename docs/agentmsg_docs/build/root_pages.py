@@ -6,7 +6,8 @@
   without scripts it offers every built language, each in its own words;
 - ``404.html``, the page hosts show for any missing address, says "page not found" in
   every built language (each language's own 404 page's text), the reader's first;
-- ``sitemap.xml`` is an index of the languages' sitemaps.
+- ``sitemap.xml`` is an index of the languages' sitemaps;
+- ``robots.txt`` lets every crawler in and names that index.
 
 The pages come from the templates in ``docs/_templates/root/``; their texts from each
 language's catalog (``locales/<lang>/LC_MESSAGES/sphinx.po``) and its built pages.
@@ -111,7 +112,8 @@ def not_found_html(html: Path, langs: Sequence[str]) -> str:
 
 
 def write_root_files(html: Path, langs: Sequence[str]) -> None:
-    """Write ``index.html``, ``404.html`` and ``sitemap.xml`` into *html* for *langs*."""
+    """Write ``index.html``, ``404.html``, ``sitemap.xml`` and ``robots.txt`` into *html*
+    for *langs*."""
     (html / "index.html").write_text(root_index_html(langs), encoding="utf-8")
     if any((html / lang / "404.html").is_file() for lang in langs):
         (html / "404.html").write_text(not_found_html(html, langs), encoding="utf-8")
@@ -119,3 +121,4 @@ def write_root_files(html: Path, langs: Sequence[str]) -> None:
     (html / "sitemap.xml").write_text(
         _render("sitemap.xml", languages=sitemaps, site_url=SITE_URL), encoding="utf-8"
     )
+    (html / "robots.txt").write_text(_render("robots.txt", site_url=SITE_URL), encoding="utf-8")
