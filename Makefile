@@ -12,11 +12,13 @@ PORT ?= 8000
 # The docs build's command line: the package docs/agentmsg_docs, with docs/ on the import path.
 DOCS_BUILD := PYTHONPATH=docs $(PY) -m agentmsg_docs
 
-# The virtual environment is rebuilt whenever pyproject.toml is newer than it: agentmsg
-# itself, editable, and pyproject's dependency groups. `--group` needs pip >= 25.1, newer
-# than the pip a venv of Python 3.11 or 3.12 starts with.
-PIP := $(BIN)/pip install --quiet --disable-pip-version-check
-$(VENV)/.installed: pyproject.toml
+# The virtual environment is rebuilt whenever pyproject.toml or the constraints are newer
+# than it: agentmsg itself, editable, and pyproject's dependency groups, at the versions the
+# tests last ran with (constraints.txt, refreshed by `make lock`). `--group` needs
+# pip >= 25.1, newer than the pip a venv of Python 3.11 or 3.12 starts with.
+CONSTRAINTS := constraints.txt
+PIP := $(BIN)/pip install --quiet --disable-pip-version-check --constraint $(CONSTRAINTS)
+$(VENV)/.installed: pyproject.toml $(CONSTRAINTS)
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PIP) 'pip>=25.1'
 	$(PIP) -e . --group docs --group test --group lint
@@ -60,7 +62,7 @@ html: $(VENV)/.installed $(LITE)/.installed ## Build the site into _build/html (
 	$(DOCS_BUILD) html --langs "$(LANGS)"
 
 .PHONY: serve
-serve: html ## Build if needed, then serve _build/html on http://127.0.0.1:$(PORT)
+serve: html ## Build if needed, then serve _build/html on http://127.0.0.1:8000 (PORT=...)
 	$(PY) -m http.server $(PORT) --bind 127.0.0.1 --directory _build/html
 
 # axe-core for the browser tests (tests/browser/), from the npm registry; reinstalled when
@@ -76,12 +78,57 @@ tests/browser/node_modules/.installed: tests/browser/package-lock.json | $(NPM)
 # that what it sets up is set up once; the site copies are shared (tests/conftest.py).
 # `make test WORKERS=0` runs them all in this process.
 WORKERS ?= auto
-test: html tests/browser/node_modules/.installed ## Run every test: unit, property, docs, examples, notebooks, catalogs, browser, in-browser runtime
+test: html tests/browser/node_modules/.installed ## Run every test: unit, property, docs, examples, notebooks, catalogs, browser, in-browser runtime; then the package's tests on the other Pythons
 	$(PY) -m pytest --numprocesses=$(WORKERS) --dist=loadscope $(PYTEST_ARGS)
+	$(MAKE) --no-print-directory test-pythons
 
 .PHONY: test-fast
 test-fast: $(VENV)/.installed ## Run the package and docs-tool tests (no site build)
 	$(PY) -m pytest --numprocesses=$(WORKERS) tests/package tests/site -m "not docs and not slow" $(PYTEST_ARGS)
+
+# Every dependency group, resolved afresh in a scratch venv, its versions written to
+# constraints.txt. Run it, then `make test`, and commit constraints.txt with what it changed.
+ALL_GROUPS := docs test lint bench
+.PHONY: lock
+lock: ## Refresh constraints.txt: resolve every dependency group anew and record the versions
+	rm -rf $(VENV)-lock
+	$(PYTHON) -m venv $(VENV)-lock
+	$(VENV)-lock/bin/pip install --quiet --disable-pip-version-check 'pip>=25.1'
+	$(VENV)-lock/bin/pip install --quiet --disable-pip-version-check -e . $(addprefix --group ,$(ALL_GROUPS))
+	{ echo "# The versions make installs (pip --constraint), all dependency groups, resolved on"; \
+	  echo "# Python $$($(VENV)-lock/bin/python -c 'import sys; print(*sys.version_info[:2], sep=".")')."; \
+	  echo "# Written by \`make lock\`; do not edit by hand."; \
+	  $(VENV)-lock/bin/pip freeze --exclude-editable; } > $(CONSTRAINTS)
+	rm -rf $(VENV)-lock
+
+# The package's own tests on the other supported Pythons (pyproject's classifiers list
+# them), each in a venv of its own, .venv-3.12 and so on: a python3.X on the PATH, else
+# pyenv's. One that cannot be found is skipped with a notice, except in CI (CI=true).
+OTHER_PYTHONS ?= 3.12 3.13
+python_for = $(firstword $(foreach p,$(shell command -v python$(1) 2>/dev/null) \
+	$(wildcard $(HOME)/.pyenv/versions/$(1).*/bin/python$(1)),$(if $(shell $(p) -c '' 2>/dev/null && echo ok),$(p))))
+
+.venv-%/.installed: pyproject.toml $(CONSTRAINTS)
+	test -x .venv-$*/bin/python || $(call python_for,$*) -m venv .venv-$*
+	.venv-$*/bin/pip install --quiet --disable-pip-version-check --constraint $(CONSTRAINTS) 'pip>=25.1'
+	.venv-$*/bin/pip install --quiet --disable-pip-version-check --constraint $(CONSTRAINTS) -e . --group test
+	touch $@
+
+.PHONY: test-pythons
+test-pythons: ## Run the package's tests on each of OTHER_PYTHONS (3.12, 3.13)
+	@set -e; for version in $(OTHER_PYTHONS); do \
+	    if [ -z "$$($(MAKE) -s --no-print-directory python-path-$$version)" ]; then \
+	        if [ "$${CI:-}" = true ]; then echo "Python $$version not found" >&2; exit 1; fi; \
+	        echo "== Python $$version not found: its package tests are skipped"; continue; \
+	    fi; \
+	    $(MAKE) --no-print-directory .venv-$$version/.installed; \
+	    echo "== the package's tests on Python $$version"; \
+	    .venv-$$version/bin/python -m pytest tests/package -m "not docs and not slow" \
+	        --numprocesses=$(WORKERS) -p no:cacheprovider -q $(PYTEST_ARGS); \
+	done
+
+python-path-%:
+	@echo $(call python_for,$*)
 
 .PHONY: test-record
 test-record: $(VENV)/.installed ## Re-record tests/expected/ (what each tutorial prints) after an intended change
