@@ -6,17 +6,23 @@ Every measurement in a table is a cost (seconds or bytes): lower is better.
 
 A comparison table (the default) has one column per library. A row's *ratio* is the
 best peer's cost divided by agentmsg's, so a ratio above 1 means agentmsg wins; a row
-with a *target* passes when its ratio reaches it. A row may leave a peer out of its ratio
-and target (``excluded``, with the reason): the figure is still shown and stored, and
-the table says why it does not count. A table with ``compare=False`` has
-columns of its own choosing (say ``"3 languages"`` and ``"English only"`` for the docs
-build) and neither ratio nor target; a row may then carry its own unit.
+with a *target* passes when its ratio reaches it. Where a row holds the repeats of a
+side-by-side timing, the ratio is the median of the per-repeat ratios (each repeat times
+every library back to back, so a drift of the machine hits both sides of a pair alike),
+and the CPU time of the same repeats gives a second ratio beside the wall time's. A row
+may leave a peer out of its ratio and target (``excluded``, with the reason): the figure
+is still shown and stored, and the table says why it does not count. A table with
+``compare=False`` has columns of its own choosing (say ``"3 languages"`` and ``"English
+only"`` for the docs build) and neither ratio nor target; a row may then carry its own
+unit.
 """
 
 from __future__ import annotations
 
+import gc
 import statistics
 import textwrap
+import time
 import timeit
 import tomllib
 from collections.abc import Callable, Mapping, Sequence
@@ -83,14 +89,23 @@ class Row:
     @property
     def ratio(self) -> float:
         """Best compared peer's cost / agentmsg's cost (above 1: agentmsg is cheaper)."""
-        subject = self.values[SUBJECT]
-        best = self.values[self.best_peer]
-        return best / subject if subject > 0 else float("inf")
+        return self.ratio_to(self.best_peer)
 
     def ratio_to(self, peer: str) -> float:
-        """*peer*'s cost / agentmsg's cost."""
+        """*peer*'s cost / agentmsg's cost: the median of the per-repeat ratios where the
+        row has paired repeats, else the ratio of the two values."""
+        paired = paired_ratio(self.samples.get(peer), self.samples.get(SUBJECT))
+        if paired is not None:
+            return paired
         subject = self.values[SUBJECT]
         return self.values[peer] / subject if subject > 0 else float("inf")
+
+    @property
+    def cpu_ratio(self) -> float | None:
+        """The ratio of the CPU times of the same repeats; None without them."""
+        return paired_ratio(
+            self.samples.get(cpu_label(self.best_peer)), self.samples.get(cpu_label(SUBJECT))
+        )
 
     @property
     def passed(self) -> bool | None:
@@ -117,7 +132,13 @@ class Table:
     """Targets of this table that are not peer ratios; ``run.py`` counts them too."""
 
     def header(self) -> list[str]:
-        return ["operation", *self.columns, *(("ratio", "target") if self.compare else ())]
+        ratios = ("ratio", "cpu ratio", "target") if self.has_cpu else ("ratio", "target")
+        return ["operation", *self.columns, *(ratios if self.compare else ())]
+
+    @property
+    def has_cpu(self) -> bool:
+        """Whether a row holds CPU times (then a "cpu ratio" column is shown)."""
+        return self.compare and any(row.cpu_ratio is not None for row in self.rows)
 
     def to_json(self) -> dict[str, Any]:
         """The table as JSON values: raw numbers in their unit, not formatted text."""
@@ -132,6 +153,7 @@ class Table:
             if self.compare:
                 entry |= {
                     "ratio": row.ratio,
+                    "cpu_ratio": row.cpu_ratio,
                     "best_peer": row.best_peer,
                     "ratio_per_peer": {
                         peer: row.ratio_to(peer) for peer in PEERS if peer in row.values
@@ -186,25 +208,60 @@ def calibrate(timer: timeit.Timer, min_time: float) -> int:
         number *= 10
 
 
+def cpu_label(label: str) -> str:
+    """The key of a library's CPU-time repeats in a row's samples."""
+    return f"{label} (cpu)"
+
+
+def paired_ratio(peer: Sequence[float] | None, subject: Sequence[float] | None) -> float | None:
+    """The median of ``peer[i] / subject[i]`` over paired repeats; None without pairs.
+
+    >>> paired_ratio([2.0, 3.0, 9.0], [1.0, 1.0, 1.0])
+    3.0
+    """
+    if not peer or not subject or len(peer) != len(subject) or min(subject) <= 0:
+        return None
+    return statistics.median(a / b for a, b in zip(peer, subject, strict=True))
+
+
+def _seconds_per_call(function: Callable[[], object], number: int) -> tuple[float, float]:
+    """Wall and CPU seconds per call over *number* calls, garbage collection off."""
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        wall, cpu = time.perf_counter(), time.process_time()
+        for _ in range(number):
+            function()
+        return (time.perf_counter() - wall) / number, (time.process_time() - cpu) / number
+    finally:
+        if collecting:
+            gc.enable()
+
+
 def time_side_by_side(
     candidates: Mapping[str, Callable[[], object]], options: Options
 ) -> tuple[dict[str, float], dict[str, list[float]], dict[str, int]]:
     """Time each callable, interleaving the libraries so drift hits them all alike.
 
     Each repeat runs every library once, starting with a different one each time.
-    Returns the median seconds per call, every repeat's seconds per call, and the loop
-    count used, each per library label. Garbage collection is off while timing
-    (``timeit``'s default).
+    Returns the median wall seconds per call; every repeat's wall seconds per call, and
+    under :func:`cpu_label` its CPU seconds, so that a :class:`Row` pairs the repeats;
+    and the loop count used, each per library label. Garbage collection is off while
+    timing (as in ``timeit``).
     """
-    timers = {name: timeit.Timer(function) for name, function in candidates.items()}
-    numbers = {name: calibrate(timer, options.min_time) for name, timer in timers.items()}
-    samples: dict[str, list[float]] = {name: [] for name in timers}
-    names = list(timers)
+    numbers = {
+        name: calibrate(timeit.Timer(function), options.min_time)
+        for name, function in candidates.items()
+    }
+    samples: dict[str, list[float]] = {}
+    names = list(candidates)
     for repeat in range(options.repeats):
         shift = repeat % len(names)
         for name in names[shift:] + names[:shift]:
-            samples[name].append(timers[name].timeit(numbers[name]) / numbers[name])
-    medians = {name: statistics.median(values) for name, values in samples.items()}
+            wall, cpu = _seconds_per_call(candidates[name], numbers[name])
+            samples.setdefault(name, []).append(wall)
+            samples.setdefault(cpu_label(name), []).append(cpu)
+    medians = {name: statistics.median(samples[name]) for name in names}
     return medians, samples, numbers
 
 
@@ -237,6 +294,9 @@ def format_table(table: Table) -> str:
         )
         if table.compare:
             cells.append(f"{row.ratio:.2f}x" + ("*" if row.excluded else ""))
+            if table.has_cpu:
+                cpu = row.cpu_ratio
+                cells.append("-" if cpu is None else f"{cpu:.2f}x")
             if row.target is None:
                 cells.append("-")
             else:
