@@ -17,6 +17,7 @@ from agentmsg import (
     to_openai_responses,
 )
 from agentmsg.providers import anthropic, gemini, openai_chat, openai_responses
+from agentmsg.providers._common import ambiguous_why
 
 PNG = (  # a 1x1 PNG
     "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=="
@@ -544,7 +545,7 @@ class TestRepeatedCallIds:
 
     def test_anthropic_two_calls_of_one_id_in_one_turn(self):
         """The results answer the calls in order: the second result goes with the renamed
-        second call."""
+        second call, and each pairing in order is reported at the result."""
         conversation = [
             Msg("user", "Porto and Bergen?", "user"),
             Msg("assistant", [call("c", "Porto"), call("c", "Bergen")], "assistant"),
@@ -556,7 +557,11 @@ class TestRepeatedCallIds:
 
         answers = [turn["content"][0]["tool_use_id"] for turn in sent.payload["messages"][2:]]
         assert ["c", "c_2"] == answers
-        assert [anthropic.REPEATED_ID] == whys(sent.losses)
+        ambiguous = ambiguous_why(anthropic.FORMAT)
+        assert [anthropic.REPEATED_ID, ambiguous, ambiguous] == whys(sent.losses)
+        assert ["messages[2].content[0].id", "messages[3].content[0].id"] == [
+            loss.path for loss in sent.losses[1:]
+        ]
 
     def test_chat_completions_and_gemini_pair_by_turn(self):
         """Chat Completions and Gemini pair a result with the turn right before it: the same
@@ -694,7 +699,7 @@ class TestPairing:
         from agentmsg.providers._common import Pairing, Report
 
         report = Report(anthropic.FORMAT, False)
-        pairing = Pairing("ids are unique")
+        pairing = Pairing("ids are unique", per_turn=False)
         calls = [call("c", "Porto"), call("c", "Bergen")]
         assert ["c", "c_2"] == [pairing.call(report, b, 1, i) for i, b in enumerate(calls)]
         msg = Msg(
@@ -711,7 +716,10 @@ class TestPairing:
         assert [("messages[2].content[0]", "c"), ("messages[2].content[1]", "c_2")] == [
             (path, sent) for path, sent, _ in paired
         ]
-        assert ["ids are unique", anthropic.DUPLICATE] == whys(tuple(report.losses))
+        ambiguous = ambiguous_why(anthropic.FORMAT)
+        assert ["ids are unique", ambiguous, ambiguous, anthropic.DUPLICATE] == whys(
+            tuple(report.losses)
+        )
         assert {} == pairing.waiting
 
     def test_unanswered_calls_are_dropped_at_their_place(self):
@@ -767,6 +775,8 @@ class TestIdsTheApisTake:
         assert [anthropic.ID_CHARACTERS] == whys(sent.losses)
 
     def test_anthropic_a_cleaned_id_stays_unique(self):
+        """'a:b' cleaned is 'a_b', the id of a later call: the cleaned id gets a number,
+        and the call with 'a_b' of its own keeps it."""
         conversation = [
             *one_round("a:b"),
             Msg("user", "And Bergen?", "user"),
@@ -777,9 +787,11 @@ class TestIdsTheApisTake:
         sent = to_anthropic(conversation)
 
         turns = sent.payload["messages"]
-        assert ["a_b", "a_b_2"] == [turns[1]["content"][0]["id"], turns[4]["content"][0]["id"]]
-        assert "a_b_2" == sent.payload["messages"][5]["content"][0]["tool_use_id"]
-        assert [anthropic.ID_CHARACTERS, anthropic.REPEATED_ID] == whys(sent.losses)
+        assert ["a_b_2", "a_b"] == [turns[1]["content"][0]["id"], turns[4]["content"][0]["id"]]
+        assert "a_b_2" == sent.payload["messages"][2]["content"][0]["tool_use_id"]
+        assert "a_b" == sent.payload["messages"][5]["content"][0]["tool_use_id"]
+        [loss] = sent.losses
+        assert (anthropic.ID_CHARACTERS, "sent as 'a_b_2'") == (loss.why, loss.substitute)
 
     def test_responses_an_item_id_goes_once(self):
         """The same reply twice in a conversation: its reasoning item goes once, with its

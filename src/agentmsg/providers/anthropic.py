@@ -24,6 +24,7 @@ from ._common import (
     Parsed,
     Report,
     Turns,
+    call_ids,
     duplicate_why,
     is_tool_results,
     media_of,
@@ -82,6 +83,7 @@ def to_anthropic(messages: Any, *, strict: bool = False) -> Conversion:
     writer = _Writer(FORMAT, strict)
     conversation = messages_in(messages)
     writer.conversation = conversation
+    writer.pairing.ids.reserve(call_ids(conversation))
     texts, as_str = system_prompt(writer, conversation)
     for index, msg in enumerate(conversation):
         writer.message(msg, index)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import deque
 from typing import Any
 
 from .._errors import MessageError
@@ -19,6 +20,7 @@ from ._common import (
     DEFAULT_NAMES,
     IMAGE_TYPES,
     TOOL_RESULTS_NAME,
+    CallIds,
     Conversion,
     Parsed,
     Report,
@@ -31,14 +33,15 @@ from ._common import (
     messages_in,
     output_text,
     plain,
-    renamed_call,
     repeated_id_why,
+    report_ambiguous,
     report_json_output,
     report_local,
     report_raw_input,
     report_signature,
     report_tool_message,
     result_name,
+    short_id,
     source_from_url,
     state_field,
     state_of,
@@ -112,6 +115,11 @@ UNANSWERED = "Responses refuses a function call without a function call output l
 ORPHAN = "Responses takes a function call output only after the function call with its id"
 DUPLICATE = duplicate_why(FORMAT)
 REPEATED_ID = repeated_id_why(FORMAT)
+MAX_ID = 64
+LONG_ID = (
+    f"Responses takes call ids of {MAX_ID} characters at most; the call's results follow "
+    "the new id, and they come back with it"
+)
 NO_ID = (
     "a Responses reasoning item needs the id the API gave it, and this message's metadata "
     "keeps none for it"
@@ -129,47 +137,73 @@ NOT_FOLLOWED = (
 class _Writer(Report):
     """The Responses input items of one conversation, and the report of what they cost.
 
-    ``answered`` holds the calls that a later message answers, as (index of the message
-    with the call, call id); ``last_other`` the index of the last message that is not tool
-    results (a call after it waits for its output, and is sent as it is). ``calls`` maps
-    each call id sent to its tool, ``sent_as`` a call's own id to the id it was sent with
-    (the last call of that id), ``given`` the ids sent that have their output.
+    ``answers`` maps each tool result, as (message index, block position), to the call it
+    answers: the oldest call without a result of the last message with calls of its id
+    (a result names its call by id only). ``shared`` holds the results paired so among
+    calls that share an id, with how many do. ``last_other`` is the index of the last
+    message that is not tool results (a call after it waits for its output, and is sent
+    as it is). ``ids`` gives each call the id it is sent with, ``sent`` that id by the
+    call's (message index, block position), ``calls`` the tool of each id sent.
     """
 
-    __slots__ = ("answered", "calls", "given", "item_ids", "last_other", "out", "sent_as")
+    __slots__ = (
+        "answered",
+        "answers",
+        "calls",
+        "ids",
+        "item_ids",
+        "last_other",
+        "out",
+        "sent",
+        "shared",
+    )
 
     def __init__(self, format: str, strict: object) -> None:
         Report.__init__(self, format, strict)
         self.out: list[dict[str, Any]] = []
         self.calls: dict[str, str] = {}
-        self.sent_as: dict[str, str] = {}
-        self.given: set[str] = set()
+        self.ids = CallIds(REPEATED_ID, _short, LONG_ID, MAX_ID)
+        self.sent: dict[tuple[int, int], str] = {}
         self.item_ids: set[str] = set()  # the ids of the items sent with theirs
-        self.answered: set[tuple[int, str]] = set()
+        self.answers: dict[tuple[int, int], tuple[int, int]] = {}
+        self.answered: set[tuple[int, int]] = set()
+        self.shared: dict[tuple[int, int], int] = {}
         self.last_other = -1
 
     def start(self, conversation: list[Any]) -> list[bool]:
-        """Find which call each message answers; return which messages are tool results."""
-        answered = self.answered
-        latest: dict[str, int] = {}  # call id -> the message of the last call with it
+        """Pair each result with its call; return which messages are tool results."""
+        answers = self.answers
+        # call id -> (message index, positions of its calls still without a result,
+        # how many calls of that message have the id), for the last message with one
+        latest: dict[str, tuple[int, deque[int], int]] = {}
         results_only = []
         for index, msg in enumerate(conversation):
             content: Any = msg.content
             only = type(content) is not str and bool(content)
             if type(content) is not str:
-                for block in content:
+                for position, block in enumerate(content):
                     kind = block["type"]
                     if kind == "tool_result":
-                        at = latest.get(block["id"])
-                        if at is not None:
-                            answered.add((at, block["id"]))
+                        entry = latest.get(block["id"])
+                        if entry is not None and entry[1]:
+                            call = (entry[0], entry[1].popleft())
+                            answers[index, position] = call
+                            self.answered.add(call)
+                            if entry[2] > 1:
+                                self.shared[index, position] = entry[2]
                         continue
                     if kind == "tool_use":
-                        latest[block["id"]] = index
+                        entry = latest.get(block["id"])
+                        if entry is None or entry[0] != index:
+                            latest[block["id"]] = (index, deque((position,)), 1)
+                        else:
+                            entry[1].append(position)
+                            latest[block["id"]] = (index, entry[1], entry[2] + 1)
                     only = False
             if not only:
                 self.last_other = index
             results_only.append(only)
+        self.ids.reserve(latest)
         return results_only
 
     def assistant(self, msg: Any, content: Any, index: int) -> None:
@@ -276,15 +310,12 @@ class _Writer(Report):
         if "raw_input" in block:
             report_raw_input(self, block, path, True)
         report_signature(self, block, path)
-        call_id = block["id"]
-        if (index, call_id) not in self.answered and index < self.last_other:
+        if (index, position) not in self.answered and index < self.last_other:
             self.drop(path, "tool call without a tool result after it", UNANSWERED, block)
             return None
-        sent = call_id
-        if call_id in self.calls:
-            sent = renamed_call(self, call_id, self.calls, f"{path}.id", REPEATED_ID)
+        sent = self.ids.sent(self, block["id"], f"{path}.id")
         self.calls[sent] = block["name"]
-        self.sent_as[call_id] = sent
+        self.sent[index, position] = sent
         item = {
             "type": "function_call",
             "call_id": sent,
@@ -374,14 +405,18 @@ class _Writer(Report):
     def outputs(self, results: list[tuple[int, Any]], index: int) -> None:
         for position, block in results:
             path = f"messages[{index}].content[{position}]"
-            sent_id = self.sent_as.get(block["id"])
+            call = self.answers.get((index, position))
+            sent_id = None if call is None else self.sent.get(call)
             if sent_id is None:
-                self.drop(path, "tool result without its tool call before it", ORPHAN, block)
+                if call is None and block["id"] in self.ids.reserved:
+                    # every call of the last message with this id has its result
+                    self.drop(path, "second tool result for one tool call", DUPLICATE, block)
+                else:
+                    self.drop(path, "tool result without its tool call before it", ORPHAN, block)
                 continue
-            if sent_id in self.given:
-                self.drop(path, "second tool result for one tool call", DUPLICATE, block)
-                continue
-            self.given.add(sent_id)
+            count = self.shared.get((index, position))
+            if count is not None:
+                report_ambiguous(self, block["id"], count, sent_id, f"{path}.id")
             name = self.calls[sent_id]
             if name != block["name"]:
                 self.drop(
@@ -417,6 +452,10 @@ class _Writer(Report):
                 report_json_output(self, path)
                 sent = output_text(output)
             self.out.append({"type": "function_call_output", "call_id": sent_id, "output": sent})
+
+
+def _short(call_id: str) -> str:
+    return short_id(call_id, MAX_ID)
 
 
 def _without_id(item: dict[str, Any]) -> dict[str, Any]:
