@@ -254,7 +254,11 @@ class TestToOpenAIChat:
             entry["role"] for entry in sent.payload["messages"]
         ]
         assert "call_7" == sent.payload["messages"][3]["tool_call_id"]
-        assert () == sent.losses
+        [loss] = sent.losses  # the call's arguments text, which comes back parsed only
+        assert ("messages[2].content[0].raw_input", "sent as the call's arguments") == (
+            loss.path,
+            loss.substitute,
+        )
 
     @pytest.mark.parametrize(
         "bad", [None, "Hi", {"role": "user"}, [1], [Msg("a", "b", "user"), "c"]]

@@ -255,16 +255,22 @@ def report_tool_message(report: Report, msg: Msg, index: int) -> None:
 SIGNATURES = (("thought_signature", "Gemini"), ("signature", "Anthropic"))
 
 
-def report_signature(report: Report, block: dict[str, Any], path: str) -> None:
-    """Drop a signature held on *block* that this format does not take back."""
+def report_signature(report: Report, block: dict[str, Any], path: str, taken: bool = True) -> None:
+    """Drop a signature held on *block* that this format does not take back.
+
+    *taken*: whether the block goes where its provider takes a signature back (the
+    model's turns); when not, the provider's own signature is dropped too.
+    """
     for key, owner in SIGNATURES:
-        if key in block and not report.format.startswith(owner):
-            report.drop(
-                f"{path}.{key}",
-                f"{owner} signature",
-                f"only {owner} takes it back, with the block it was given with",
-                block[key],
-            )
+        if key not in block:
+            continue
+        if not report.format.startswith(owner):
+            why = f"only {owner} takes it back, with the block it was given with"
+        elif not taken:
+            why = f"{owner} takes signatures back on the model's own blocks only"
+        else:
+            continue
+        report.drop(f"{path}.{key}", f"{owner} signature", why, block[key])
 
 
 def arguments_text(block: dict[str, Any]) -> str:
@@ -288,6 +294,13 @@ def report_raw_input(
         return
     if type(raw) is str and parse_arguments(raw) == block["input"]:
         if carried:
+            report.change(
+                f"{path}.raw_input",
+                "raw text of the tool call's arguments",
+                "sent as the call's arguments",
+                f"{report.format} gives arguments back as text that agentmsg reads as the "
+                "input; the raw text does not come back",
+            )
             return
         report.change(
             f"{path}.raw_input",
@@ -572,14 +585,25 @@ def system_prompt(report: Report, messages: list[Msg]) -> tuple[list[str], bool]
                 f"{report.format} has one system prompt, before the conversation",
             )
         report.name(msg, index, DEFAULT_NAMES["system"])
+        empty = f"{report.format} refuses empty text in its system prompt"
         if isinstance(content, str):
-            texts.append(content)
-            as_str = True
+            if content:
+                texts.append(content)
+                as_str = True
+            else:
+                report.change(f"messages[{index}]", "empty system message", "not sent", empty)
             continue
+        if not content:
+            report.change(f"messages[{index}]", "empty system message", "not sent", empty)
         for position, block in enumerate(content):
             kind = block["type"]
+            path = f"messages[{index}].content[{position}]"
             if kind == "text":
-                texts.append(block["text"])
+                report_signature(report, block, path, taken=False)
+                if block["text"]:
+                    texts.append(block["text"])
+                else:
+                    report.change(path, "empty text block", "not sent", empty)
             elif kind != "tool_result":
                 report.drop(
                     f"messages[{index}].content[{position}]",

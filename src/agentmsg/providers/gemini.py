@@ -123,6 +123,10 @@ REPEATED_ID = (
 )
 EMPTY_PART = "Gemini refuses empty text parts"
 EMPTY_TURN = "Gemini refuses a turn without parts"
+NO_SIGNATURE = (
+    "a Gemini thought signature is bytes the model gave, and an empty one holds none; "
+    "from_gemini reads none from it"
+)
 
 
 class _Writer(Report):
@@ -176,9 +180,18 @@ class _Writer(Report):
             signature = block.get("thought_signature")
             if signature is None and state:
                 signature = state_field(state, position, "thought_signature")
-            if signature is not None and role == "assistant":
-                part["thought_signature"] = signature
-            elif part.get("text") == "":
+            if signature is not None:
+                if role != "assistant":
+                    report_signature(self, block, path, taken=False)
+                    signature = None
+                elif not signature:
+                    self.drop(
+                        f"{path}.thought_signature", "empty thought signature", NO_SIGNATURE, ""
+                    )
+                    signature = None
+                else:
+                    part["thought_signature"] = signature
+            if signature is None and part.get("text") == "":
                 self.change(path, "empty text block", "not sent", EMPTY_PART)
                 continue
             if kind == "tool_use":
@@ -587,11 +600,15 @@ def _content(
             if not pending:
                 turns.flush(part_path)
             signature = part.get("thought_signature")
-            if signature is not None:
+            if signature == "":
+                report.drop(
+                    f"{part_path}.thought_signature", "empty thought signature", NO_SIGNATURE, ""
+                )
+            elif signature is not None:
                 here = f"{part_path}.thought_signature"
                 keep[str(len(pending))] = {"thought_signature": _base64(signature, here)}
             pending.append(block)
-        elif part.get("thought_signature") is not None:
+        elif part.get("thought_signature") not in (None, ""):
             report.drop(
                 f"{part_path}.thought_signature",
                 "thought signature of a part agentmsg has no block for",
