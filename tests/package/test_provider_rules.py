@@ -169,20 +169,14 @@ class TestOpenAIResponses:
     ]
 
     def test_reasoning_goes_back_with_the_item_it_belongs_to(self):
-        """The item after a reasoning item goes back with its id; the message's two parts
+        """The items after a reasoning item go back with their ids; the message's two parts
         as one item again."""
         messages = from_openai_responses({"output": self.OUTPUT, "id": "resp_1"}).messages
         answer = result("call_porto", "rain")
 
         sent = to_openai_responses([*messages, answer])
 
-        assert self.OUTPUT[:2] == sent.payload["input"][:2]
-        assert {
-            "type": "function_call",
-            "call_id": "call_porto",
-            "name": "get_forecast",
-            "arguments": '{"city": "Porto"}',
-        } == sent.payload["input"][2]
+        assert self.OUTPUT == sent.payload["input"][:3]
         assert () == sent.losses
 
     def test_reasoning_without_the_id_of_what_follows_is_dropped(self):
@@ -810,4 +804,7 @@ class TestIdsTheApisTake:
 
         ids = [item.get("id") for item in sent.payload["input"]]
         assert [None, "rs_7", "msg_7", None, None, None] == ids  # its two parts, one item each
-        assert [openai_responses.SENT_BEFORE] == whys(sent.losses)
+        assert [openai_responses.SENT_BEFORE, openai_responses.ITEM_ID_AFTER_REASONING] == whys(
+            sent.losses
+        )
+        assert "messages[3].content[1].id" == sent.losses[1].path  # the repeated reply

@@ -124,6 +124,10 @@ NO_ID = (
     "a Responses reasoning item needs the id the API gave it, and this message's metadata "
     "keeps none for it"
 )
+ITEM_ID_AFTER_REASONING = (
+    "Responses takes the id of an item after the reasoning item it follows, and once in the "
+    "input; that reasoning item was not sent or the id went before"
+)
 SENT_BEFORE = (
     "Responses refuses two input items with one id, and a reasoning item with this one was "
     "sent before; the item after it goes without its id"
@@ -245,12 +249,17 @@ class _Writer(Report):
         if not state:  # no ids kept: no reasoning item is sent, and nothing to pair
             self.out.extend(item for _, item in items)
             items = []
-        follows_reasoning = False
+        # The items after a reasoning item sent keep their ids (the reasoning item's
+        # response gave them); after one not sent, an item's id would name a reasoning
+        # item the input lacks, and goes (reported), as an id sent before does.
+        reasoning = ""  # "sent" or "dropped": what became of the last reasoning item
         last_id = None  # the id of the last item sent with its id
+        reported: set[str] = set()
         for at, (position, item) in enumerate(items):
+            path = f"messages[{index}].content[{position}]"
             if item["type"] == "reasoning":
                 following = items[at + 1][1] if at + 1 < len(items) else None
-                path = f"messages[{index}].content[{position}]"
+                reasoning = "dropped"
                 if following is None or following["type"] == "reasoning" or "id" not in following:
                     self.drop(path, "thinking block", NOT_FOLLOWED, content[position])
                     continue
@@ -259,15 +268,20 @@ class _Writer(Report):
                     continue
                 self.out.append(item)
                 self.item_ids.add(item["id"])
-                follows_reasoning, last_id = True, None
+                reasoning, last_id = "sent", None
                 continue
+            item_id = item.get("id")
             if (
-                "id" in item
-                and item["id"] != last_id
-                and (not follows_reasoning or item["id"] in self.item_ids)
+                item_id is not None
+                and item_id != last_id
+                and (reasoning != "sent" or item_id in self.item_ids)
             ):
                 item = _without_id(item)
-            follows_reasoning = False
+                if reasoning and item_id not in reported:
+                    reported.add(item_id)
+                    self.change(
+                        f"{path}.id", f"item id {item_id!r}", "not sent", ITEM_ID_AFTER_REASONING
+                    )
             previous = self.out[-1] if self.out else None
             if (
                 last_id is not None
@@ -344,9 +358,22 @@ class _Writer(Report):
         if state_field(state, position, "text_in") == "content":
             item["summary"] = []
             item["content"] = [{"type": "reasoning_text", "text": text}] if text else []
+        entry = state.get(str(position))
+        parts_kept = entry.get("summary") if isinstance(entry, dict) else None
+        if (
+            "content" not in item
+            and isinstance(parts_kept, list)
+            and all(type(part) is str for part in parts_kept)
+            and "\n\n".join(parts_kept) == text
+        ):
+            # the summary's parts as the API gave them, joined in the thinking block
+            item["summary"] = [{"type": "summary_text", "text": part} for part in parts_kept]
         encrypted = state_field(state, position, "encrypted_content")
         if encrypted is not None:
             item["encrypted_content"] = encrypted
+        status = state_field(state, position, "status")
+        if status is not None:
+            item["status"] = status
         return item
 
     def other(
@@ -732,7 +759,8 @@ def _reasoning(report: Report, item: dict[str, Any], path: str, assistant: _Assi
             "agentmsg keeps one thinking block per reasoning item, made of the summary",
             item["content"],
         )
-    if len(texts[source]) > 1:
+    several = len(texts[source]) > 1
+    if several and (source == "content" or item.get("id") is None):
         report.change(
             f"{path}.{source}",
             f"{len(texts[source])} {source} parts",
@@ -742,6 +770,10 @@ def _reasoning(report: Report, item: dict[str, Any], path: str, assistant: _Assi
     kept: dict[str, Any] = {}
     if item.get("id") is not None:
         kept["id"] = check_name(item["id"], f"{path}.id")
+        if several and source == "summary":  # the parts go back as they came
+            kept["summary"] = texts["summary"]
+        if item.get("status") is not None:
+            kept["status"] = check_str(item["status"], f"{path}.status")
         if item.get("encrypted_content") is not None:
             kept["encrypted_content"] = check_str(
                 item["encrypted_content"], f"{path}.encrypted_content"
@@ -749,13 +781,15 @@ def _reasoning(report: Report, item: dict[str, Any], path: str, assistant: _Assi
         if source == "content":
             kept["text_in"] = "content"
         assistant.state[str(len(assistant.blocks))] = kept
-    elif item.get("encrypted_content") is not None:
-        report.drop(
-            f"{path}.encrypted_content",
-            "encrypted reasoning of a reasoning item without an id",
-            "Responses takes reasoning back only with its id",
-            item["encrypted_content"],
-        )
+    else:
+        for key in ("encrypted_content", "status"):
+            if item.get(key) is not None:
+                report.drop(
+                    f"{path}.{key}",
+                    f"`{key}` of a reasoning item without an id",
+                    "Responses takes reasoning back only with its id",
+                    item[key],
+                )
     assistant.blocks.append({"type": "thinking", "thinking": "\n\n".join(texts[source])})
 
 
