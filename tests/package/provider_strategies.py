@@ -330,3 +330,73 @@ def atoms(messages: list[Msg]) -> dict[str, str]:
                 for item_index, item in enumerate(output):
                     found[f"{path}.output[{item_index}]"] = json.dumps(item, sort_keys=True)
     return found
+
+
+# -- tool rounds whose call ids repeat and collide -----------------------------------
+
+#: Call ids that meet every renaming rule: repeated ids, ids alike once cleaned for
+#: Anthropic ('a/b', 'a:b', 'a_b'), an id a numbered one would take ('c_2'), ids over
+#: the 40 characters of Chat Completions and the 64 of Responses that share their start.
+COLLIDING_IDS = (
+    "c",
+    "c_2",
+    "a/b",
+    "a_b",
+    "a:b",
+    "call_0",
+    "x" * 45,
+    "x" * 45 + "y",
+    "y" * 70,
+    "y" * 70 + "z",
+)
+
+
+@st.composite
+def tool_rounds(draw: Any) -> list[Msg]:
+    """Rounds of tool calls with ids from :data:`COLLIDING_IDS`, each answered.
+
+    Each call's input is ``{"n": n}`` and its result's output ``"answer n"``, a number
+    unique in the conversation, so the call a result answers is known whatever ids they
+    are sent with. The results of a round come in any order, but those of calls that
+    share an id answer them in order (nothing else tells them apart); they come in one
+    message or one message each.
+    """
+    counter = itertools.count()
+    messages = [Msg("user", "Go.", "user")]
+    for _ in range(draw(st.integers(1, 4))):
+        ids = draw(st.lists(st.sampled_from(COLLIDING_IDS), min_size=1, max_size=4))
+        content: list[dict[str, Any]] = []
+        if draw(st.booleans()):
+            content.append({"type": "text", "text": f"Calling {next(counter)}."})
+        calls: dict[str, list[int]] = {}
+        for call_id in ids:
+            n = next(counter)
+            content.append({"type": "tool_use", "id": call_id, "name": "probe", "input": {"n": n}})
+            calls.setdefault(call_id, []).append(n)
+        if draw(st.booleans()):
+            content.append({"type": "text", "text": f"Called {next(counter)}."})
+        messages.append(Msg("assistant", content, "assistant"))
+        results = []
+        for call_id in draw(st.permutations(ids)):
+            n = calls[call_id].pop(0)
+            results.append(
+                {"type": "tool_result", "id": call_id, "name": "probe", "output": f"answer {n}"}
+            )
+        if draw(st.booleans()):
+            messages.append(Msg("system", results, "system"))
+        else:
+            messages.extend(Msg("system", [result], "system") for result in results)
+        messages.append(Msg("assistant", f"Done {next(counter)}.", "assistant"))
+        messages.append(Msg("user", "Again.", "user"))
+    return messages
+
+
+def tool_blocks(messages: list[Msg], kind: str) -> list[tuple[str, dict[str, Any]]]:
+    """The blocks of type *kind* of a conversation, in order, with their paths."""
+    return [
+        (f"messages[{index}].content[{position}]", block)
+        for index, msg in enumerate(messages)
+        if not isinstance(msg.content, str)
+        for position, block in enumerate(msg.content)
+        if block["type"] == kind
+    ]
