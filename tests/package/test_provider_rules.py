@@ -1066,6 +1066,26 @@ class TestRenamingIsLinear:
         assert 3999 == len(sent.losses)
 
 
+class TestResultNames:
+    """A result that names another tool than its call: every API pairs by the call's
+    id, and Gemini names the call's function in the response too."""
+
+    @pytest.mark.parametrize("name", list(TO))
+    def test_the_results_own_name_is_reported(self, name):
+        """The result goes with its call, under the call's tool name where the format
+        repeats it, and its own name is reported dropped."""
+        conversation = one_round("call_1")
+        conversation[2].content = [{**conversation[2].content[0], "name": "other_tool"}]
+
+        sent = TO[name](conversation)
+
+        [loss] = sent.losses
+        assert ("messages[2].content[0].name", True) == (loss.path, loss.dropped)
+        if name == "gemini":
+            response = sent.payload["contents"][-1]["parts"][0]["function_response"]
+            assert "get_forecast" == response["name"]
+
+
 class TestNothingVanishes:
     """What a request cannot carry is reported, never left out without a word."""
 

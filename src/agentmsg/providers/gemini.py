@@ -304,7 +304,16 @@ class _Writer(Report):
 
     def response(self, block: dict[str, Any], path: str, sent: str) -> dict[str, Any]:
         output = block["output"]
-        response: dict[str, Any] = {"id": sent, "name": block["name"]}
+        name = self.pairing.names[sent]
+        if name != block["name"]:
+            self.drop(
+                f"{path}.name",
+                f"tool name {block['name']!r} of a tool result",
+                "a Gemini function response names the function of its call, and the call "
+                "this result answers names another",
+                block["name"],
+            )
+        response: dict[str, Any] = {"id": sent, "name": name}
         if not is_block_list(output):
             # {"error": ...} (with or without "output") is the API's own shape: kept as it
             # is, so an error goes back as an error
