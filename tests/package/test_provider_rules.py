@@ -9,8 +9,15 @@ from collections import Counter
 from typing import Any, ClassVar
 
 import pytest
-from hypothesis import given, settings
-from provider_strategies import converters, normal_content, tool_blocks, tool_rounds
+from hypothesis import HealthCheck, given, settings
+from provider_strategies import (
+    colliding_conversations,
+    converters,
+    normal_content,
+    pairing_faults,
+    tool_blocks,
+    tool_rounds,
+)
 
 from agentmsg import (
     Msg,
@@ -976,6 +983,7 @@ class TestEveryResultStaysWithItsCall:
         to, back = converters(name)
         sent = to(conversation)
         parsed = back(sent.payload)
+        assert [] == pairing_faults(name, sent.payload)
 
         before = tool_blocks(conversation, "tool_use")
         after = tool_blocks(parsed.messages, "tool_use")
@@ -1171,3 +1179,33 @@ class TestNothingVanishes:
         assert not {"system", "system_instruction"} & set(sent.payload)
         [loss] = sent.losses
         assert ("not sent", True) == (loss.substitute, "empty" in loss.what)
+
+
+class TestEveryRequestObeysThePairingRules:
+    """Whatever the conversation, the request pairs as the API wants: call ids unique
+    where it pairs by them, of the characters and length it takes, each result right
+    where the API looks for it and answering one call of its turn, every call answered
+    but those the request ends with (see ``pairing_faults``)."""
+
+    @pytest.mark.parametrize("name", list(TO))
+    @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    @given(conversation=colliding_conversations())
+    def test_any_conversation_with_colliding_ids(self, name, conversation):
+        """Calls and results anywhere, in any number, with ids that repeat and collide."""
+        to, back = converters(name)
+
+        sent = to(conversation)
+
+        assert [] == pairing_faults(name, sent.payload)
+        assert [] == pairing_faults(name, to(back(sent.payload).messages).payload)
+
+    @pytest.mark.parametrize("name", list(TO))
+    def test_the_checker_finds_a_fault(self, name):
+        """The check fails for a request whose second call 'c' kept its id, or whose
+        result was sent before its call."""
+        sent = TO[name](
+            calls_then_results([("c", "Porto"), ("c", "Bergen")], [("c", "r0"), ("c", "r1")])
+        )
+        payload = json.loads(json.dumps(sent.payload).replace('"c_2"', '"c"'))
+
+        assert [] != pairing_faults(name, payload)
