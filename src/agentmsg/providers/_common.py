@@ -255,18 +255,20 @@ def report_tool_message(report: Report, msg: Msg, index: int) -> None:
 SIGNATURES = (("thought_signature", "Gemini"), ("signature", "Anthropic"))
 
 
-def report_signature(report: Report, block: dict[str, Any], path: str, taken: bool = True) -> None:
+def report_signature(
+    report: Report, block: dict[str, Any], path: str, model_turn: bool = True
+) -> None:
     """Drop a signature held on *block* that this format does not take back.
 
-    *taken*: whether the block goes where its provider takes a signature back (the
-    model's turns); when not, the provider's own signature is dropped too.
+    *model_turn*: whether the block goes in a turn of the model, where its provider takes
+    a signature back; when not, the provider's own signature is dropped too.
     """
     for key, owner in SIGNATURES:
         if key not in block:
             continue
         if not report.format.startswith(owner):
             why = f"only {owner} takes it back, with the block it was given with"
-        elif not taken:
+        elif not model_turn:
             why = f"{owner} takes signatures back on the model's own blocks only"
         else:
             continue
@@ -599,7 +601,7 @@ def system_prompt(report: Report, messages: list[Msg]) -> tuple[list[str], bool]
             kind = block["type"]
             path = f"messages[{index}].content[{position}]"
             if kind == "text":
-                report_signature(report, block, path, taken=False)
+                report_signature(report, block, path, model_turn=False)
                 if block["text"]:
                     texts.append(block["text"])
                 else:
@@ -633,9 +635,9 @@ def repeated_id_why(format: str) -> str:
 def ambiguous_why(format: str) -> str:
     """Why results of calls sharing one id are paired in order, in *format*'s words."""
     return (
-        f"two or more tool calls of one turn have this id, and nothing else tells their "
-        f"results apart: they answer those calls in order, each sent with the id its call "
-        f"went with in {format}"
+        f"{format} pairs a result with its call by id, and two or more calls of one turn "
+        "have this one: nothing else tells their results apart, so they answer those calls "
+        "in order"
     )
 
 
@@ -723,21 +725,6 @@ class CallIds:
             if candidate not in self.taken and candidate not in self.reserved:
                 self.numbers[base] = number
                 return candidate
-
-
-def renamed_call(report: Report, call_id: str, taken: dict[str, str], path: str, why: str) -> str:
-    """A new id for a tool call whose id *call_id* an earlier call has (*taken*: the ids
-    sent so far), reported at *path* with the format's rule *why*.
-
-    Kept for callers outside the writers; they use :class:`CallIds`, which keeps this
-    linear over long conversations.
-    """
-    number = 2
-    while f"{call_id}_{number}" in taken:
-        number += 1
-    sent = f"{call_id}_{number}"
-    report.change(path, f"tool call id {call_id!r} of an earlier call", f"sent as {sent!r}", why)
-    return sent
 
 
 class Pairing:

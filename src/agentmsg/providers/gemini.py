@@ -182,7 +182,7 @@ class _Writer(Report):
                 signature = state_field(state, position, "thought_signature")
             if signature is not None:
                 if role != "assistant":
-                    report_signature(self, block, path, taken=False)
+                    report_signature(self, block, path, model_turn=False)
                     signature = None
                 elif not signature:
                     self.drop(
