@@ -12,6 +12,7 @@ from __future__ import annotations
 import base64
 import itertools
 import json
+import re
 from typing import Any
 
 from hypothesis import strategies as st
@@ -330,3 +331,224 @@ def atoms(messages: list[Msg]) -> dict[str, str]:
                 for item_index, item in enumerate(output):
                     found[f"{path}.output[{item_index}]"] = json.dumps(item, sort_keys=True)
     return found
+
+
+# -- tool rounds whose call ids repeat and collide -----------------------------------
+
+#: Call ids that meet every renaming rule: repeated ids, ids alike once cleaned for
+#: Anthropic ('a/b', 'a:b', 'a_b'), an id a numbered one would take ('c_2'), ids over
+#: the 40 characters of Chat Completions and the 64 of Responses that share their start.
+COLLIDING_IDS = (
+    "c",
+    "c_2",
+    "a/b",
+    "a_b",
+    "a:b",
+    "call_0",
+    "x" * 45,
+    "x" * 45 + "y",
+    "y" * 70,
+    "y" * 70 + "z",
+)
+
+
+@st.composite
+def tool_rounds(draw: Any) -> list[Msg]:
+    """Rounds of tool calls with ids from :data:`COLLIDING_IDS`, each answered.
+
+    Each call's input is ``{"n": n}`` and its result's output ``"answer n"``, a number
+    unique in the conversation, so the call a result answers is known whatever ids they
+    are sent with. The results of a round come in any order, but those of calls that
+    share an id answer them in order (nothing else tells them apart); they come in one
+    message or one message each.
+    """
+    counter = itertools.count()
+    messages = [Msg("user", "Go.", "user")]
+    for _ in range(draw(st.integers(1, 4))):
+        ids = draw(st.lists(st.sampled_from(COLLIDING_IDS), min_size=1, max_size=4))
+        content: list[dict[str, Any]] = []
+        if draw(st.booleans()):
+            content.append({"type": "text", "text": f"Calling {next(counter)}."})
+        calls: dict[str, list[int]] = {}
+        for call_id in ids:
+            n = next(counter)
+            content.append({"type": "tool_use", "id": call_id, "name": "probe", "input": {"n": n}})
+            calls.setdefault(call_id, []).append(n)
+        if draw(st.booleans()):
+            content.append({"type": "text", "text": f"Called {next(counter)}."})
+        messages.append(Msg("assistant", content, "assistant"))
+        results = []
+        for call_id in draw(st.permutations(ids)):
+            n = calls[call_id].pop(0)
+            results.append(
+                {"type": "tool_result", "id": call_id, "name": "probe", "output": f"answer {n}"}
+            )
+        if draw(st.booleans()):
+            messages.append(Msg("system", results, "system"))
+        else:
+            messages.extend(Msg("system", [result], "system") for result in results)
+        messages.append(Msg("assistant", f"Done {next(counter)}.", "assistant"))
+        messages.append(Msg("user", "Again.", "user"))
+    return messages
+
+
+def tool_blocks(messages: list[Msg], kind: str) -> list[tuple[str, dict[str, Any]]]:
+    """The blocks of type *kind* of a conversation, in order, with their paths."""
+    return [
+        (f"messages[{index}].content[{position}]", block)
+        for index, msg in enumerate(messages)
+        if not isinstance(msg.content, str)
+        for position, block in enumerate(msg.content)
+        if block["type"] == kind
+    ]
+
+
+@st.composite
+def colliding_conversations(draw: Any) -> list[Msg]:
+    """A conversation of :func:`conversations` with anything in it, whose call ids are
+    replaced by ids of :data:`COLLIDING_IDS` (a result keeps naming its call's id), so
+    that calls of one turn and of different turns share ids or collide once renamed."""
+    mapping: dict[str, str] = {}
+    out = []
+    for msg in draw(conversations(**ANYTHING)):
+        content = msg.content
+        if not isinstance(content, str):
+            content = [dict(block) for block in content]
+            for block in content:
+                if block["type"] in ("tool_use", "tool_result"):
+                    if block["id"] not in mapping:
+                        mapping[block["id"]] = draw(st.sampled_from(COLLIDING_IDS))
+                    block["id"] = mapping[block["id"]]
+        out.append(Msg(msg.name, content, msg.role))
+    return out
+
+
+# -- the pairing rules of each API, checked on a payload -------------------------------
+
+_ANTHROPIC_ID = re.compile(r"[a-zA-Z0-9_-]+")
+
+
+def pairing_faults(name: str, payload: dict[str, Any]) -> list[str]:
+    """What in *payload* breaks the rules by which the API pairs tool results with their
+    calls (docs/api.rst, "Conversation rules"), as sentences; empty when nothing does.
+
+    A request may end with calls that wait for their results.
+    """
+    return _CHECKERS[name](payload)
+
+
+def _chat_faults(payload: dict[str, Any]) -> list[str]:
+    faults = []
+    messages = payload["messages"]
+    waiting: set[str] | None = None  # the calls of the assistant message before the run
+    for at, message in enumerate(messages):
+        if message["role"] == "tool":
+            if waiting is None or message["tool_call_id"] not in waiting:
+                faults.append(f"messages[{at}] answers no waiting call")
+            else:
+                waiting.discard(message["tool_call_id"])
+            continue
+        if waiting:
+            faults.append(f"calls {sorted(waiting)} before messages[{at}] have no tool message")
+        waiting = None
+        ids = [call["id"] for call in message.get("tool_calls", ())]
+        if ids:
+            if len(ids) != len(set(ids)) or any(len(i) > 40 for i in ids):
+                faults.append(f"messages[{at}] has repeated or long call ids {ids}")
+            waiting = set(ids)
+    return faults
+
+
+def _responses_faults(payload: dict[str, Any]) -> list[str]:
+    faults = []
+    items = payload["input"]
+    calls: dict[str, int] = {}
+    answered: set[str] = set()
+    for at, item in enumerate(items):
+        if item["type"] == "function_call":
+            if item["call_id"] in calls or len(item["call_id"]) > 64:
+                faults.append(f"input[{at}] repeats or has a long call id {item['call_id']!r}")
+            calls[item["call_id"]] = at
+        elif item["type"] == "function_call_output":
+            if item["call_id"] not in calls or item["call_id"] in answered:
+                faults.append(f"input[{at}] answers no call, or one answered")
+            answered.add(item["call_id"])
+    last_message = max(  # calls after the last user or system message wait for outputs
+        (at for at, i in enumerate(items) if i["type"] == "message" and i["role"] != "assistant"),
+        default=-1,
+    )
+    for call_id, at in calls.items():
+        if call_id not in answered and at < last_message:
+            faults.append(f"input[{at}] has no output")
+    return faults
+
+
+def _merged_turns(turns: list[dict[str, Any]], key: str) -> list[tuple[str, list[Any]]]:
+    """Consecutive turns of one role as one (Anthropic merges them; Gemini refuses them,
+    which its writer never sends)."""
+    merged: list[tuple[str, list[Any]]] = []
+    for turn in turns:
+        content = turn[key]
+        blocks = [{"type": "text", "text": content}] if isinstance(content, str) else content
+        if merged and merged[-1][0] == turn["role"]:
+            merged[-1][1].extend(blocks)
+        else:
+            merged.append((turn["role"], list(blocks)))
+    return merged
+
+
+def _anthropic_faults(payload: dict[str, Any]) -> list[str]:
+    faults = []
+    seen: set[str] = set()
+    turns = _merged_turns(payload["messages"], "content")
+    for at, (role, blocks) in enumerate(turns):
+        calls = [b["id"] for b in blocks if b["type"] == "tool_use"]
+        for call_id in calls:
+            if call_id in seen or not _ANTHROPIC_ID.fullmatch(call_id):
+                faults.append(f"turn {at} repeats or has a bad call id {call_id!r}")
+            seen.add(call_id)
+        before = turns[at - 1][1] if at and turns[at - 1][0] == "assistant" else []
+        asked = {b["id"] for b in before if b["type"] == "tool_use"}
+        results = [b["tool_use_id"] for b in blocks if b["type"] == "tool_result"]
+        if results and (
+            role != "user"
+            or sorted(results) != sorted(asked)
+            or any(b["type"] != "tool_result" for b in blocks[: len(results)])
+        ):
+            faults.append(f"turn {at}'s results {results} do not answer the calls {asked}")
+        if asked and not results and at < len(turns):
+            faults.append(f"turn {at - 1}'s calls have no results in turn {at}")
+    return faults
+
+
+def _gemini_faults(payload: dict[str, Any]) -> list[str]:
+    faults = []
+    contents = payload["contents"]
+    for at, content in enumerate(contents):
+        parts = content["parts"]
+        calls = [p["function_call"] for p in parts if "function_call" in p]
+        ids = [call["id"] for call in calls]
+        if len(ids) != len(set(ids)):
+            faults.append(f"contents[{at}] repeats call ids {ids}")
+        before = contents[at - 1]["parts"] if at else []
+        asked = sorted(
+            (p["function_call"]["id"], p["function_call"]["name"])
+            for p in before
+            if "function_call" in p and contents[at - 1]["role"] == "model"
+        )
+        answers = sorted(
+            (p["function_response"]["id"], p["function_response"]["name"])
+            for p in parts
+            if "function_response" in p
+        )
+        if (answers or asked) and answers != asked:
+            faults.append(f"contents[{at}] answers {answers}, the calls before are {asked}")
+    return faults
+
+
+_CHECKERS = {
+    "openai_chat": _chat_faults,
+    "openai_responses": _responses_faults,
+    "anthropic": _anthropic_faults,
+    "gemini": _gemini_faults,
+}

@@ -3,7 +3,21 @@ one test per rule, on conversations written the way agents and the APIs write th
 
 from __future__ import annotations
 
+import json
+import re
+from collections import Counter
 from typing import Any, ClassVar
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from provider_strategies import (
+    colliding_conversations,
+    converters,
+    normal_content,
+    pairing_faults,
+    tool_blocks,
+    tool_rounds,
+)
 
 from agentmsg import (
     Msg,
@@ -17,6 +31,7 @@ from agentmsg import (
     to_openai_responses,
 )
 from agentmsg.providers import anthropic, gemini, openai_chat, openai_responses
+from agentmsg.providers._common import ambiguous_why
 
 PNG = (  # a 1x1 PNG
     "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=="
@@ -168,20 +183,14 @@ class TestOpenAIResponses:
     ]
 
     def test_reasoning_goes_back_with_the_item_it_belongs_to(self):
-        """The item after a reasoning item goes back with its id; the message's two parts
+        """The items after a reasoning item go back with their ids; the message's two parts
         as one item again."""
         messages = from_openai_responses({"output": self.OUTPUT, "id": "resp_1"}).messages
         answer = result("call_porto", "rain")
 
         sent = to_openai_responses([*messages, answer])
 
-        assert self.OUTPUT[:2] == sent.payload["input"][:2]
-        assert {
-            "type": "function_call",
-            "call_id": "call_porto",
-            "name": "get_forecast",
-            "arguments": '{"city": "Porto"}',
-        } == sent.payload["input"][2]
+        assert self.OUTPUT == sent.payload["input"][:3]
         assert () == sent.losses
 
     def test_reasoning_without_the_id_of_what_follows_is_dropped(self):
@@ -544,7 +553,7 @@ class TestRepeatedCallIds:
 
     def test_anthropic_two_calls_of_one_id_in_one_turn(self):
         """The results answer the calls in order: the second result goes with the renamed
-        second call."""
+        second call, and each pairing in order is reported at the result."""
         conversation = [
             Msg("user", "Porto and Bergen?", "user"),
             Msg("assistant", [call("c", "Porto"), call("c", "Bergen")], "assistant"),
@@ -556,7 +565,11 @@ class TestRepeatedCallIds:
 
         answers = [turn["content"][0]["tool_use_id"] for turn in sent.payload["messages"][2:]]
         assert ["c", "c_2"] == answers
-        assert [anthropic.REPEATED_ID] == whys(sent.losses)
+        ambiguous = ambiguous_why(anthropic.FORMAT)
+        assert [anthropic.REPEATED_ID, ambiguous, ambiguous] == whys(sent.losses)
+        assert ["messages[2].content[0].id", "messages[3].content[0].id"] == [
+            loss.path for loss in sent.losses[1:]
+        ]
 
     def test_chat_completions_and_gemini_pair_by_turn(self):
         """Chat Completions and Gemini pair a result with the turn right before it: the same
@@ -694,7 +707,7 @@ class TestPairing:
         from agentmsg.providers._common import Pairing, Report
 
         report = Report(anthropic.FORMAT, False)
-        pairing = Pairing("ids are unique")
+        pairing = Pairing("ids are unique", per_turn=False)
         calls = [call("c", "Porto"), call("c", "Bergen")]
         assert ["c", "c_2"] == [pairing.call(report, b, 1, i) for i, b in enumerate(calls)]
         msg = Msg(
@@ -711,7 +724,10 @@ class TestPairing:
         assert [("messages[2].content[0]", "c"), ("messages[2].content[1]", "c_2")] == [
             (path, sent) for path, sent, _ in paired
         ]
-        assert ["ids are unique", anthropic.DUPLICATE] == whys(tuple(report.losses))
+        ambiguous = ambiguous_why(anthropic.FORMAT)
+        assert ["ids are unique", ambiguous, ambiguous, anthropic.DUPLICATE] == whys(
+            tuple(report.losses)
+        )
         assert {} == pairing.waiting
 
     def test_unanswered_calls_are_dropped_at_their_place(self):
@@ -767,6 +783,8 @@ class TestIdsTheApisTake:
         assert [anthropic.ID_CHARACTERS] == whys(sent.losses)
 
     def test_anthropic_a_cleaned_id_stays_unique(self):
+        """'a:b' cleaned is 'a_b', the id of a later call: the cleaned id gets a number,
+        and the call with 'a_b' of its own keeps it."""
         conversation = [
             *one_round("a:b"),
             Msg("user", "And Bergen?", "user"),
@@ -777,9 +795,11 @@ class TestIdsTheApisTake:
         sent = to_anthropic(conversation)
 
         turns = sent.payload["messages"]
-        assert ["a_b", "a_b_2"] == [turns[1]["content"][0]["id"], turns[4]["content"][0]["id"]]
-        assert "a_b_2" == sent.payload["messages"][5]["content"][0]["tool_use_id"]
-        assert [anthropic.ID_CHARACTERS, anthropic.REPEATED_ID] == whys(sent.losses)
+        assert ["a_b_2", "a_b"] == [turns[1]["content"][0]["id"], turns[4]["content"][0]["id"]]
+        assert "a_b_2" == sent.payload["messages"][2]["content"][0]["tool_use_id"]
+        assert "a_b" == sent.payload["messages"][5]["content"][0]["tool_use_id"]
+        [loss] = sent.losses
+        assert (anthropic.ID_CHARACTERS, "sent as 'a_b_2'") == (loss.why, loss.substitute)
 
     def test_responses_an_item_id_goes_once(self):
         """The same reply twice in a conversation: its reasoning item goes once, with its
@@ -798,4 +818,394 @@ class TestIdsTheApisTake:
 
         ids = [item.get("id") for item in sent.payload["input"]]
         assert [None, "rs_7", "msg_7", None, None, None] == ids  # its two parts, one item each
-        assert [openai_responses.SENT_BEFORE] == whys(sent.losses)
+        assert [openai_responses.SENT_BEFORE, openai_responses.ITEM_ID_AFTER_REASONING] == whys(
+            sent.losses
+        )
+        assert "messages[3].content[1].id" == sent.losses[1].path  # the repeated reply
+
+
+def calls_then_results(calls: list[tuple[str, str]], answers: list[tuple[str, str]]) -> list[Msg]:
+    """A question, one assistant message with *calls* (id, city), then one message per
+    result in *answers* (id, output)."""
+    return [
+        Msg("user", "Porto and Bergen?", "user"),
+        Msg("assistant", [call(call_id, city) for call_id, city in calls], "assistant"),
+        *(result(call_id, output) for call_id, output in answers),
+    ]
+
+
+def sent_pairs(payload: dict[str, Any]) -> dict[str, str]:
+    """Each id sent with a call, with the city it asks about, and each result's output by
+    the id it was sent with: {city: output}, the pairing the API will see."""
+    cities: dict[str, str] = {}
+    outputs: dict[str, str] = {}
+    for item in payload.get("input", ()):
+        if item["type"] == "function_call":
+            cities[item["call_id"]] = json.loads(item["arguments"])["city"]
+        elif item["type"] == "function_call_output":
+            outputs[item["call_id"]] = item["output"]
+    for turn in payload.get("messages", ()):
+        for entry in turn.get("tool_calls", ()):
+            cities[entry["id"]] = json.loads(entry["function"]["arguments"])["city"]
+        if turn["role"] == "tool":
+            outputs[turn["tool_call_id"]] = turn["content"]
+        if isinstance(turn.get("content"), list):
+            for block in turn["content"]:
+                if block["type"] == "tool_use":
+                    cities[block["id"]] = block["input"]["city"]
+                elif block["type"] == "tool_result":
+                    outputs[block["tool_use_id"]] = block["content"]
+    for turn in payload.get("contents", ()):
+        for part in turn["parts"]:
+            if "function_call" in part:
+                cities[part["function_call"]["id"]] = part["function_call"]["args"]["city"]
+            elif "function_response" in part:
+                response = part["function_response"]
+                outputs[response["id"]] = response["response"]["output"]
+    assert len(cities) == len(outputs)  # every call is sent with an id of its own
+    return {cities[call_id]: output for call_id, output in outputs.items()}
+
+
+TO = {
+    "openai_chat": to_openai_chat,
+    "openai_responses": to_openai_responses,
+    "anthropic": to_anthropic,
+    "gemini": to_gemini,
+}
+
+
+class TestEveryResultStaysWithItsCall:
+    """Renaming ids to satisfy an API never pairs a result with another call."""
+
+    @pytest.mark.parametrize("name", list(TO))
+    def test_two_calls_of_one_id_are_answered_in_order(self, name):
+        """Two calls 'c' in one message, then their results: the first answers the first
+        call, the second the renamed second call, and both pairings are reported."""
+        conversation = calls_then_results(
+            [("c", "Porto"), ("c", "Bergen")], [("c", "r0"), ("c", "r1")]
+        )
+
+        sent = TO[name](conversation)
+
+        assert {"Porto": "r0", "Bergen": "r1"} == sent_pairs(sent.payload)
+        ambiguous = [
+            loss.path for loss in sent.losses if loss.why == ambiguous_why(sent_format(name))
+        ]
+        assert ["messages[2].content[0].id", "messages[3].content[0].id"] == ambiguous
+        [rename] = [loss for loss in sent.losses if loss.path == "messages[1].content[1].id"]
+        assert "sent as 'c_2'" == rename.substitute
+
+    def test_anthropic_a_cleaned_id_never_takes_another_calls_id(self):
+        """Calls 'a/b' and 'a_b', results in the order 'a_b', 'a/b': 'a/b' cleaned would be
+        'a_b', the other call's id, so it is sent as 'a_b_2'; each result answers its own
+        call."""
+        conversation = calls_then_results(
+            [("a/b", "Porto"), ("a_b", "Bergen")], [("a_b", "dry"), ("a/b", "rain")]
+        )
+
+        sent = to_anthropic(conversation)
+
+        assert {"Porto": "rain", "Bergen": "dry"} == sent_pairs(sent.payload)
+        [loss] = sent.losses
+        assert ("messages[1].content[0].id", "sent as 'a_b_2'", anthropic.ID_CHARACTERS) == (
+            loss.path,
+            loss.substitute,
+            loss.why,
+        )
+
+    def test_chat_completions_a_repeated_id_beside_text(self):
+        """Two calls with one id and a text block after them (once a KeyError): the text
+        moves before the calls, the second call is renamed, each result answers its call."""
+        conversation = calls_then_results(
+            [("c", "Porto"), ("c", "Bergen")], [("c", "rain"), ("c", "dry")]
+        )
+        conversation[1].content = [*conversation[1].content, {"type": "text", "text": "On it."}]
+
+        sent = to_openai_chat(conversation)
+
+        assert {"Porto": "rain", "Bergen": "dry"} == sent_pairs(sent.payload)
+        assert openai_chat.REPEATED_ID in whys(sent.losses)
+
+    def test_chat_completions_shortened_ids_stay_apart(self):
+        """Two ids over 40 characters that share their first 40 are sent as two ids."""
+        first, second = "x" * 45, "x" * 45 + "y"
+        conversation = calls_then_results(
+            [(first, "Porto"), (second, "Bergen")], [(second, "dry"), (first, "rain")]
+        )
+
+        sent = to_openai_chat(conversation)
+
+        assert {"Porto": "rain", "Bergen": "dry"} == sent_pairs(sent.payload)
+        assert 2 == whys(sent.losses).count(openai_chat.LONG_ID)
+
+    def test_responses_ids_over_64_characters_are_shortened(self):
+        """Responses refuses a call id over 64 characters (the API's
+        ``string_above_max_length``): it is sent shorter, the same in its output."""
+        long_id = "call_" + "7" * 70
+
+        sent = to_openai_responses(one_round(long_id))
+
+        call_item, output = sent.payload["input"][1:]
+        assert len(call_item["call_id"]) <= openai_responses.MAX_ID
+        assert call_item["call_id"] == output["call_id"]
+        assert [openai_responses.LONG_ID] == whys(sent.losses)
+
+    def test_gemini_two_calls_of_one_id_in_one_turn_get_ids_of_their_own(self):
+        """Gemini finds a call by the id of its response: the second call 'c' of a turn is
+        sent as 'c_2', and 'c' in a later turn is sent as it is."""
+        conversation = [
+            *per_turn_ids()[:3],
+            *calls_then_results([("c", "Oslo"), ("c", "Rome")], [("c", "sun"), ("c", "rain")])[1:],
+        ]
+
+        sent = to_gemini(conversation)
+
+        ids = [
+            part["function_call"]["id"]
+            for turn in sent.payload["contents"]
+            for part in turn["parts"]
+            if "function_call" in part
+        ]
+        assert ["call_0", "c", "c_2"] == ids
+        assert {"Porto": "Porto: 80 % rain", "Oslo": "sun", "Rome": "rain"} == sent_pairs(
+            sent.payload
+        )
+
+    @pytest.mark.parametrize("name", list(TO))
+    @settings(max_examples=60, deadline=None)
+    @given(conversation=tool_rounds())
+    def test_any_ids(self, name, conversation):
+        """Whatever ids the calls have: after to_X and from_X every result comes back with
+        the id of the call it answered (known by position: the call's input names the
+        result's output), the calls the API pairs by id have ids of their own, and every
+        call that comes back with another id was reported, as was every result paired in
+        order among calls of one id."""
+        to, back = converters(name)
+        sent = to(conversation)
+        parsed = back(sent.payload)
+        assert [] == pairing_faults(name, sent.payload)
+
+        before = tool_blocks(conversation, "tool_use")
+        after = tool_blocks(parsed.messages, "tool_use")
+        assert len(before) == len(after)
+        ids_of = {block["input"]["n"]: block["id"] for _, block in after}
+        results = tool_blocks(parsed.messages, "tool_result")
+        assert len(tool_blocks(conversation, "tool_result")) == len(results)
+        for _, block in results:
+            assert ids_of[int(block["output"].split()[1])] == block["id"]
+        if name in ("openai_responses", "anthropic"):  # unique in the request
+            assert len(after) == len({block["id"] for _, block in after})
+        else:  # unique in each assistant message
+            for msg in parsed.messages:
+                turn = [b["id"] for b in normal_content(msg.content) if b["type"] == "tool_use"]
+                assert len(turn) == len(set(turn))
+        reported = {loss.path for loss in sent.losses}
+        for (path, old), (_, new) in zip(before, after, strict=True):
+            if old["id"] != new["id"]:
+                assert f"{path}.id" in reported
+        shared = ambiguous_why(sent_format(name))
+        in_order = {loss.path for loss in sent.losses if loss.why == shared}
+        for msg in conversation:
+            if msg.role != "assistant" or isinstance(msg.content, str):
+                continue
+            counts = Counter(b["id"] for b in msg.content if b["type"] == "tool_use")
+            for path, block in tool_blocks(conversation, "tool_result"):
+                answered_here = block["output"].split()[1] in {
+                    str(b["input"]["n"]) for b in msg.content if b["type"] == "tool_use"
+                }
+                if answered_here and counts[block["id"]] > 1:
+                    assert f"{path}.id" in in_order
+        if name == "anthropic":
+            assert all(re.fullmatch(r"[a-zA-Z0-9_-]+", block["id"]) for _, block in after)
+        limit = {"openai_chat": openai_chat.MAX_ID, "openai_responses": openai_responses.MAX_ID}
+        if name in limit:
+            assert all(len(block["id"]) <= limit[name] for _, block in after)
+
+
+def sent_format(name: str) -> str:
+    return {
+        "openai_chat": openai_chat.FORMAT,
+        "openai_responses": openai_responses.FORMAT,
+        "anthropic": anthropic.FORMAT,
+        "gemini": gemini.FORMAT,
+    }[name]
+
+
+class TestRenamingIsLinear:
+    """Renaming a call id reused in every turn costs the same at each turn, not more."""
+
+    def test_a_reused_id_is_numbered_without_searching_from_two(self):
+        """4,000 calls 'call_0': each new id takes a bounded number of lookups (the old
+        search from '_2' took about eight million), and they are call_0, call_0_2, ..."""
+        from agentmsg.providers._common import CallIds, Report
+
+        class Counting(set[str]):
+            lookups = 0
+
+            def __contains__(self, item: object) -> bool:
+                Counting.lookups += 1
+                return super().__contains__(item)
+
+        ids = CallIds("unique")
+        ids.taken = Counting()
+        report = Report("Anthropic Messages", False)
+
+        sent = [ids.sent(report, "call_0", f"messages[{i}].content[0].id") for i in range(4000)]
+
+        assert ["call_0", "call_0_2", "call_0_3"] == sent[:3]
+        assert "call_0_4000" == sent[-1]
+        assert Counting.lookups <= 3 * 4000
+        assert 3999 == len(report.losses)
+
+    @pytest.mark.parametrize("name", ["openai_responses", "anthropic"])
+    def test_4000_turns_reusing_an_id(self, name):
+        """4,000 rounds that each call 'call_0' (agents that count calls per turn): every
+        result answers its own round's call."""
+        conversation = [Msg("user", "Go.", "user")]
+        for turn in range(4000):
+            conversation.append(Msg("assistant", [call("call_0", f"city {turn}")], "assistant"))
+            conversation.append(result("call_0", f"answer {turn}"))
+
+        sent = TO[name](conversation)
+
+        pairs = sent_pairs(sent.payload)
+        assert 4000 == len(pairs)
+        assert all(f"answer {turn}" == pairs[f"city {turn}"] for turn in range(4000))
+        assert 3999 == len(sent.losses)
+
+
+class TestResultNames:
+    """A result that names another tool than its call: every API pairs by the call's
+    id, and Gemini names the call's function in the response too."""
+
+    @pytest.mark.parametrize("name", list(TO))
+    def test_the_results_own_name_is_reported(self, name):
+        """The result goes with its call, under the call's tool name where the format
+        repeats it, and its own name is reported dropped."""
+        conversation = one_round("call_1")
+        conversation[2].content = [{**conversation[2].content[0], "name": "other_tool"}]
+
+        sent = TO[name](conversation)
+
+        [loss] = sent.losses
+        assert ("messages[2].content[0].name", True) == (loss.path, loss.dropped)
+        if name == "gemini":
+            response = sent.payload["contents"][-1]["parts"][0]["function_response"]
+            assert "get_forecast" == response["name"]
+
+
+class TestNothingVanishes:
+    """What a request cannot carry is reported, never left out without a word."""
+
+    def test_gemini_an_empty_thought_signature_is_not_written_nor_refused(self):
+        """to_gemini wrote an empty signature that from_gemini refused: it is not written,
+        it is reported, and from_gemini reads one as none, reported too."""
+        reply = Msg(
+            "assistant", [{"type": "text", "text": "Hi", "thought_signature": ""}], "assistant"
+        )
+
+        sent = to_gemini([Msg("user", "Hi", "user"), reply])
+        read = from_gemini([{"role": "model", "parts": [{"text": "Hi", "thoughtSignature": ""}]}])
+
+        assert [{"text": "Hi"}] == sent.payload["contents"][1]["parts"]
+        assert [("messages[1].content[0].thought_signature", gemini.NO_SIGNATURE)] == [
+            (loss.path, loss.why) for loss in sent.losses
+        ]
+        assert [{"type": "text", "text": "Hi"}] == read.messages[0].content
+        assert [("contents[0].parts[0].thought_signature", True)] == [
+            (loss.path, loss.dropped) for loss in read.losses
+        ]
+
+    @pytest.mark.parametrize(
+        "after",
+        [Msg("user", "", "user"), Msg("system", "Answer in French.", "system")],
+        ids=["empty user message", "system message"],
+    )
+    def test_anthropic_the_last_assistant_turn_sent_loses_its_trailing_space(self, after):
+        """An assistant message followed only by messages that are not sent as turns is
+        the final turn, which starts the reply: its trailing white space goes, reported."""
+        conversation = [
+            Msg("user", "Name a city.", "user"),
+            Msg("assistant", "Porto. ", "assistant"),
+            after,
+        ]
+
+        sent = to_anthropic(conversation)
+
+        assert {"role": "assistant", "content": "Porto."} == sent.payload["messages"][-1]
+        assert anthropic.TRAILING_SPACE in whys(sent.losses)
+
+    @pytest.mark.parametrize("name", ["anthropic", "gemini"])
+    def test_a_signature_on_system_or_user_text_is_reported(self, name):
+        """A signature on system text (a system prompt takes none) or on user text is
+        reported dropped, by every format."""
+        signed = {"type": "text", "text": "Be brief.", "thought_signature": "c2ln"}
+        conversation = [
+            Msg("system", [signed], "system"),
+            Msg("user", [{**signed, "text": "Hi"}], "user"),
+        ]
+
+        sent = TO[name](conversation)
+
+        assert [
+            ("messages[0].content[0].thought_signature", True),
+            ("messages[1].content[0].thought_signature", True),
+        ] == [(loss.path, loss.dropped) for loss in sent.losses]
+
+    @pytest.mark.parametrize("name", ["openai_chat", "openai_responses"])
+    def test_raw_input_sent_as_the_arguments_is_reported(self, name):
+        """Both OpenAI formats send a matching raw_input as the arguments text, which comes
+        back as the parsed input only: the raw text is reported."""
+        conversation = one_round("call_1")
+        conversation[1].content = [{**conversation[1].content[0], "raw_input": '{"city":"Porto"}'}]
+        to, back = converters(name)
+
+        sent = to(conversation)
+
+        assert "raw_input" not in back(sent.payload).messages[1].content[0]
+        [loss] = sent.losses
+        assert ("messages[1].content[0].raw_input", "sent as the call's arguments") == (
+            loss.path,
+            loss.substitute,
+        )
+
+    @pytest.mark.parametrize("name", ["anthropic", "gemini"])
+    @pytest.mark.parametrize("content", ["", [], [{"type": "text", "text": ""}]])
+    def test_an_empty_system_message_is_reported(self, name, content):
+        """Anthropic and Gemini refuse empty system text: an empty system message (or text
+        block) is not sent, and said so."""
+        sent = TO[name]([Msg("system", content, "system"), Msg("user", "Hi", "user")])
+
+        assert not {"system", "system_instruction"} & set(sent.payload)
+        [loss] = sent.losses
+        assert ("not sent", True) == (loss.substitute, "empty" in loss.what)
+
+
+class TestEveryRequestObeysThePairingRules:
+    """Whatever the conversation, the request pairs as the API wants: call ids unique
+    where it pairs by them, of the characters and length it takes, each result right
+    where the API looks for it and answering one call of its turn, every call answered
+    but those the request ends with (see ``pairing_faults``)."""
+
+    @pytest.mark.parametrize("name", list(TO))
+    @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    @given(conversation=colliding_conversations())
+    def test_any_conversation_with_colliding_ids(self, name, conversation):
+        """Calls and results anywhere, in any number, with ids that repeat and collide."""
+        to, back = converters(name)
+
+        sent = to(conversation)
+
+        assert [] == pairing_faults(name, sent.payload)
+        assert [] == pairing_faults(name, to(back(sent.payload).messages).payload)
+
+    @pytest.mark.parametrize("name", list(TO))
+    def test_the_checker_finds_a_fault(self, name):
+        """The check fails for a request whose second call 'c' kept its id, or whose
+        result was sent before its call."""
+        sent = TO[name](
+            calls_then_results([("c", "Porto"), ("c", "Bergen")], [("c", "r0"), ("c", "r1")])
+        )
+        payload = json.loads(json.dumps(sent.payload).replace('"c_2"', '"c"'))
+
+        assert [] != pairing_faults(name, payload)

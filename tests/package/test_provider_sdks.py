@@ -20,7 +20,15 @@ from google.genai import types as genai
 from hypothesis import HealthCheck, given, settings
 from openai.types.chat import ChatCompletion, ChatCompletionMessageParam
 from openai.types.responses import Response, ResponseInputParam
-from provider_strategies import ANYTHING, CARRIED, FORMATS, PNG, conversations, converters
+from provider_strategies import (
+    ANYTHING,
+    CARRIED,
+    FORMATS,
+    PNG,
+    conversations,
+    converters,
+    tool_rounds,
+)
 from pydantic import TypeAdapter
 
 from agentmsg import (
@@ -158,6 +166,17 @@ class TestPayloadsValidate:
         to, back = converters(name)
 
         check_payload(name, to(back(to(conversation).payload).messages).payload)
+
+    @SETTINGS
+    @given(conversation=tool_rounds())
+    def test_renamed_call_ids(self, name, conversation):
+        """Calls whose ids repeat, collide once cleaned, or are too long go out in a valid
+        payload, and so do the messages read back from it."""
+        to, back = converters(name)
+        payload = to(conversation).payload
+
+        check_payload(name, payload)
+        check_payload(name, to(back(payload).messages).payload)
 
 
 class TestResponsesFromTheSDKs:
@@ -415,12 +434,45 @@ class TestResponsesFromTheSDKs:
         payload = to_openai_responses(from_openai_responses(response).messages).payload
 
         check_payload("openai_responses", payload)
-        assert {
-            "type": "reasoning",
-            "id": "rs_8",
-            "summary": [],
-            "encrypted_content": "ZW5j",
-        } == payload["input"][0]
+        assert response.model_dump(mode="json", exclude_none=True)["output"] == payload["input"]
+
+    def test_responses_reasoning_summary_parts_and_status_go_back_valid(self):
+        """A reasoning item of several summary parts, with its status, followed by a
+        message and a call: all go back as they came, ids included, valid."""
+        output = [
+            {
+                "type": "reasoning",
+                "id": "rs_9",
+                "summary": [
+                    {"type": "summary_text", "text": "Porto first."},
+                    {"type": "summary_text", "text": "Then Bergen."},
+                ],
+                "encrypted_content": "ZW5j",
+                "status": "completed",
+            },
+            {
+                "type": "message",
+                "id": "msg_9",
+                "role": "assistant",
+                "status": "completed",
+                "content": [{"type": "output_text", "text": "Checking.", "annotations": []}],
+            },
+            {
+                "type": "function_call",
+                "id": "fc_9",
+                "call_id": "call_9",
+                "name": "f",
+                "arguments": "{}",
+                "status": "completed",
+            },
+        ]
+        parsed = from_openai_responses({"input": output})
+
+        sent = to_openai_responses(parsed.messages)
+
+        check_payload("openai_responses", sent.payload)
+        assert output == sent.payload["input"]
+        assert () == parsed.losses + sent.losses
 
     def test_gemini_inline_data_round_trip(self):
         """Inline bytes come back as the same base64 text after the SDK's own dump."""

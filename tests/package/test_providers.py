@@ -254,7 +254,11 @@ class TestToOpenAIChat:
             entry["role"] for entry in sent.payload["messages"]
         ]
         assert "call_7" == sent.payload["messages"][3]["tool_call_id"]
-        assert () == sent.losses
+        [loss] = sent.losses  # the call's arguments text, which comes back parsed only
+        assert ("messages[2].content[0].raw_input", "sent as the call's arguments") == (
+            loss.path,
+            loss.substitute,
+        )
 
     @pytest.mark.parametrize(
         "bad", [None, "Hi", {"role": "user"}, [1], [Msg("a", "b", "user"), "c"]]
@@ -502,10 +506,25 @@ class TestFromOpenAIResponses:
         assert () == sent.losses
 
     def test_summary_parts_are_joined(self):
-        """Several summary parts make one thinking block, reported."""
+        """Several summary parts make one thinking block; the parts stay in the provider
+        state, to go back as they came, with the item's id and status."""
+        parts = [{"type": "summary_text", "text": "One."}, {"type": "summary_text", "text": "Two."}]
+        item = {"type": "reasoning", "id": "rs_3", "summary": parts, "status": "completed"}
+        call = {"type": "function_call", "call_id": "c", "name": "f", "arguments": "{}"}
+
+        reply = from_openai_responses([item, call])
+
+        assert [{"type": "thinking", "thinking": "One.\n\nTwo."}] == reply.messages[0].content[:1]
+        assert () == reply.losses
+        call["id"] = "fc_3"  # the item after the reasoning item keeps its id
+        reply = from_openai_responses([item, call])
+        assert [item, call] == to_openai_responses(reply.messages).payload["input"]
+
+    def test_summary_parts_without_an_id_are_reported_joined(self):
+        """Without an id the reasoning item cannot go back: its parts are joined, reported."""
         parts = [{"type": "summary_text", "text": "One."}, {"type": "summary_text", "text": "Two."}]
 
-        reply = from_openai_responses([{"type": "reasoning", "id": "rs_3", "summary": parts}])
+        reply = from_openai_responses([{"type": "reasoning", "summary": parts}])
 
         assert [{"type": "thinking", "thinking": "One.\n\nTwo."}] == reply.messages[0].content
         assert ["joined into one thinking block"] == [loss.substitute for loss in reply.losses]

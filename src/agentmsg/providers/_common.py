@@ -8,8 +8,11 @@ A conversion never drops anything silently: each thing a format cannot carry is 
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
+from collections import deque
+from collections.abc import Callable, Iterable
 from json.encoder import encode_basestring
 from typing import Any, NamedTuple
 
@@ -204,6 +207,16 @@ def check_conversation(messages: object) -> None:
         raise MessageError(msg, "messages")
 
 
+def call_ids(conversation: list[Msg]) -> set[str]:
+    """The ids of the tool calls of *conversation*."""
+    found: set[str] = set()
+    for msg in conversation:
+        content: Any = msg.content
+        if type(content) is not str:
+            found.update(block["id"] for block in content if block["type"] == "tool_use")
+    return found
+
+
 def is_tool_results(msg: Msg) -> bool:
     """Whether *msg* holds tool results only (and at least one)."""
     content: Any = msg.content
@@ -242,16 +255,24 @@ def report_tool_message(report: Report, msg: Msg, index: int) -> None:
 SIGNATURES = (("thought_signature", "Gemini"), ("signature", "Anthropic"))
 
 
-def report_signature(report: Report, block: dict[str, Any], path: str) -> None:
-    """Drop a signature held on *block* that this format does not take back."""
+def report_signature(
+    report: Report, block: dict[str, Any], path: str, model_turn: bool = True
+) -> None:
+    """Drop a signature held on *block* that this format does not take back.
+
+    *model_turn*: whether the block goes in a turn of the model, where its provider takes
+    a signature back; when not, the provider's own signature is dropped too.
+    """
     for key, owner in SIGNATURES:
-        if key in block and not report.format.startswith(owner):
-            report.drop(
-                f"{path}.{key}",
-                f"{owner} signature",
-                f"only {owner} takes it back, with the block it was given with",
-                block[key],
-            )
+        if key not in block:
+            continue
+        if not report.format.startswith(owner):
+            why = f"only {owner} takes it back, with the block it was given with"
+        elif not model_turn:
+            why = f"{owner} takes signatures back on the model's own blocks only"
+        else:
+            continue
+        report.drop(f"{path}.{key}", f"{owner} signature", why, block[key])
 
 
 def arguments_text(block: dict[str, Any]) -> str:
@@ -275,6 +296,13 @@ def report_raw_input(
         return
     if type(raw) is str and parse_arguments(raw) == block["input"]:
         if carried:
+            report.change(
+                f"{path}.raw_input",
+                "raw text of the tool call's arguments",
+                "sent as the call's arguments",
+                f"{report.format} gives arguments back as text that agentmsg reads as the "
+                "input; the raw text does not come back",
+            )
             return
         report.change(
             f"{path}.raw_input",
@@ -559,14 +587,25 @@ def system_prompt(report: Report, messages: list[Msg]) -> tuple[list[str], bool]
                 f"{report.format} has one system prompt, before the conversation",
             )
         report.name(msg, index, DEFAULT_NAMES["system"])
+        empty = f"{report.format} refuses empty text in its system prompt"
         if isinstance(content, str):
-            texts.append(content)
-            as_str = True
+            if content:
+                texts.append(content)
+                as_str = True
+            else:
+                report.change(f"messages[{index}]", "empty system message", "not sent", empty)
             continue
+        if not content:
+            report.change(f"messages[{index}]", "empty system message", "not sent", empty)
         for position, block in enumerate(content):
             kind = block["type"]
+            path = f"messages[{index}].content[{position}]"
             if kind == "text":
-                texts.append(block["text"])
+                report_signature(report, block, path, model_turn=False)
+                if block["text"]:
+                    texts.append(block["text"])
+                else:
+                    report.change(path, "empty text block", "not sent", empty)
             elif kind != "tool_result":
                 report.drop(
                     f"messages[{index}].content[{position}]",
@@ -593,15 +632,99 @@ def repeated_id_why(format: str) -> str:
     )
 
 
-def renamed_call(report: Report, call_id: str, taken: dict[str, str], path: str, why: str) -> str:
-    """A new id for a tool call whose id *call_id* an earlier call has (*taken*: the ids
-    sent so far), reported at *path* with the format's rule *why*."""
-    number = 2
-    while f"{call_id}_{number}" in taken:
-        number += 1
-    sent = f"{call_id}_{number}"
-    report.change(path, f"tool call id {call_id!r} of an earlier call", f"sent as {sent!r}", why)
-    return sent
+def ambiguous_why(format: str) -> str:
+    """Why results of calls sharing one id are paired in order, in *format*'s words."""
+    return (
+        f"{format} pairs a result with its call by id, and two or more calls of one turn "
+        "have this one: nothing else tells their results apart, so they answer those calls "
+        "in order"
+    )
+
+
+def short_id(call_id: str, limit: int) -> str:
+    """*call_id* cut to *limit* characters, with a digest of the whole, so that two long
+    ids that share their start stay apart (the same id for the call and its results)."""
+    if len(call_id) <= limit:
+        return call_id
+    digest = hashlib.blake2s(call_id.encode(), digest_size=4).hexdigest()
+    return f"{call_id[: limit - 9]}_{digest}"
+
+
+class CallIds:
+    """The ids a format sends tool calls with, each one the format takes.
+
+    A call keeps its own id when the format takes it; otherwise it is sent with a new one,
+    reported as a :class:`Loss` at the call's id: *legal* gives the id for one the format
+    refuses (its characters, its length; *legal_why* is that rule), and an id sent
+    before in the scope (the request, or one turn after :meth:`new_turn`) gets a
+    number, ``call_2``, for the rule *unique*. New ids stay clear of the ids that
+    calls have (:meth:`reserve`), so a call that keeps its own id never meets a renamed
+    one; with *limit*, no id sent is longer. Each rename costs constant time on
+    average: the next number to try is kept per id, so a call id reused in every turn of
+    a long conversation is not searched from ``_2`` again each time.
+    """
+
+    __slots__ = ("legal", "legal_why", "limit", "numbers", "reserved", "taken", "unique")
+
+    def __init__(
+        self,
+        unique: str,
+        legal: Callable[[str], str] | None = None,
+        legal_why: str = "",
+        limit: int | None = None,
+    ) -> None:
+        self.unique = unique
+        self.legal = legal
+        self.legal_why = legal_why
+        self.limit = limit
+        self.taken: set[str] = set()
+        self.reserved: set[str] = set()
+        self.numbers: dict[str, int] = {}
+
+    def reserve(self, call_ids: Iterable[str]) -> None:
+        """Keep new ids clear of *call_ids*, ids that calls of the scope have."""
+        self.reserved.update(call_ids)
+
+    def new_turn(self) -> None:
+        """Start a new scope: for formats that want ids unique within one turn only."""
+        self.taken.clear()
+        self.reserved.clear()
+        self.numbers.clear()
+
+    def sent(self, report: Report, call_id: str, path: str) -> str:
+        """The id to send the call whose own id is *call_id* with; a new one is reported
+        at *path*, the path of the call's id."""
+        sent = call_id
+        why = None
+        if self.legal is not None:
+            sent = self.legal(call_id)
+            if sent != call_id:
+                why = self.legal_why
+        if sent in self.taken or (sent != call_id and sent in self.reserved):
+            why = why or self.unique
+            sent = self._numbered(sent)
+        self.taken.add(sent)
+        if why is not None:
+            shown = repr(call_id) if len(call_id) <= 64 else f"of {len(call_id)} characters"
+            what = f"tool call id {shown}"
+            if why is self.unique:
+                what += " that another call has"
+            report.change(path, what, f"sent as {sent!r}", why)
+        return sent
+
+    def _numbered(self, base: str) -> str:
+        number = self.numbers.get(base, 2)
+        limit = self.limit
+        while True:
+            suffix = f"_{number}"
+            number += 1
+            if limit is None or len(base) + len(suffix) <= limit:
+                candidate = base + suffix
+            else:
+                candidate = base[: limit - len(suffix)] + suffix
+            if candidate not in self.taken and candidate not in self.reserved:
+                self.numbers[base] = number
+                return candidate
 
 
 class Pairing:
@@ -609,42 +732,68 @@ class Pairing:
 
     For the formats whose results answer the calls of the assistant turn right before them
     (Anthropic, Gemini): ``waiting`` holds the calls of that turn still without a result
-    (id sent -> (message index, block position)), ``answered`` every id sent that has its
-    result, ``names`` the tool each id sent names. With *unique* (the format's rule, see
-    :func:`repeated_id_why`), a call whose id an earlier call has is sent with a new one;
-    with *characters* (a pattern of the characters an id may not hold, and the rule), each
-    of those is sent as ``_``. ``renamed`` maps a call's own id to the ids sent instead,
-    oldest first.
+    (id sent -> (message index, block position)), ``names`` the tool each id sent names.
+    ``ids`` (a :class:`CallIds`) gives the id each call is sent with, unique in the
+    request or, *per_turn*, within each turn; without one, *unique* (the rule) and
+    *characters* (a pattern of the characters an id may not hold, each sent as ``_``,
+    and the rule) make it, and ids are unique within each turn when *unique* is None. A
+    result answers the oldest waiting call of the turn with its own id (never another
+    call's id sent); when two calls of the turn share that id, the pairing in order is
+    reported.
     """
 
-    __slots__ = ("answered", "characters", "names", "renamed", "unique", "waiting")
+    __slots__ = ("answered", "ids", "names", "own", "per_turn", "shared", "turn", "waiting")
 
     def __init__(
-        self, unique: str | None = None, characters: tuple[re.Pattern[str], str] | None = None
+        self,
+        unique: str | None = None,
+        characters: tuple[re.Pattern[str], str] | None = None,
+        ids: CallIds | None = None,
+        per_turn: bool = False,
     ) -> None:
         self.waiting: dict[str, tuple[int, int]] = {}
-        self.answered: set[str] = set()
+        self.answered: set[str] = set()  # the own ids of calls answered
         self.names: dict[str, str] = {}
-        self.renamed: dict[str, list[str]] = {}
-        self.unique = unique
-        self.characters = characters
+        self.own: dict[str, deque[str]] = {}  # own id -> ids sent of waiting calls, in order
+        self.shared: dict[str, int] = {}  # own id -> number of calls of the turn with it
+        self.turn = -1  # the message whose calls are registered
+        if ids is None:
+            legal = None
+            why = ""
+            if characters is not None:
+                pattern, why = characters
+
+                def legal(call_id: str) -> str:
+                    return pattern.sub("_", call_id)
+
+            ids = CallIds(unique or _PER_TURN, legal, why)
+            per_turn = unique is None
+        self.ids = ids
+        self.per_turn = per_turn
+
+    def begin(self, index: int, call_ids: Iterable[str] = ()) -> None:
+        """Start registering the calls of message *index*, whose own ids are *call_ids*."""
+        self.turn = index
+        self.own = {}
+        self.shared = {}
+        if self.per_turn:
+            self.ids.new_turn()
+            self.ids.reserve(call_ids)
 
     def call(self, report: Report, block: dict[str, Any], index: int, position: int) -> str:
         """Register the tool call *block* of message *index*; return the id to send it with."""
+        if index != self.turn:
+            self.begin(index)
         call_id: str = block["id"]
-        sent = call_id
-        path = f"messages[{index}].content[{position}].id"
-        if self.characters is not None and self.characters[0].search(call_id):
-            sent = self.characters[0].sub("_", call_id)
-            report.change(
-                path, f"tool call id {call_id!r}", f"sent as {sent!r}", self.characters[1]
-            )
-        if self.unique is not None and sent in self.names:
-            sent = renamed_call(report, sent, self.names, path, self.unique)
-        if sent != call_id:
-            self.renamed.setdefault(call_id, []).append(sent)
+        sent = self.ids.sent(report, call_id, f"messages[{index}].content[{position}].id")
         self.names[sent] = block["name"]
         self.waiting[sent] = (index, position)
+        queue = self.own.get(call_id)
+        if queue is None:
+            self.own[call_id] = deque((sent,))
+        else:
+            queue.append(sent)
+            self.shared[call_id] = self.shared.get(call_id, 1) + 1
         return sent
 
     def results(
@@ -664,27 +813,23 @@ class Pairing:
             if block["type"] != "tool_result":
                 continue
             path = f"messages[{index}].content[{position}]"
-            sent = self._waiting_id(block["id"])
-            if sent is None:
-                if block["id"] in self.answered:
+            call_id = block["id"]
+            queue = self.own.get(call_id)
+            if not queue:
+                if call_id in self.answered:
                     what, why = "second tool result for one tool call", duplicate_why(report.format)
                 else:
                     what, why = "tool result without its tool call right before it", orphan
                 report.drop(path, what, why, block)
                 continue
+            sent = queue.popleft()
             del self.waiting[sent]
-            self.answered.add(sent)
+            self.answered.add(call_id)
+            count = self.shared.get(call_id)
+            if count is not None:
+                report_ambiguous(report, call_id, count, sent, f"{path}.id")
             paired.append((path, sent, block))
         return paired
-
-    def _waiting_id(self, call_id: str) -> str | None:
-        """The id sent of the oldest waiting call whose own id is *call_id*, or None."""
-        if call_id in self.waiting:
-            return call_id
-        for sent in self.renamed.get(call_id, ()):
-            if sent in self.waiting:
-                return sent
-        return None
 
     def unanswered(self, report: Report, conversation: list[Any], why: str) -> list[str]:
         """Drop the calls still waiting (*why*: the format's rule); return their ids sent."""
@@ -698,4 +843,23 @@ class Pairing:
             )
         dropped = list(self.waiting)
         self.waiting.clear()
+        self.own = {}
+        self.shared = {}
         return dropped
+
+
+#: The rule of formats that want ids unique within one turn (Gemini pairs by id there).
+_PER_TURN = (
+    "the results of one turn find their calls by id, so the calls of a turn need ids of "
+    "their own; the call's results follow the new id, and they come back with it"
+)
+
+
+def report_ambiguous(report: Report, call_id: str, count: int, sent: str, path: str) -> None:
+    """Report a result paired in order with one of *count* calls sharing *call_id*."""
+    report.change(
+        path,
+        f"id {call_id!r} of a tool result that {count} calls share",
+        f"paired with the call sent as {sent!r}",
+        ambiguous_why(report.format),
+    )

@@ -24,6 +24,7 @@ from ._common import (
     Parsed,
     Report,
     Turns,
+    call_ids,
     duplicate_why,
     is_tool_results,
     media_of,
@@ -82,6 +83,7 @@ def to_anthropic(messages: Any, *, strict: bool = False) -> Conversion:
     writer = _Writer(FORMAT, strict)
     conversation = messages_in(messages)
     writer.conversation = conversation
+    writer.pairing.ids.reserve(call_ids(conversation))
     texts, as_str = system_prompt(writer, conversation)
     for index, msg in enumerate(conversation):
         writer.message(msg, index)
@@ -123,7 +125,7 @@ class _Writer(Report):
     ``results_end`` where its leading tool-result turns end.
     """
 
-    __slots__ = ("conversation", "out", "pairing", "results_end", "run")
+    __slots__ = ("conversation", "last_assistant", "out", "pairing", "results_end", "run")
 
     def __init__(self, format: str, strict: object) -> None:
         Report.__init__(self, format, strict)
@@ -132,6 +134,8 @@ class _Writer(Report):
         self.pairing = Pairing(REPEATED_ID, (_NOT_IN_IDS, ID_CHARACTERS))
         self.run = 0
         self.results_end = 0
+        # the last assistant message sent: (index, its content, its entry in out)
+        self.last_assistant: tuple[int, Any, dict[str, Any]] | None = None
 
     def message(self, msg: Any, index: int) -> None:
         role = msg.role
@@ -160,14 +164,14 @@ class _Writer(Report):
             if not blocks and content:
                 return  # every block was reported
         final = index == len(self.conversation) - 1
-        if role == "assistant" and final and blocks:
-            blocks = self.trimmed(blocks, content, index)
         if not blocks and (role != "assistant" or not final):
             self.change(f"messages[{index}]", "empty message", "not sent", EMPTY_MESSAGE)
             return
         if role == "assistant":
             self.settle()
-            self.out.append({"role": role, "content": blocks})
+            entry = {"role": role, "content": blocks}
+            self.out.append(entry)
+            self.last_assistant = (index, content, entry)
             self.run = self.results_end = len(self.out)
             for position, block, sent in calls:
                 sent["id"] = self.pairing.call(self, block, index, position)
@@ -175,8 +179,10 @@ class _Writer(Report):
             self.out.append({"role": role, "content": blocks})
 
     def trimmed(self, blocks: Any, content: Any, index: int) -> Any:
-        """The blocks of the final assistant message, its last text without trailing white
-        space (the API takes that message as the start of its reply)."""
+        """The blocks of the final assistant turn, its last text without trailing white
+        space (the API takes that turn as the start of its reply)."""
+        if not blocks:
+            return blocks
         if isinstance(blocks, str):
             text, path = blocks, f"messages[{index}].content"
         elif blocks[-1]["type"] == "text":
@@ -343,6 +349,11 @@ class _Writer(Report):
         a conversation that ends with tool calls waits for their results."""
         if self.pairing.waiting and len(self.out) > self.run:
             self.settle()
+        # The last turn sent starts the reply when it is the assistant's, whatever came
+        # after it and was not sent (an empty message, a system message moved up).
+        last = self.last_assistant
+        if last is not None and self.out and self.out[-1] is last[2]:
+            last[2]["content"] = self.trimmed(last[2]["content"], last[1], last[0])
 
 
 _NOT_IN_IDS = re.compile(r"[^a-zA-Z0-9_-]")

@@ -19,6 +19,7 @@ from .._validate import (
 )
 from ._common import (
     DEFAULT_NAMES,
+    CallIds,
     Conversion,
     Pairing,
     Parsed,
@@ -115,8 +116,17 @@ ALTERNATE = (
 )
 FIRST_USER = "Gemini wants the contents to start with a user turn"
 DUPLICATE = duplicate_why(FORMAT)
+REPEATED_ID = (
+    "Gemini finds the call a function response answers by its id, so the calls of one "
+    "model turn need ids of their own; the call's response follows the new id, and they "
+    "come back with it"
+)
 EMPTY_PART = "Gemini refuses empty text parts"
 EMPTY_TURN = "Gemini refuses a turn without parts"
+NO_SIGNATURE = (
+    "a Gemini thought signature is bytes the model gave, and an empty one holds none; "
+    "from_gemini reads none from it"
+)
 
 
 class _Writer(Report):
@@ -133,7 +143,7 @@ class _Writer(Report):
         Report.__init__(self, format, strict)
         self.conversation: list[Any] = []
         self.out: list[dict[str, Any]] = []
-        self.pairing = Pairing()
+        self.pairing = Pairing(ids=CallIds(REPEATED_ID), per_turn=True)
         self.model_at = -1
         self.answers_at = -1
 
@@ -154,7 +164,7 @@ class _Writer(Report):
             return
         self.name(msg, index, DEFAULT_NAMES[role])
         parts: list[dict[str, Any]] = []
-        calls: list[tuple[int, dict[str, Any]]] = []
+        calls: list[tuple[int, dict[str, Any], dict[str, Any]]] = []
         state = state_of(msg, STATE_FORMAT) if role == "assistant" else {}
         for position, block in enumerate(content):
             kind = block["type"]
@@ -170,13 +180,22 @@ class _Writer(Report):
             signature = block.get("thought_signature")
             if signature is None and state:
                 signature = state_field(state, position, "thought_signature")
-            if signature is not None and role == "assistant":
-                part["thought_signature"] = signature
-            elif part.get("text") == "":
+            if signature is not None:
+                if role != "assistant":
+                    report_signature(self, block, path, model_turn=False)
+                    signature = None
+                elif not signature:
+                    self.drop(
+                        f"{path}.thought_signature", "empty thought signature", NO_SIGNATURE, ""
+                    )
+                    signature = None
+                else:
+                    part["thought_signature"] = signature
+            if signature is None and part.get("text") == "":
                 self.change(path, "empty text block", "not sent", EMPTY_PART)
                 continue
             if kind == "tool_use":
-                calls.append((position, block))
+                calls.append((position, block, part))
             parts.append(part)
         if parts:
             self.turn(role, parts, index, calls)
@@ -188,7 +207,7 @@ class _Writer(Report):
         role: str,
         parts: list[dict[str, Any]],
         index: int,
-        calls: Sequence[tuple[int, dict[str, Any]]] = (),
+        calls: Sequence[tuple[int, dict[str, Any], dict[str, Any]]] = (),
     ) -> None:
         """Append a user or model turn, after settling the calls it leaves unanswered; a
         turn of the role of the turn before it is merged with that one."""
@@ -215,8 +234,10 @@ class _Writer(Report):
             return
         self.model_at = len(out) - 1
         self.answers_at = -1
-        for position, block in calls:
-            self.pairing.call(self, block, index, position)
+        if calls:
+            self.pairing.begin(index, [block["id"] for _, block, _ in calls])
+        for position, block, part in calls:
+            part["function_call"]["id"] = self.pairing.call(self, block, index, position)
 
     def user_after(self, index: int) -> bool:
         """Whether a user message (not tool results) comes after message *index*: then the
@@ -264,8 +285,8 @@ class _Writer(Report):
 
     def responses(self, msg: Any, content: Any, index: int) -> None:
         parts = [
-            {"function_response": self.response(block, path)}
-            for path, _, block in self.pairing.results(self, msg, content, index, ORPHAN)
+            {"function_response": self.response(block, path, sent)}
+            for path, sent, block in self.pairing.results(self, msg, content, index, ORPHAN)
         ]
         if not parts:
             return
@@ -281,9 +302,18 @@ class _Writer(Report):
         self.out.append({"role": "user", "parts": parts})
         self.answers_at = len(self.out) - 1
 
-    def response(self, block: dict[str, Any], path: str) -> dict[str, Any]:
+    def response(self, block: dict[str, Any], path: str, sent: str) -> dict[str, Any]:
         output = block["output"]
-        response: dict[str, Any] = {"id": block["id"], "name": block["name"]}
+        name = self.pairing.names[sent]
+        if name != block["name"]:
+            self.drop(
+                f"{path}.name",
+                f"tool name {block['name']!r} of a tool result",
+                "a Gemini function response names the function of its call, and the call "
+                "this result answers names another",
+                block["name"],
+            )
+        response: dict[str, Any] = {"id": sent, "name": name}
         if not is_block_list(output):
             # {"error": ...} (with or without "output") is the API's own shape: kept as it
             # is, so an error goes back as an error
@@ -579,11 +609,15 @@ def _content(
             if not pending:
                 turns.flush(part_path)
             signature = part.get("thought_signature")
-            if signature is not None:
+            if signature == "":
+                report.drop(
+                    f"{part_path}.thought_signature", "empty thought signature", NO_SIGNATURE, ""
+                )
+            elif signature is not None:
                 here = f"{part_path}.thought_signature"
                 keep[str(len(pending))] = {"thought_signature": _base64(signature, here)}
             pending.append(block)
-        elif part.get("thought_signature") is not None:
+        elif part.get("thought_signature") not in (None, ""):
             report.drop(
                 f"{part_path}.thought_signature",
                 "thought signature of a part agentmsg has no block for",

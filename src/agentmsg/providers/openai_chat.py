@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-import hashlib
 import re
+from collections import deque
 from typing import Any
 
 from .._errors import MessageError
@@ -22,6 +22,7 @@ from ._common import (
     DEFAULT_NAMES,
     IMAGE_TYPES,
     TOOL_RESULTS_NAME,
+    CallIds,
     Conversion,
     Parsed,
     Report,
@@ -36,12 +37,14 @@ from ._common import (
     media_of,
     output_text,
     plain,
+    report_ambiguous,
     report_json_output,
     report_local,
     report_raw_input,
     report_signature,
     report_tool_message,
     result_name,
+    short_id,
     source_from_url,
 )
 
@@ -78,6 +81,15 @@ LONG_ID = (
     f"Chat Completions takes tool call ids of {MAX_ID} characters at most; the call's results "
     "follow the new id, and they come back with it"
 )
+REPEATED_ID = (
+    "Chat Completions finds the call a tool message answers by its id, so the calls of one "
+    "assistant message need ids of their own; the call's results follow the new id, and "
+    "they come back with it"
+)
+
+
+def _short(call_id: str) -> str:
+    return short_id(call_id, MAX_ID)
 
 
 def to_openai_chat(messages: Any, *, strict: bool = False) -> Conversion:
@@ -114,7 +126,7 @@ def to_openai_chat(messages: Any, *, strict: bool = False) -> Conversion:
     append = out.append
     calls = writer.calls
     waiting = writer.waiting
-    wire = writer.wire
+    own = writer.own
     moved = writer.moved
     max_id = MAX_ID
     # The common shapes (string content, an assistant's text and tool calls, a message of
@@ -128,7 +140,7 @@ def to_openai_chat(messages: Any, *, strict: bool = False) -> Conversion:
         role = values[ROLE_SLOT]
         content = values[CONTENT_SLOT]
         if type(content) is str:
-            if waiting or moved:
+            if waiting or moved or own:
                 writer.settle()
             if name == DEFAULT_NAMES[role]:
                 append({"role": role, "content": content})
@@ -137,7 +149,7 @@ def to_openai_chat(messages: Any, *, strict: bool = False) -> Conversion:
                 append({"role": role, "name": sent, "content": content})
             continue
         if role == "assistant":
-            if waiting or moved:
+            if waiting or moved or own:
                 writer.settle()
             texts: list[dict[str, Any]] = []
             tool_calls: list[dict[str, Any]] = []
@@ -145,7 +157,12 @@ def to_openai_chat(messages: Any, *, strict: bool = False) -> Conversion:
                 kind = block["type"]
                 if kind == "text" and not tool_calls and "thought_signature" not in block:
                     texts.append({"type": "text", "text": block["text"]})
-                elif kind == "tool_use" and len(block) == 4 and len(block["id"]) <= max_id:
+                elif (
+                    kind == "tool_use"
+                    and len(block) == 4
+                    and len(block["id"]) <= max_id
+                    and block["id"] not in waiting  # a second call with one id is renamed
+                ):
                     call_id = block["id"]
                     tool = block["name"]
                     calls[call_id] = tool
@@ -181,7 +198,7 @@ def to_openai_chat(messages: Any, *, strict: bool = False) -> Conversion:
                     block["type"] != "tool_result"
                     or type(block["output"]) is not str
                     or block["id"] not in waiting
-                    or (wire and block["id"] in wire)
+                    or own
                     or calls[block["id"]] != block["name"]
                 ):
                     break
@@ -210,14 +227,18 @@ class _Writer(Report):
     """The Chat Completions messages of one conversation, and the report of what they cost.
 
     ``waiting`` holds the calls of the last assistant message that no tool message has
-    answered yet (call id -> message index), ``calls`` the tool of each call sent and not
-    dropped (one that no longer waits has its tool message), ``wire`` the ids sent in
-    place of ids too long; ``moved`` the media of tool results, sent in
-    one user message once the run of tool messages ends. A conversation may end with
-    unanswered calls: it waits for their results, and they are sent as they are.
+    answered yet (id sent -> message index), ``calls`` the tool of each call sent and not
+    dropped (one that no longer waits has its tool message), by id sent. ``own`` maps
+    the own id of each call of the last assistant message to the ids sent of its waiting
+    calls, oldest first, when the message went the general way (the inline way renames
+    nothing: each call is sent with its own id); ``ids`` gives the ids sent, unique in
+    the message and 40 characters long at most. ``moved`` holds the media of tool
+    results, sent in one user message once the run of tool messages ends. A conversation
+    may end with unanswered calls: it waits for their results, and they are sent as they
+    are.
     """
 
-    __slots__ = ("calls", "conversation", "moved", "out", "waiting", "wire")
+    __slots__ = ("calls", "conversation", "ids", "moved", "out", "own", "shared", "waiting")
     format = FORMAT  # one format: no slot to write per conversion
 
     def __init__(self, strict: object, conversation: Any) -> None:
@@ -231,33 +252,40 @@ class _Writer(Report):
         self.out: list[dict[str, Any]] = []
         self.calls: dict[str, str] = {}
         self.waiting: dict[str, int] = {}
-        self.wire: dict[str, str] = {}
+        self.own: dict[str, deque[tuple[str, int]]] = {}
+        self.shared: dict[str, int] = {}
+        self.ids = CallIds(REPEATED_ID, _short, LONG_ID, MAX_ID)
         self.moved: list[dict[str, Any]] = []
 
     def settle(self) -> None:
         """End a run of tool messages: drop the calls left unanswered, send moved media."""
-        for call_id, index in self.waiting.items():
-            self._drop_call(index, call_id)
+        positions = {sent: position for queue in self.own.values() for sent, position in queue}
+        for sent, index in self.waiting.items():
+            self._drop_call(index, sent, positions.get(sent))
         self.waiting.clear()
+        self.own.clear()
+        self.shared.clear()
         if self.moved:
             self.out.append({"role": "user", "content": list(self.moved)})
             self.moved.clear()
 
-    def _drop_call(self, index: int, call_id: str) -> None:
+    def _drop_call(self, index: int, sent: str, position: int | None) -> None:
+        """Drop the call sent as *sent* of message *index*, at *position* (or, for a call
+        written inline and so sent with its own id, the call with that id)."""
         content: Any = as_msg(self.conversation[index], index).content
-        position = next(
-            position
-            for position, block in enumerate(content)
-            if block["type"] == "tool_use" and block["id"] == call_id
-        )
+        if position is None:
+            position = next(
+                position
+                for position, block in enumerate(content)
+                if block["type"] == "tool_use" and block["id"] == sent
+            )
         self.drop(
             f"messages[{index}].content[{position}]",
             "tool call without a tool result right after it",
             UNANSWERED,
             content[position],
         )
-        del self.calls[call_id]  # a later result for it has no call
-        sent = self.wire.get(call_id, call_id)
+        del self.calls[sent]  # a later result for it has no call
         entry = next(
             entry
             for entry in reversed(self.out)
@@ -268,21 +296,6 @@ class _Writer(Report):
             del entry["tool_calls"]
             if not entry.setdefault("content", []):
                 self.out.remove(entry)
-
-    def short_id(self, call_id: str, path: str) -> str:
-        """The id to send a call with: its own, or a shorter one the API takes."""
-        if len(call_id) <= MAX_ID:
-            return call_id
-        digest = hashlib.blake2s(call_id.encode(), digest_size=4).hexdigest()
-        sent = f"{call_id[: MAX_ID - 9]}_{digest}"  # the same id for the call and its results
-        self.wire[call_id] = sent
-        self.change(
-            f"{path}.id",
-            f"tool call id of {len(call_id)} characters",
-            f"sent as {sent!r}",
-            LONG_ID,
-        )
-        return sent
 
     def sender(self, name: str, index: int) -> str:
         if name in _NAMES_OK:
@@ -304,8 +317,11 @@ class _Writer(Report):
         report = self
         texts: list[dict[str, Any]] = []
         tool_calls: list[dict[str, Any]] = []
-        own_ids: list[str] = []  # the calls' own ids, which their results name
+        calls: list[tuple[str, int, str]] = []  # (own id, position, id sent)
         results: list[tuple[int, Any]] = []
+        ids = self.ids
+        ids.new_turn()
+        ids.reserve(block["id"] for block in content if block["type"] == "tool_use")
         for position, block in enumerate(content):
             kind = block["type"]
             path = f"messages[{index}].content[{position}]"
@@ -323,12 +339,12 @@ class _Writer(Report):
                 if "raw_input" in block:
                     report_raw_input(report, block, path, True)
                 report_signature(report, block, path)
-                call_id = block["id"]
-                self.calls[call_id] = block["name"]
-                own_ids.append(call_id)
+                sent = ids.sent(report, block["id"], f"{path}.id")
+                self.calls[sent] = block["name"]
+                calls.append((block["id"], position, sent))
                 tool_calls.append(
                     {
-                        "id": self.short_id(call_id, path),
+                        "id": sent,
                         "type": "function",
                         "function": {"name": block["name"], "arguments": arguments_text(block)},
                     }
@@ -351,8 +367,14 @@ class _Writer(Report):
             entry["tool_calls"] = tool_calls
         if texts or tool_calls or not content:
             self.out.append(entry)
-            for call_id in own_ids:
-                self.waiting[call_id] = index
+            for call_id, position, sent in calls:
+                self.waiting[sent] = index
+                queue = self.own.get(call_id)
+                if queue is None:
+                    self.own[call_id] = deque(((sent, position),))
+                else:
+                    queue.append((sent, position))
+                    self.shared[call_id] = self.shared.get(call_id, 1) + 1
         if results:
             report_tool_message(report, msg, index)
             self.tool_messages(results, index)
@@ -415,15 +437,23 @@ class _Writer(Report):
         for position, block in results:
             path = f"messages[{index}].content[{position}]"
             call_id = block["id"]
-            if self.waiting.pop(call_id, None) is None:
-                if call_id in self.calls:  # answered: the call no longer waits
+            if self.own:
+                queue = self.own.get(call_id)
+                sent = queue.popleft()[0] if queue else None
+            else:  # the calls went inline, each with its own id
+                sent = call_id if call_id in self.waiting else None
+            if sent is None or self.waiting.pop(sent, None) is None:
+                if (call_id in self.own) if self.own else (call_id in self.calls):  # answered
                     report.drop(path, "second tool result for one tool call", DUPLICATE, block)
                 else:
                     report.drop(
                         path, "tool result without its tool call right before it", ORPHAN, block
                     )
                 continue
-            if self.calls[call_id] != block["name"]:
+            count = self.shared.get(call_id)
+            if count is not None:
+                report_ambiguous(report, call_id, count, sent, f"{path}.id")
+            if self.calls[sent] != block["name"]:
                 report.drop(
                     f"{path}.name",
                     f"tool name {block['name']!r} of a tool result",
@@ -433,12 +463,12 @@ class _Writer(Report):
                 )
             output = block["output"]
             if type(output) is str:
-                sent: Any = output
+                output_sent: Any = output
             elif is_block_list(output):
-                sent = []
+                output_sent = []
                 for item_index, item in enumerate(output):
                     if item["type"] == "text":
-                        sent.append({"type": "text", "text": item["text"]})
+                        output_sent.append({"type": "text", "text": item["text"]})
                         continue
                     item_path = f"{path}.output[{item_index}]"
                     if item["type"] == "video":
@@ -455,14 +485,12 @@ class _Writer(Report):
                             "sent in a user message after the tool messages",
                             "Chat Completions tool messages hold text only",
                         )
-                if not sent:
-                    sent = ""
+                if not output_sent:
+                    output_sent = ""
             else:
                 report_json_output(report, path)
-                sent = output_text(output)
-            out.append(
-                {"role": "tool", "tool_call_id": self.wire.get(call_id, call_id), "content": sent}
-            )
+                output_sent = output_text(output)
+            out.append({"role": "tool", "tool_call_id": sent, "content": output_sent})
 
 
 def _media_part(report: Report, block: dict[str, Any], path: str) -> dict[str, Any] | None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import deque
 from typing import Any
 
 from .._errors import MessageError
@@ -19,6 +20,7 @@ from ._common import (
     DEFAULT_NAMES,
     IMAGE_TYPES,
     TOOL_RESULTS_NAME,
+    CallIds,
     Conversion,
     Parsed,
     Report,
@@ -31,14 +33,15 @@ from ._common import (
     messages_in,
     output_text,
     plain,
-    renamed_call,
     repeated_id_why,
+    report_ambiguous,
     report_json_output,
     report_local,
     report_raw_input,
     report_signature,
     report_tool_message,
     result_name,
+    short_id,
     source_from_url,
     state_field,
     state_of,
@@ -112,9 +115,18 @@ UNANSWERED = "Responses refuses a function call without a function call output l
 ORPHAN = "Responses takes a function call output only after the function call with its id"
 DUPLICATE = duplicate_why(FORMAT)
 REPEATED_ID = repeated_id_why(FORMAT)
+MAX_ID = 64
+LONG_ID = (
+    f"Responses takes call ids of {MAX_ID} characters at most; the call's results follow "
+    "the new id, and they come back with it"
+)
 NO_ID = (
     "a Responses reasoning item needs the id the API gave it, and this message's metadata "
     "keeps none for it"
+)
+ITEM_ID_AFTER_REASONING = (
+    "Responses takes the id of an item after the reasoning item it follows, and once in the "
+    "input; that reasoning item was not sent or the id went before"
 )
 SENT_BEFORE = (
     "Responses refuses two input items with one id, and a reasoning item with this one was "
@@ -129,47 +141,73 @@ NOT_FOLLOWED = (
 class _Writer(Report):
     """The Responses input items of one conversation, and the report of what they cost.
 
-    ``answered`` holds the calls that a later message answers, as (index of the message
-    with the call, call id); ``last_other`` the index of the last message that is not tool
-    results (a call after it waits for its output, and is sent as it is). ``calls`` maps
-    each call id sent to its tool, ``sent_as`` a call's own id to the id it was sent with
-    (the last call of that id), ``given`` the ids sent that have their output.
+    ``answers`` maps each tool result, as (message index, block position), to the call it
+    answers: the oldest call without a result of the last message with calls of its id
+    (a result names its call by id only). ``shared`` holds the results paired so among
+    calls that share an id, with how many do. ``last_other`` is the index of the last
+    message that is not tool results (a call after it waits for its output, and is sent
+    as it is). ``ids`` gives each call the id it is sent with, ``sent`` that id by the
+    call's (message index, block position), ``calls`` the tool of each id sent.
     """
 
-    __slots__ = ("answered", "calls", "given", "item_ids", "last_other", "out", "sent_as")
+    __slots__ = (
+        "answered",
+        "answers",
+        "calls",
+        "ids",
+        "item_ids",
+        "last_other",
+        "out",
+        "sent",
+        "shared",
+    )
 
     def __init__(self, format: str, strict: object) -> None:
         Report.__init__(self, format, strict)
         self.out: list[dict[str, Any]] = []
         self.calls: dict[str, str] = {}
-        self.sent_as: dict[str, str] = {}
-        self.given: set[str] = set()
+        self.ids = CallIds(REPEATED_ID, _short, LONG_ID, MAX_ID)
+        self.sent: dict[tuple[int, int], str] = {}
         self.item_ids: set[str] = set()  # the ids of the items sent with theirs
-        self.answered: set[tuple[int, str]] = set()
+        self.answers: dict[tuple[int, int], tuple[int, int]] = {}
+        self.answered: set[tuple[int, int]] = set()
+        self.shared: dict[tuple[int, int], int] = {}
         self.last_other = -1
 
     def start(self, conversation: list[Any]) -> list[bool]:
-        """Find which call each message answers; return which messages are tool results."""
-        answered = self.answered
-        latest: dict[str, int] = {}  # call id -> the message of the last call with it
+        """Pair each result with its call; return which messages are tool results."""
+        answers = self.answers
+        # call id -> (message index, positions of its calls still without a result,
+        # how many calls of that message have the id), for the last message with one
+        latest: dict[str, tuple[int, deque[int], int]] = {}
         results_only = []
         for index, msg in enumerate(conversation):
             content: Any = msg.content
             only = type(content) is not str and bool(content)
             if type(content) is not str:
-                for block in content:
+                for position, block in enumerate(content):
                     kind = block["type"]
                     if kind == "tool_result":
-                        at = latest.get(block["id"])
-                        if at is not None:
-                            answered.add((at, block["id"]))
+                        entry = latest.get(block["id"])
+                        if entry is not None and entry[1]:
+                            call = (entry[0], entry[1].popleft())
+                            answers[index, position] = call
+                            self.answered.add(call)
+                            if entry[2] > 1:
+                                self.shared[index, position] = entry[2]
                         continue
                     if kind == "tool_use":
-                        latest[block["id"]] = index
+                        entry = latest.get(block["id"])
+                        if entry is None or entry[0] != index:
+                            latest[block["id"]] = (index, deque((position,)), 1)
+                        else:
+                            entry[1].append(position)
+                            latest[block["id"]] = (index, entry[1], entry[2] + 1)
                     only = False
             if not only:
                 self.last_other = index
             results_only.append(only)
+        self.ids.reserve(latest)
         return results_only
 
     def assistant(self, msg: Any, content: Any, index: int) -> None:
@@ -211,12 +249,17 @@ class _Writer(Report):
         if not state:  # no ids kept: no reasoning item is sent, and nothing to pair
             self.out.extend(item for _, item in items)
             items = []
-        follows_reasoning = False
+        # The items after a reasoning item sent keep their ids (the reasoning item's
+        # response gave them); after one not sent, an item's id would name a reasoning
+        # item the input lacks, and goes (reported), as an id sent before does.
+        reasoning = ""  # "sent" or "dropped": what became of the last reasoning item
         last_id = None  # the id of the last item sent with its id
+        reported: set[str] = set()
         for at, (position, item) in enumerate(items):
+            path = f"messages[{index}].content[{position}]"
             if item["type"] == "reasoning":
                 following = items[at + 1][1] if at + 1 < len(items) else None
-                path = f"messages[{index}].content[{position}]"
+                reasoning = "dropped"
                 if following is None or following["type"] == "reasoning" or "id" not in following:
                     self.drop(path, "thinking block", NOT_FOLLOWED, content[position])
                     continue
@@ -225,15 +268,20 @@ class _Writer(Report):
                     continue
                 self.out.append(item)
                 self.item_ids.add(item["id"])
-                follows_reasoning, last_id = True, None
+                reasoning, last_id = "sent", None
                 continue
+            item_id = item.get("id")
             if (
-                "id" in item
-                and item["id"] != last_id
-                and (not follows_reasoning or item["id"] in self.item_ids)
+                item_id is not None
+                and item_id != last_id
+                and (reasoning != "sent" or item_id in self.item_ids)
             ):
                 item = _without_id(item)
-            follows_reasoning = False
+                if reasoning and item_id not in reported:
+                    reported.add(item_id)
+                    self.change(
+                        f"{path}.id", f"item id {item_id!r}", "not sent", ITEM_ID_AFTER_REASONING
+                    )
             previous = self.out[-1] if self.out else None
             if (
                 last_id is not None
@@ -276,15 +324,12 @@ class _Writer(Report):
         if "raw_input" in block:
             report_raw_input(self, block, path, True)
         report_signature(self, block, path)
-        call_id = block["id"]
-        if (index, call_id) not in self.answered and index < self.last_other:
+        if (index, position) not in self.answered and index < self.last_other:
             self.drop(path, "tool call without a tool result after it", UNANSWERED, block)
             return None
-        sent = call_id
-        if call_id in self.calls:
-            sent = renamed_call(self, call_id, self.calls, f"{path}.id", REPEATED_ID)
+        sent = self.ids.sent(self, block["id"], f"{path}.id")
         self.calls[sent] = block["name"]
-        self.sent_as[call_id] = sent
+        self.sent[index, position] = sent
         item = {
             "type": "function_call",
             "call_id": sent,
@@ -313,9 +358,22 @@ class _Writer(Report):
         if state_field(state, position, "text_in") == "content":
             item["summary"] = []
             item["content"] = [{"type": "reasoning_text", "text": text}] if text else []
+        entry = state.get(str(position))
+        parts_kept = entry.get("summary") if isinstance(entry, dict) else None
+        if (
+            "content" not in item
+            and isinstance(parts_kept, list)
+            and all(type(part) is str for part in parts_kept)
+            and "\n\n".join(parts_kept) == text
+        ):
+            # the summary's parts as the API gave them, joined in the thinking block
+            item["summary"] = [{"type": "summary_text", "text": part} for part in parts_kept]
         encrypted = state_field(state, position, "encrypted_content")
         if encrypted is not None:
             item["encrypted_content"] = encrypted
+        status = state_field(state, position, "status")
+        if status is not None:
+            item["status"] = status
         return item
 
     def other(
@@ -374,14 +432,18 @@ class _Writer(Report):
     def outputs(self, results: list[tuple[int, Any]], index: int) -> None:
         for position, block in results:
             path = f"messages[{index}].content[{position}]"
-            sent_id = self.sent_as.get(block["id"])
+            call = self.answers.get((index, position))
+            sent_id = None if call is None else self.sent.get(call)
             if sent_id is None:
-                self.drop(path, "tool result without its tool call before it", ORPHAN, block)
+                if call is None and block["id"] in self.ids.reserved:
+                    # every call of the last message with this id has its result
+                    self.drop(path, "second tool result for one tool call", DUPLICATE, block)
+                else:
+                    self.drop(path, "tool result without its tool call before it", ORPHAN, block)
                 continue
-            if sent_id in self.given:
-                self.drop(path, "second tool result for one tool call", DUPLICATE, block)
-                continue
-            self.given.add(sent_id)
+            count = self.shared.get((index, position))
+            if count is not None:
+                report_ambiguous(self, block["id"], count, sent_id, f"{path}.id")
             name = self.calls[sent_id]
             if name != block["name"]:
                 self.drop(
@@ -417,6 +479,10 @@ class _Writer(Report):
                 report_json_output(self, path)
                 sent = output_text(output)
             self.out.append({"type": "function_call_output", "call_id": sent_id, "output": sent})
+
+
+def _short(call_id: str) -> str:
+    return short_id(call_id, MAX_ID)
 
 
 def _without_id(item: dict[str, Any]) -> dict[str, Any]:
@@ -693,7 +759,8 @@ def _reasoning(report: Report, item: dict[str, Any], path: str, assistant: _Assi
             "agentmsg keeps one thinking block per reasoning item, made of the summary",
             item["content"],
         )
-    if len(texts[source]) > 1:
+    several = len(texts[source]) > 1
+    if several and (source == "content" or item.get("id") is None):
         report.change(
             f"{path}.{source}",
             f"{len(texts[source])} {source} parts",
@@ -703,6 +770,10 @@ def _reasoning(report: Report, item: dict[str, Any], path: str, assistant: _Assi
     kept: dict[str, Any] = {}
     if item.get("id") is not None:
         kept["id"] = check_name(item["id"], f"{path}.id")
+        if several and source == "summary":  # the parts go back as they came
+            kept["summary"] = texts["summary"]
+        if item.get("status") is not None:
+            kept["status"] = check_str(item["status"], f"{path}.status")
         if item.get("encrypted_content") is not None:
             kept["encrypted_content"] = check_str(
                 item["encrypted_content"], f"{path}.encrypted_content"
@@ -710,13 +781,15 @@ def _reasoning(report: Report, item: dict[str, Any], path: str, assistant: _Assi
         if source == "content":
             kept["text_in"] = "content"
         assistant.state[str(len(assistant.blocks))] = kept
-    elif item.get("encrypted_content") is not None:
-        report.drop(
-            f"{path}.encrypted_content",
-            "encrypted reasoning of a reasoning item without an id",
-            "Responses takes reasoning back only with its id",
-            item["encrypted_content"],
-        )
+    else:
+        for key in ("encrypted_content", "status"):
+            if item.get(key) is not None:
+                report.drop(
+                    f"{path}.{key}",
+                    f"`{key}` of a reasoning item without an id",
+                    "Responses takes reasoning back only with its id",
+                    item[key],
+                )
     assistant.blocks.append({"type": "thinking", "thinking": "\n\n".join(texts[source])})
 
 
