@@ -183,7 +183,7 @@ class TestBlocksInPlace:
                 lambda content: content[1]["source"].__setitem__("url", "ftp://x/a.png"),
                 "content[1].source.url",
                 "`content[1].source.url` must be an http or https URL, a data: URL holding "
-                "image data, a file:// URL or an absolute file path, not 'ftp://x/a.png'.",
+                "image data, a file:// URL or a local file path, not 'ftp://x/a.png'.",
             ),
             (
                 lambda content: content[2]["input"].__setitem__("when", {1, 2}),
