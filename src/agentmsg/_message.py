@@ -15,7 +15,7 @@ from ._containers import (
     copy_json,
 )
 from ._errors import MessageAttributeError, MessageError
-from ._ids import _state, format_time_ns, new_id, now_timestamp, random_ids
+from ._ids import active_clock, format_time_ns, new_id, now_timestamp, random_ids
 from ._validate import (
     _ROLE_SET,
     as_dict,
@@ -46,7 +46,7 @@ Role = Literal["user", "assistant", "system"]
 _object_setattr = object.__setattr__
 # Bound once: Msg.__init__ calls them for every message.
 _pop_id = random_ids.pop
-_get_clock = _state.get
+_get_clock = active_clock
 _REPR_DATA_LIMIT = 48
 
 
@@ -157,10 +157,8 @@ class Msg:
             name = check_name(name)
         if type(role) is not str or role not in _ROLE_SET:
             role = check_role(role)  # type: ignore[assignment]
-        if type(content) is str and content.isascii():
-            checked = content
-        else:
-            checked = check_content(content)
+        ascii_text = type(content) is str and content.isascii()
+        checked = content if ascii_text else check_content(content)
         if metadata is not None:
             metadata = check_metadata(metadata)
         seeded = (id is None or timestamp is None) and _get_clock() is not None
