@@ -27,6 +27,7 @@ access, once per message.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from functools import partial
 from typing import Any, SupportsIndex
 
 __all__ = [
@@ -261,6 +262,14 @@ def _json_key(container: Any, key: Any) -> None:
         raise bad_key(_path_of(container), key)
 
 
+def _key_path(container: Any, key: object) -> str:
+    return f"{_path_of(container)}.{key}"
+
+
+def _item_path(container: Any, at: object) -> str:
+    return f"{_path_of(container)}[{at}]"
+
+
 def _clean(text: str) -> bool:
     from ._validate import clean_text
 
@@ -376,7 +385,7 @@ class CheckedDict(dict[Any, Any]):
         root, node = _place(self)
         if root is _JSON:
             _json_key(self, key)
-            checked = _json_item(self, node, value, lambda: f"{_path_of(self)}.{key}")
+            checked = _json_item(self, node, value, partial(_key_path, self, key))
             _dict_setitem(self, key, checked)
             return
         _edit_dict(self, root, node, lambda: _dict_setitem(self, key, value))
@@ -415,8 +424,7 @@ class CheckedDict(dict[Any, Any]):
             checked = {}
             for key, value in added.items():
                 _json_key(self, key)
-                where = lambda key=key: f"{_path_of(self)}.{key}"  # noqa: E731
-                checked[key] = _json_item(self, node, value, where)
+                checked[key] = _json_item(self, node, value, partial(_key_path, self, key))
             _dict_update(self, checked)
             return
         _edit_dict(self, root, node, lambda: _dict_update(self, *args, **kwargs))
@@ -480,7 +488,7 @@ class CheckedList(_PlainList):
     def _items(self, values: Iterable[Any], first: int, level: int) -> list[Any]:
         """*values* checked for places *first*, *first* + 1... of a JSON list."""
         return [
-            _json_item(self, level, value, lambda at=at: f"{_path_of(self)}[{at}]")
+            _json_item(self, level, value, partial(_item_path, self, at))
             for at, value in enumerate(values, first)
         ]
 

@@ -10,6 +10,7 @@ from contextlib import contextmanager, suppress
 from contextvars import ContextVar
 from datetime import datetime, timedelta
 from time import time_ns
+from typing import Any
 
 from ._validate import must_be, parse_timestamp
 
@@ -68,7 +69,12 @@ class _Clock:
     __slots__ = ("block", "now", "outer", "rng_state", "step")
 
     def __init__(
-        self, block: _Block, rng_state: object, now: datetime, step: timedelta, outer: _Clock | None
+        self,
+        block: _Block,
+        rng_state: tuple[Any, ...],
+        now: datetime,
+        step: timedelta,
+        outer: _Clock | None,
     ) -> None:
         self.block = block
         self.rng_state = rng_state  # random.Random's getstate()

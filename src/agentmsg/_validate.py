@@ -19,6 +19,7 @@ import math
 import sys
 from collections.abc import Callable, Iterable
 from datetime import datetime
+from functools import partial
 from typing import Any
 
 from ._blocks import BLOCK_TYPES
@@ -352,10 +353,8 @@ def _json_copy(value: Any, room: int) -> Any:
         raise _bad_leaf(value)
     big = _BIG_INT
     for key, item in copied.items():
-        if type(key) is not str:
-            raise _Bad(lambda path, key=key: bad_key(path, key))
-        if not key.isascii() and not clean_text(key):
-            raise _Bad(lambda path, key=key: bad_key(path, key))
+        if type(key) is not str or not (key.isascii() or clean_text(key)):
+            raise _Bad(partial(_bad_key_at, key))
         leaf = type(item)
         if leaf is str:
             if item.isascii() or clean_text(item):
@@ -371,13 +370,13 @@ def _json_copy(value: Any, room: int) -> Any:
         else:
             try:
                 copied[key] = _json_copy(item, room - 1)
-            except _Bad as bad:
-                bad.keys.append(f".{key}")
+            except _Bad as problem:
+                problem.keys.append(f".{key}")
                 raise
             continue
-        bad = _bad_leaf(item)
-        bad.keys.append(f".{key}")
-        raise bad
+        found = _bad_leaf(item)
+        found.keys.append(f".{key}")
+        raise found
     return copied
 
 
@@ -399,14 +398,18 @@ def _json_list(copied: list[Any], room: int) -> list[Any]:
         else:
             try:
                 copied[index] = _json_copy(item, room - 1)
-            except _Bad as bad:
-                bad.keys.append(f"[{index}]")
+            except _Bad as problem:
+                problem.keys.append(f"[{index}]")
                 raise
             continue
-        bad = _bad_leaf(item)
-        bad.keys.append(f"[{index}]")
-        raise bad
+        found = _bad_leaf(item)
+        found.keys.append(f"[{index}]")
+        raise found
     return copied
+
+
+def _bad_key_at(key: object, path: str) -> MessageError:
+    return bad_key(path, key)
 
 
 def bad_key(path: str, key: object) -> MessageError:
