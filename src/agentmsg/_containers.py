@@ -15,9 +15,15 @@ accepts, whatever is done to it.
   as a block and stored as a copy, so the caller's dict never aliases the message's.
 - :class:`CheckedDict` and :class:`CheckedList` are every dict and list inside it (the
   blocks, their sources, tool inputs and outputs) and ``msg.metadata`` with what it
-  holds. Each knows the container it sits in (``_parent``); a change is made, then the
-  whole block (or the whole metadata) it belongs to is checked, and the change undone
-  if the check fails. Values put in are stored as checked copies.
+  holds. Each knows the container it sits in (``_parent``). Inside a JSON value that
+  only the JSON rules govern (the metadata, a tool's input, a tool's dict output), a
+  change checks just the values it puts in, against the levels left above them
+  (:data:`~agentmsg._validate.MAX_DEPTH`), before anything is stored: appending to a
+  long list costs the same at any length. Anywhere else (a block, a source, a tool's
+  list output, a role message's field) the change is made, the whole block or field is
+  checked, and the change undone if the check fails. Values put in are stored as
+  checked copies; ``__init__``, which ``dict`` and ``list`` use to fill themselves in
+  place, is checked like any other change.
 
 Reading costs nothing extra, and neither does building, copying or loading a message
 whose content is never read through ``msg.content``: the conversion happens on first

@@ -15,7 +15,7 @@ from ._containers import (
     copy_json,
 )
 from ._errors import MessageAttributeError, MessageError
-from ._ids import active_clock, format_time_ns, new_id, now_timestamp, random_ids
+from ._ids import _state, active_clock, format_time_ns, new_id, now_timestamp, random_ids
 from ._validate import (
     _ROLE_SET,
     as_dict,
@@ -27,6 +27,7 @@ from ._validate import (
     check_optional_str,
     check_role,
     check_timestamp,
+    clean_text,
     is_block_list,
     is_mapping,
     must_be,
@@ -46,7 +47,7 @@ Role = Literal["user", "assistant", "system"]
 _object_setattr = object.__setattr__
 # Bound once: Msg.__init__ calls them for every message.
 _pop_id = random_ids.pop
-_get_clock = active_clock
+_get_state = _state.get
 _REPR_DATA_LIMIT = 48
 
 
@@ -157,11 +158,17 @@ class Msg:
             name = check_name(name)
         if type(role) is not str or role not in _ROLE_SET:
             role = check_role(role)  # type: ignore[assignment]
-        ascii_text = type(content) is str and content.isascii()
-        checked = content if ascii_text else check_content(content)
+        text = type(content) is str and (content.isascii() or clean_text(content))
+        checked = content if text else check_content(content)
         if metadata is not None:
             metadata = check_metadata(metadata)
-        seeded = (id is None or timestamp is None) and _get_clock() is not None
+        # The context variable first (a C call): only a context that has been in a
+        # deterministic() block asks whether that block is still open.
+        seeded = (
+            (id is None or timestamp is None)
+            and _get_state() is not None
+            and active_clock() is not None
+        )
         if id is None:
             if seeded:
                 id = new_id()
