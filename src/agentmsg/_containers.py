@@ -251,13 +251,11 @@ def _json_item(container: Any, level: int, value: Any, where: Callable[[], str])
     as a checked copy."""
     from ._validate import MAX_DEPTH, check_json
 
-    kind = type(value)
-    if kind is int or kind is bool or value is None:
-        copied = check_json(value, where)
-        return copied
-    if kind is str:
-        return check_json(value, where)
-    return _checked(check_json(value, where, MAX_DEPTH - level), container)
+    copied = check_json(value, where, MAX_DEPTH - level)
+    kind = type(copied)
+    if kind is dict or kind is list:
+        return _checked(copied, container)
+    return copied
 
 
 def _json_key(container: Any, key: Any) -> None:
