@@ -66,26 +66,42 @@ class _Clock:
     contexts ever draw from one stream in an order the scheduler picks.
     """
 
-    __slots__ = ("block", "now", "outer", "rng_state", "step")
+    __slots__ = ("base", "block", "drawn", "now", "outer", "step")
 
     def __init__(
         self,
         block: _Block,
-        rng_state: tuple[Any, ...],
+        base: tuple[Any, ...],
+        drawn: int,
         now: datetime,
         step: timedelta,
         outer: _Clock | None,
     ) -> None:
         self.block = block
-        self.rng_state = rng_state  # random.Random's getstate()
+        # The id stream's state: a random.Random state, then *drawn* ids drawn from it.
+        self.base = base
+        self.drawn = drawn
         self.now = now
         self.step = step
         self.outer = outer
 
+    def replace(self, base: tuple[Any, ...], drawn: int, now: datetime) -> _Clock:
+        return _Clock(self.block, base, drawn, now, self.step, self.outer)
+
 
 _state: ContextVar[_Clock | None] = ContextVar("agentmsg_deterministic", default=None)
 _scratch = threading.local()
-"""Each thread's one ``random.Random``, loaded with a clock's state to draw an id."""
+"""Each thread's one ``random.Random`` (``rng``) and the id stream state it is at
+(``base``, ``drawn``): a context that draws one id after another loads no state."""
+_REBASE = 16
+"""Ids drawn from one saved state before a new one is saved: saving costs as much as
+drawing a few ids, and a context that finds the generator elsewhere draws at most this
+many again to catch up."""
+
+
+def _draw(rng: Any) -> str:
+    choice = rng.choice
+    return "".join(choice(_ALPHABET) for _ in range(_ID_LENGTH))
 
 
 def active_clock() -> _Clock | None:
@@ -106,15 +122,24 @@ def new_id() -> str:
                 return random_ids.pop()
             except IndexError:  # empty: refill (another thread may empty it again)
                 _refill()
-    rng = getattr(_scratch, "rng", None)
+    scratch = _scratch
+    rng = getattr(scratch, "rng", None)
     if rng is None:
         import random
 
-        rng = _scratch.rng = random.Random(0)
-    rng.setstate(clock.rng_state)
-    choice = rng.choice
-    value = "".join(choice(_ALPHABET) for _ in range(_ID_LENGTH))
-    _state.set(_Clock(clock.block, rng.getstate(), clock.now, clock.step, clock.outer))
+        rng = scratch.rng = random.Random(0)
+        scratch.base = None
+    base, drawn = clock.base, clock.drawn
+    if scratch.base is not base or scratch.drawn != drawn:  # another context drew last
+        rng.setstate(base)
+        for _ in range(drawn):
+            _draw(rng)
+    value = _draw(rng)
+    drawn += 1
+    if drawn == _REBASE:
+        base, drawn = rng.getstate(), 0
+    scratch.base, scratch.drawn = base, drawn
+    _state.set(clock.replace(base, drawn, clock.now))
     return value
 
 
@@ -144,7 +169,7 @@ def now_timestamp() -> str:
     if clock is None:
         return format_time_ns(time_ns())
     value = clock.now
-    _state.set(_Clock(clock.block, clock.rng_state, value + clock.step, clock.step, clock.outer))
+    _state.set(clock.replace(clock.base, clock.drawn, value + clock.step))
     return value.isoformat(" ", "milliseconds")
 
 
@@ -200,7 +225,7 @@ def deterministic(
         raise must_be("step_seconds", "a number of seconds >= 0", step_seconds)
     block = _Block()
     state = random.Random(str(seed)).getstate()
-    clock = _Clock(block, state, begin, timedelta(seconds=step_seconds), active_clock())
+    clock = _Clock(block, state, 0, begin, timedelta(seconds=step_seconds), active_clock())
     token = _state.set(clock)
     try:
         yield
