@@ -291,6 +291,26 @@ class TestDeterministicTasks:
         assert stream[2:5] == second
         assert stream[:3] == mine  # the block itself went on from its own state
 
+    def test_long_interleaved_streams(self):
+        """Two tasks drawing many ids turn about, each from its own state, get the same
+        ids as one context drawing them alone (the saved states and the catching up
+        between them change nothing)."""
+        with deterministic(seed=12):
+            alone = [new_id() for _ in range(45)]
+
+        async def main() -> list[list[tuple[str, str]]]:
+            with deterministic(seed=12):
+                new_id()
+                first = asyncio.create_task(self.draw(40))  # from the second id
+                new_id()
+                new_id()
+                second = asyncio.create_task(self.draw(40))  # from the fourth
+                return list(await asyncio.gather(first, second))
+
+        first, second = asyncio.run(main())
+
+        assert (alone[1:41], alone[3:43]) == ([i for i, _ in first], [i for i, _ in second])
+
     def test_the_end_of_the_block_ends_it_for_its_tasks(self):
         """A task created inside the block that runs after the block ended makes random
         ids and real timestamps, not the block's."""
