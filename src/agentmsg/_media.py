@@ -461,7 +461,11 @@ def _check_local_file(url: str, kind: str, path: str, files: _Files) -> None:
     # Where the path leads once `..` and links are followed, decided before anything is
     # opened: a file outside the folder is neither read nor said to exist.
     target = os.path.realpath(os.path.join(files.root, name))
-    if os.path.commonpath([files.root, target]) != files.root:
+    try:
+        inside = os.path.commonpath([files.root, target]) == files.root
+    except ValueError:  # on another drive (Windows)
+        inside = False
+    if not inside:
         msg = (
             f"`{path}` names a file outside the folder given to check_media, "
             f"which is not read: {url!r}."
