@@ -250,8 +250,8 @@ showcase
 # show. The message accepts any mix, though, and checks every block in it.
 #
 # Nothing is downloaded when a block points to a URL: the message only keeps the address.
-# A URL is an ``http``, ``https`` or ``data:`` URL, or names a file on the local disk by an
-# absolute path or a ``file://`` URL.
+# A URL is an ``http``, ``https`` or ``data:`` URL, or names a file on the local disk by a
+# path, absolute or relative, or a ``file://`` URL.
 #
 # Media as base64 text
 # --------------------

@@ -39,8 +39,9 @@ lists each difference with its reason.
 # An AgentScope message is built with the sender's name, the content and the role, in
 # that order, and its content blocks are plain dicts described by ``TypedDict``
 # classes. The same lines build an agentmsg message. In AgentScope, an image may point
-# to a file on the local disk, by an absolute path or a ``file://`` URL; agentmsg accepts
-# both. Nothing is read when the message is built.
+# to a file on the local disk, by a path, absolute or relative, or by a ``file://`` URL;
+# agentmsg accepts all three and keeps them as written. Nothing is read when the
+# message is built.
 
 from agentmsg import ImageBlock, Msg, TextBlock, ToolUseBlock, URLSource
 
@@ -68,14 +69,16 @@ report
 
 # %%
 # :meth:`Msg.check_media <agentmsg.Msg.check_media>` is the one method that reads local
-# files: it opens each one and checks that its bytes are an image, a sound or a video, as
-# the block says. Nothing has put files at the paths of this example, neither on the
-# machine that builds the documentation nor on yours, so the first one is reported.
+# files, and only inside the folder you name: a message may come from anyone, and a file
+# it merely names is never opened. Given the folder, it opens each file and checks that
+# its bytes are an image, a sound or a video, as the block says. Nothing has put files
+# at the paths of this example, neither on the machine that builds the documentation
+# nor on yours, so the first one is reported.
 
 from agentmsg import MediaError
 
 try:
-    report.check_media()
+    report.check_media(root="/srv/uploads")
 except MediaError as error:
     print(error)
 
@@ -382,9 +385,10 @@ print(awaited == called)
 #      - Refused, apart from the optional fields AgentScope writes. A misspelled field
 #        would otherwise be kept, and its value never read.
 #    * - Local files
-#      - Absolute paths and ``file://`` URLs only; a relative path would name another
-#        file in another folder. Cards never link them, and only
-#        :meth:`~agentmsg.Msg.check_media` reads them.
+#      - Paths, absolute or relative, and ``file://`` URLs, kept as written. Cards never
+#        link them, and only :meth:`~agentmsg.Msg.check_media` reads them, inside the
+#        folder you give it, where AgentScope's formatters read every file a message
+#        names.
 #    * - ``get_content_blocks``
 #      - Returns copies, where AgentScope returns the message's own blocks. Change a block
 #        through ``msg.content``, where the change is checked.

@@ -274,8 +274,8 @@ except MediaError as error:
 # Some mistakes do not need the bytes to be decoded, and agentmsg refuses them as soon as
 # the message is built. The first is a URL of a kind agentmsg does not know: a
 # ``javascript:`` URL shown in a browser could run code. Besides ``http``, ``https`` and
-# ``data:`` URLs, only local files are accepted, by an absolute path or a ``file://`` URL,
-# as :ref:`tutorial-migration` shows.
+# ``data:`` URLs, only local files are accepted, by a path, absolute or relative, or a
+# ``file://`` URL, as :ref:`tutorial-migration` shows.
 
 from agentmsg import MessageError, URLSource
 

@@ -47,12 +47,12 @@ class URLSource(TypedDict):
     """Media found at a URL or in a local file.
 
     ``url`` is an ``http`` or ``https`` URL, a ``data:`` URL (whose media type, if it
-    names one, is of the block's kind), a ``file://`` URL, or an absolute local path
-    (``/home/ada/cat.png``, ``C:\\photos\\cat.png``), as AgentScope's formatters
-    accept them. Nothing is fetched or read when a message is built;
-    :meth:`Msg.check_media <agentmsg.Msg.check_media>` reads local files, and chat cards
-    show local files as paths, never as links. A relative path is refused: it would name
-    another file in another working directory.
+    names one, is of the block's kind), a ``file://`` URL, or a local path, absolute
+    (``/home/ada/cat.png``, ``C:\\photos\\cat.png``) or relative (``./cat.png``), kept as
+    written, as AgentScope's formatters accept them. Nothing is fetched or read when a
+    message is built; :meth:`Msg.check_media <agentmsg.Msg.check_media>` reads local
+    files only inside the folder it is given, and chat cards show local files as paths,
+    never as links.
     """
 
     type: Literal["url"]

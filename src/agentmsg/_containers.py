@@ -15,9 +15,15 @@ accepts, whatever is done to it.
   as a block and stored as a copy, so the caller's dict never aliases the message's.
 - :class:`CheckedDict` and :class:`CheckedList` are every dict and list inside it (the
   blocks, their sources, tool inputs and outputs) and ``msg.metadata`` with what it
-  holds. Each knows the container it sits in (``_parent``); a change is made, then the
-  whole block (or the whole metadata) it belongs to is checked, and the change undone
-  if the check fails. Values put in are stored as checked copies.
+  holds. Each knows the container it sits in (``_parent``). Inside a JSON value that
+  only the JSON rules govern (the metadata, a tool's input, a tool's dict output), a
+  change checks just the values it puts in, against the levels left above them
+  (:data:`~agentmsg._validate.MAX_DEPTH`), before anything is stored: appending to a
+  long list costs the same at any length. Anywhere else (a block, a source, a tool's
+  list output, a role message's field) the change is made, the whole block or field is
+  checked, and the change undone if the check fails. Values put in are stored as
+  checked copies; ``__init__``, which ``dict`` and ``list`` use to fill themselves in
+  place, is checked like any other change.
 
 Reading costs nothing extra, and neither does building, copying or loading a message
 whose content is never read through ``msg.content``: the conversion happens on first
@@ -27,6 +33,7 @@ access, once per message.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from functools import partial
 from typing import Any, SupportsIndex
 
 __all__ = [
@@ -111,6 +118,10 @@ def copy_blocks(blocks: Any) -> list[Any]:
     return copied
 
 
+_new_dict = dict.__new__
+_new_list = list.__new__
+
+
 def _checked(value: Any, parent: Any) -> Any:
     """A checked deep copy of a validated *value*, its containers inside *parent*.
 
@@ -119,13 +130,16 @@ def _checked(value: Any, parent: Any) -> Any:
     """
     kind = type(value)
     if kind is dict or kind is CheckedDict:
-        new_dict = CheckedDict()
+        new_dict: CheckedDict = _new_dict(CheckedDict)
         new_dict._parent = parent
         for key, item in value.items():
-            _dict_setitem(new_dict, key, _checked(item, new_dict))
+            inner = type(item)
+            if inner is not str and inner is not int:
+                item = _checked(item, new_dict)
+            _dict_setitem(new_dict, key, item)
         return new_dict
     if kind is list or kind is CheckedList or kind is ContentList:
-        new_list = CheckedList()
+        new_list: CheckedList = _new_list(CheckedList)
         new_list._parent = parent
         _list_extend(new_list, [_checked(item, new_list) for item in value])
         return new_list
@@ -136,7 +150,7 @@ def _checked(value: Any, parent: Any) -> Any:
 
 def checked_content(blocks: list[Any]) -> ContentList:
     """The :class:`ContentList` of a message's validated *blocks*."""
-    content = ContentList()
+    content: ContentList = _new_list(ContentList)
     _list_extend(content, [_checked(block, content) for block in blocks])
     return content
 
@@ -162,46 +176,140 @@ def checked_field(value: Any, check: Callable[[Any], Any]) -> Any:
     return _checked(value, FieldRoot(check))
 
 
-def _check_unit(container: CheckedDict | CheckedList) -> None:
-    """Check the block or the metadata that *container* belongs to (raises MessageError).
+# -- where a container sits, and how its changes are checked ------------------------------
+# A container inside a JSON value that only the JSON rules govern (the metadata, a tool's
+# input, a tool's dict output) checks just what a change puts in, against the levels left
+# above it: no change costs more than the value it adds. Any other container (a block, a
+# source, a tool's list output, a role message's field) is checked whole with its block or
+# field after the change, which is undone if the check fails.
 
-    A container that is no longer part of a message (a block popped from the content
-    list, say) is left unchecked: changing it changes no message.
-    """
-    from ._validate import check_block, check_metadata  # the one cycle: _validate uses ours
+_JSON = object()
+"""The place of a container in a JSON value: see :func:`_place`."""
 
+
+def _place(container: CheckedDict | CheckedList) -> tuple[Any, Any]:
+    """``(_JSON, level)`` for a container in a JSON value, *level* being 1 for the value's
+    top dict; else ``(root, node)``: the content list or field root that checks *node*,
+    the block or field that holds *container*."""
+    chain: list[Any] = [container]
     node: Any = container
     while True:
         parent = node._parent
         if parent is None:  # the metadata itself
-            check_metadata(node)
-            return
-        if type(parent) is FieldRoot:
-            parent.check(node)
-            return
-        if type(parent) is ContentList:
-            for index, block in enumerate(parent):
-                if block is node:
-                    check_block(node, f"content[{index}]")
-                    return
-            return
+            return _JSON, len(chain)
+        kind = type(parent)
+        if kind is FieldRoot:
+            return parent, node
+        if kind is ContentList:  # node is a block
+            if len(chain) > 1:
+                child = chain[-2]
+                block_type = dict.get(node, "type")
+                if block_type == "tool_use" and dict.get(node, "input") is child:
+                    return _JSON, len(chain) - 1
+                if (
+                    block_type == "tool_result"
+                    and type(child) is CheckedDict
+                    and dict.get(node, "output") is child
+                ):
+                    return _JSON, len(chain) - 1
+            return parent, node
+        if kind is not CheckedDict and kind is not CheckedList:
+            return None, None  # not in a message any more: nothing to check
         node = parent
+        chain.append(node)
+
+
+def _path_of(container: Any) -> str:
+    """The field path of *container*, for an error (``metadata.tags``, ``content[0].input``)."""
+    parts: list[str] = []
+    node = container
+    while True:
+        parent = node._parent
+        if parent is None:
+            parts.append("metadata")
+            break
+        kind = type(parent)
+        if kind is ContentList:
+            index = next((i for i, block in enumerate(parent) if block is node), None)
+            parts.append("content[?]" if index is None else f"content[{index}]")
+            break
+        if kind is CheckedDict:
+            key = next((k for k, item in dict.items(parent) if item is node), "?")
+            parts.append(f".{key}")
+        elif kind is CheckedList:
+            where = next((i for i, item in enumerate(parent) if item is node), "?")
+            parts.append(f"[{where}]")
+        else:  # a role message's field: its check words the path
+            parts.append("value")
+            break
+        node = parent
+    return "".join(reversed(parts))
+
+
+def _json_item(container: Any, level: int, value: Any, where: Callable[[], str]) -> Any:
+    """*value* checked for a place in *container*, at *level* of a JSON value, and stored
+    as a checked copy."""
+    from ._validate import MAX_DEPTH, check_json
+
+    copied = check_json(value, where, MAX_DEPTH - level)
+    kind = type(copied)
+    if kind is dict or kind is list:
+        return _checked(copied, container)
+    return copied
+
+
+def _json_key(container: Any, key: Any) -> None:
+    """Raise unless *key* may name a value of a JSON dict."""
+    if type(key) is not str or not (key.isascii() or _clean(key)):
+        from ._validate import bad_key
+
+        raise bad_key(_path_of(container), key)
+
+
+def _key_path(container: Any, key: object) -> str:
+    return f"{_path_of(container)}.{key}"
+
+
+def _item_path(container: Any, at: object) -> str:
+    return f"{_path_of(container)}[{at}]"
+
+
+def _clean(text: str) -> bool:
+    from ._validate import clean_text
+
+    return clean_text(text)
+
+
+def _check_whole(root: Any, node: Any) -> None:
+    """Check the block or field *node* that *root* (the content list or a field root)
+    holds (raises MessageError). A block no longer in the content is not checked."""
+    if type(root) is FieldRoot:
+        root.check(node)
+        return
+    from ._validate import check_block  # the one cycle: _validate uses our types
+
+    for index, block in enumerate(root):
+        if block is node:
+            check_block(node, f"content[{index}]")
+            return
 
 
 def _adopt(container: CheckedDict | CheckedList) -> None:
     """Store the values a change put into *container* as checked copies of themselves.
 
     A container already inside *container* is kept (the first time it appears); any
-    other dict or list, the caller's or another message's, is copied.
+    other dict or list, the caller's or another message's, is copied. The copies are all
+    made before any is stored.
     """
     seen: set[int] = set()
     items: Iterable[tuple[Any, Any]]
     if type(container) is CheckedDict:
-        items = list(container.items())
+        items = list(dict.items(container))
         put: Callable[[Any, Any], None] = _dict_setitem.__get__(container)
     else:
         items = list(enumerate(container))
         put = _list_setitem.__get__(container)
+    changes = []
     for key, item in items:
         kind = type(item)
         if kind is str or kind is int or kind is float or kind is bool or item is None:
@@ -213,32 +321,56 @@ def _adopt(container: CheckedDict | CheckedList) -> None:
         ):
             seen.add(id(item))
             continue
-        put(key, _checked(item, container))
+        changes.append((key, _checked(item, container)))
+    for key, item in changes:
+        put(key, item)
 
 
-def _edit_dict(container: CheckedDict, change: Callable[[], Any]) -> Any:
+def _edit_dict(container: CheckedDict, root: Any, node: Any, change: Callable[[], Any]) -> Any:
     before = _dict_copy(container)
     try:
         result = change()
-        _check_unit(container)
+        if root is not None:
+            _check_whole(root, node)
+        _adopt(container)
     except BaseException:
         _dict_clear(container)
         _dict_update(container, before)
         raise
-    _adopt(container)
     return result
 
 
-def _edit_list(container: CheckedList, change: Callable[[], Any]) -> Any:
+def _edit_list(container: CheckedList, root: Any, node: Any, change: Callable[[], Any]) -> Any:
     before = _list_copy(container)
     try:
         result = change()
-        _check_unit(container)
+        if root is not None:
+            _check_whole(root, node)
+        _adopt(container)
     except BaseException:
         _list_setitem(container, slice(None), before)
         raise
-    _adopt(container)
     return result
+
+
+def _pairs(container: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> dict[Any, Any]:
+    """What ``dict.update(*args, **kwargs)`` would add, as a dict (raises MessageError)."""
+    try:
+        return dict(*args, **kwargs)
+    except Exception as error:  # a Mapping or iterable of the caller's that cannot be read
+        from ._validate import show
+
+        msg = (
+            f"`{_path_of(container)}` can only be updated with a dict or pairs of key and "
+            f"value ({type(error).__name__}: {show(str(error))})."
+        )
+        raise _message_error(msg, _path_of(container)) from None
+
+
+def _message_error(msg: str, path: str) -> Exception:
+    from ._errors import MessageError
+
+    return MessageError(msg, path)
 
 
 class CheckedDict(dict[Any, Any]):
@@ -248,27 +380,64 @@ class CheckedDict(dict[Any, Any]):
     __slots__ = ("_parent",)
     _parent: Any
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        # dict.__init__ adds to a dict in place: on a message's dict, a checked update.
+        if args or kwargs:
+            self.update(*args, **kwargs)
+
     def __setitem__(self, key: Any, value: Any) -> None:
-        _edit_dict(self, lambda: _dict_setitem(self, key, value))
+        root, node = _place(self)
+        if root is _JSON:
+            _json_key(self, key)
+            checked = _json_item(self, node, value, partial(_key_path, self, key))
+            _dict_setitem(self, key, checked)
+            return
+        _edit_dict(self, root, node, lambda: _dict_setitem(self, key, value))
 
     def __delitem__(self, key: Any) -> None:
-        _edit_dict(self, lambda: dict.__delitem__(self, key))
+        root, node = _place(self)
+        if root is _JSON:  # taking a value out of a JSON value leaves a JSON value
+            dict.__delitem__(self, key)
+            return
+        _edit_dict(self, root, node, lambda: dict.__delitem__(self, key))
 
     def pop(self, *args: Any) -> Any:
-        return _edit_dict(self, lambda: dict.pop(self, *args))
+        root, node = _place(self)
+        if root is _JSON:
+            return dict.pop(self, *args)
+        return _edit_dict(self, root, node, lambda: dict.pop(self, *args))
 
     def popitem(self) -> tuple[Any, Any]:
-        item: tuple[Any, Any] = _edit_dict(self, lambda: dict.popitem(self))
+        root, node = _place(self)
+        if root is _JSON:
+            return dict.popitem(self)
+        item: tuple[Any, Any] = _edit_dict(self, root, node, lambda: dict.popitem(self))
         return item
 
     def clear(self) -> None:
-        _edit_dict(self, lambda: _dict_clear(self))
+        root, node = _place(self)
+        if root is _JSON:
+            _dict_clear(self)
+            return
+        _edit_dict(self, root, node, lambda: _dict_clear(self))
 
     def update(self, *args: Any, **kwargs: Any) -> None:
-        _edit_dict(self, lambda: _dict_update(self, *args, **kwargs))
+        root, node = _place(self)
+        if root is _JSON:
+            added = _pairs(self, args, kwargs)
+            checked = {}
+            for key, value in added.items():
+                _json_key(self, key)
+                checked[key] = _json_item(self, node, value, partial(_key_path, self, key))
+            _dict_update(self, checked)
+            return
+        _edit_dict(self, root, node, lambda: _dict_update(self, *args, **kwargs))
 
     def setdefault(self, key: Any, default: Any = None) -> Any:
-        _edit_dict(self, lambda: dict.setdefault(self, key, default))
+        if _place(self)[0] is _JSON:
+            _json_key(self, key)
+        if not dict.__contains__(self, key):
+            self[key] = default
         return dict.__getitem__(self, key)
 
     def __ior__(self, other: Any) -> CheckedDict:  # type: ignore[misc]
@@ -314,47 +483,103 @@ class CheckedList(_PlainList):
     __slots__ = ("_parent",)
     _parent: Any
 
+    def __init__(self, *args: Any) -> None:
+        # list.__init__ replaces a list's items in place: on a message's list, checked.
+        if args:
+            (values,) = args
+            self[:] = values
+
+    def _items(self, values: Iterable[Any], first: int, level: int) -> list[Any]:
+        """*values* checked for places *first*, *first* + 1... of a JSON list."""
+        return [
+            _json_item(self, level, value, partial(_item_path, self, at))
+            for at, value in enumerate(values, first)
+        ]
+
     def __setitem__(self, index: Any, value: Any) -> None:
-        _edit_list(self, lambda: _list_setitem(self, index, value))
+        root, node = _place(self)
+        if root is _JSON:
+            if isinstance(index, slice):
+                start = index.indices(len(self))[0]
+                _list_setitem(self, index, self._items(list(value), start, node))
+            else:
+                at = index.__index__()
+                _list_setitem(self, index, self._items([value], at, node)[0])
+            return
+        _edit_list(self, root, node, lambda: _list_setitem(self, index, value))
 
     def __delitem__(self, index: Any) -> None:
-        _edit_list(self, lambda: list.__delitem__(self, index))
+        root, node = _place(self)
+        if root is _JSON:
+            list.__delitem__(self, index)
+            return
+        _edit_list(self, root, node, lambda: list.__delitem__(self, index))
 
     def append(self, value: Any) -> None:
-        _edit_list(self, lambda: _list_append(self, value))
+        root, node = _place(self)
+        if root is _JSON:
+            _list_append(self, self._items([value], len(self), node)[0])
+            return
+        _edit_list(self, root, node, lambda: _list_append(self, value))
 
     def extend(self, values: Iterable[Any]) -> None:
         items = list(values)
-        _edit_list(self, lambda: _list_extend(self, items))
+        root, node = _place(self)
+        if root is _JSON:
+            _list_extend(self, self._items(items, len(self), node))
+            return
+        _edit_list(self, root, node, lambda: _list_extend(self, items))
 
     def insert(self, index: SupportsIndex, value: Any) -> None:
-        _edit_list(self, lambda: _list_insert(self, index, value))
+        root, node = _place(self)
+        if root is _JSON:
+            at = _position(self, index)
+            _list_insert(self, index, self._items([value], at, node)[0])
+            return
+        _edit_list(self, root, node, lambda: _list_insert(self, index, value))
+
+    def _unchecked(self, change: Callable[[], Any]) -> Any:
+        """Make a change that takes away or reorders items: in a JSON value it needs no
+        check; elsewhere the block or field is checked as for any change."""
+        root, node = _place(self)
+        if root is _JSON:
+            return change()
+        return _edit_list(self, root, node, change)
 
     def pop(self, index: SupportsIndex = -1) -> Any:
-        return _edit_list(self, lambda: list.pop(self, index))
+        return self._unchecked(lambda: list.pop(self, index))
 
     def remove(self, value: Any) -> None:
-        _edit_list(self, lambda: list.remove(self, value))
+        self._unchecked(lambda: list.remove(self, value))
 
     def clear(self) -> None:
-        _edit_list(self, lambda: list.clear(self))
+        self._unchecked(lambda: list.clear(self))
 
     def sort(self, *args: Any, **kwargs: Any) -> None:
-        _edit_list(self, lambda: list.sort(self, *args, **kwargs))
+        self._unchecked(lambda: list.sort(self, *args, **kwargs))
 
     def reverse(self) -> None:
-        _edit_list(self, lambda: list.reverse(self))
+        self._unchecked(lambda: list.reverse(self))
 
     def __iadd__(self, values: Iterable[Any]) -> CheckedList:  # type: ignore[misc]
         self.extend(values)
         return self
 
     def __imul__(self, count: SupportsIndex) -> CheckedList:
-        _edit_list(self, lambda: list.__imul__(self, count))
+        root, node = _place(self)
+        if root is _JSON:
+            size = len(self)
+            list.__imul__(self, count)
+            for at in range(size, len(self)):  # the repeats: copies, not the same containers
+                item = self[at]
+                if type(item) is CheckedDict or type(item) is CheckedList:
+                    _list_setitem(self, at, _checked(item, self))
+            return self
+        _edit_list(self, root, node, lambda: list.__imul__(self, count))
         return self
 
 
-def _position(content: ContentList, index: SupportsIndex) -> int:
+def _position(content: list[Any], index: SupportsIndex) -> int:
     """Where ``list.insert`` puts an item at *index*, for the field path of the error."""
     size = len(content)
     where = index.__index__()
@@ -370,6 +595,12 @@ class ContentList(_PlainList):
     """
 
     __slots__ = ()
+
+    def __init__(self, *args: Any) -> None:
+        # list.__init__ replaces a list's items in place: on a message's content, checked.
+        if args:
+            (values,) = args
+            self[:] = values
 
     def _blocks(self, values: Iterable[Any], first: int) -> list[CheckedDict]:
         from ._validate import check_block  # the one cycle: _validate uses our types
@@ -411,9 +642,9 @@ class ContentList(_PlainList):
 
 
 DICT_TYPES: frozenset[type] = frozenset({dict, CheckedDict})
-"""The types a message accepts as a JSON object: ``dict`` and the checked dict it hands
-out, no other subclass (a ``defaultdict`` or an ``OrderedDict`` would not come back
-from a JSON round trip as what it was)."""
+"""The types a message stores as a JSON object: ``dict`` and the checked dict it hands
+out. Any other ``Mapping`` given (a dict subclass, an ``OrderedDict``) is stored as a
+plain dict (:func:`~agentmsg._validate.as_dict`)."""
 LIST_TYPES: frozenset[type] = frozenset({list, CheckedList, ContentList})
 """The types a message accepts as a JSON array: ``list`` and the checked lists it hands
 out."""

@@ -23,8 +23,16 @@ class MessageError(ValueError):
     path: str
 
     def __init__(self, message: str, path: str = "") -> None:
-        super().__init__(message)
-        self.path = path
+        super().__init__(_writable(message))
+        self.path = _writable(path)
+
+
+def _writable(text: str) -> str:
+    """*text* with each lone surrogate (from a key or a path of hostile input) written as
+    its escape, ``\\ud800``: an error's text can always be printed or logged as UTF-8."""
+    if text.isascii():
+        return text
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
 class MediaError(MessageError):

@@ -4,15 +4,18 @@ from __future__ import annotations
 
 import binascii
 import os
+import threading
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from contextvars import ContextVar
 from datetime import datetime, timedelta
 from time import time_ns
+from typing import Any
 
 from ._validate import must_be, parse_timestamp
 
 __all__ = [
+    "active_clock",
     "deterministic",
     "format_time_ns",
     "new_id",
@@ -44,31 +47,100 @@ def _refill() -> None:
     random_ids.extend(ids)
 
 
+class _Block:
+    """One ``deterministic()`` block: open until the block ends, wherever it ends."""
+
+    __slots__ = ("open",)
+
+    def __init__(self) -> None:
+        self.open = True
+
+
 class _Clock:
-    """The state of one ``deterministic()`` block: a seeded id stream and a fake clock."""
+    """The state of a ``deterministic()`` block as one context sees it: the id stream's
+    random state, the fake clock, and the state outside the block.
 
-    __slots__ = ("now", "rng", "step")
+    A clock is never changed: each id and each tick sets a new one in the current
+    context. A task (or any context copied from this one) thus starts from the state it
+    was created with and goes on alone, as a ContextVar's value does, and no two
+    contexts ever draw from one stream in an order the scheduler picks.
+    """
 
-    def __init__(self, rng: object, now: datetime, step: timedelta) -> None:
-        self.rng = rng  # random.Random, imported lazily to keep ``import agentmsg`` light
+    __slots__ = ("base", "block", "drawn", "now", "outer", "step")
+
+    def __init__(
+        self,
+        block: _Block,
+        base: tuple[Any, ...],
+        drawn: int,
+        now: datetime,
+        step: timedelta,
+        outer: _Clock | None,
+    ) -> None:
+        self.block = block
+        # The id stream's state: a random.Random state, then *drawn* ids drawn from it.
+        self.base = base
+        self.drawn = drawn
         self.now = now
         self.step = step
+        self.outer = outer
+
+    def replace(self, base: tuple[Any, ...], drawn: int, now: datetime) -> _Clock:
+        return _Clock(self.block, base, drawn, now, self.step, self.outer)
 
 
 _state: ContextVar[_Clock | None] = ContextVar("agentmsg_deterministic", default=None)
+_scratch = threading.local()
+"""Each thread's one ``random.Random`` (``rng``) and the id stream state it is at
+(``base``, ``drawn``): a context that draws one id after another loads no state."""
+_REBASE = 16
+"""Ids drawn from one saved state before a new one is saved: saving costs as much as
+drawing a few ids, and a context that finds the generator elsewhere draws at most this
+many again to catch up."""
+
+
+def _draw(rng: Any) -> str:
+    choice = rng.choice
+    return "".join(choice(_ALPHABET) for _ in range(_ID_LENGTH))
+
+
+def active_clock() -> _Clock | None:
+    """The state of the innermost ``deterministic()`` block still open in this context,
+    or None: a block that has ended is over for every task, even those created in it."""
+    clock = _state.get()
+    while clock is not None and not clock.block.open:
+        clock = clock.outer
+    return clock
 
 
 def new_id() -> str:
     """Return a fresh 22-character URL-safe id (random, or seeded in deterministic mode)."""
-    clock = _state.get()
+    clock = active_clock()
     if clock is None:
         while True:
             try:
                 return random_ids.pop()
             except IndexError:  # empty: refill (another thread may empty it again)
                 _refill()
-    choice = clock.rng.choice  # type: ignore[attr-defined]
-    return "".join(choice(_ALPHABET) for _ in range(_ID_LENGTH))
+    scratch = _scratch
+    rng = getattr(scratch, "rng", None)
+    if rng is None:
+        import random
+
+        rng = scratch.rng = random.Random(0)
+        scratch.base = None
+    base, drawn = clock.base, clock.drawn
+    if scratch.base is not base or scratch.drawn != drawn:  # another context drew last
+        rng.setstate(base)
+        for _ in range(drawn):
+            _draw(rng)
+    value = _draw(rng)
+    drawn += 1
+    if drawn == _REBASE:
+        base, drawn = rng.getstate(), 0
+    scratch.base, scratch.drawn = base, drawn
+    _state.set(clock.replace(base, drawn, clock.now))
+    return value
 
 
 _second: tuple[int, str] = (-1, "")
@@ -93,11 +165,11 @@ def format_time_ns(nanoseconds: int) -> str:
 
 def now_timestamp() -> str:
     """Return the local time as ``YYYY-MM-DD HH:MM:SS.mmm`` (or the fake clock's next tick)."""
-    clock = _state.get()
+    clock = active_clock()
     if clock is None:
         return format_time_ns(time_ns())
     value = clock.now
-    clock.now = value + clock.step
+    _state.set(clock.replace(clock.base, clock.drawn, value + clock.step))
     return value.isoformat(" ", "milliseconds")
 
 
@@ -113,7 +185,12 @@ def deterministic(
     Inside the block, ids come from a random stream seeded with *seed* and timestamps
     from a clock that starts at *start* and advances *step_seconds* per message. The
     setting is context-local (a :class:`contextvars.ContextVar`), so threads and asyncio
-    tasks that did not enter the block are unaffected, and blocks nest.
+    tasks that did not enter the block are unaffected, and blocks nest. An asyncio task
+    created inside the block starts from the ids and clock as they were when it was
+    created and goes on alone, so what it makes does not depend on how tasks are
+    scheduled (two tasks created one after the other make the same ids: give each its
+    own block for distinct ones). When the block ends, it ends for every task, even if
+    it is left from another task than the one that entered it.
 
     Args:
         seed: Seed of the id stream. The same seed gives the same ids.
@@ -146,8 +223,16 @@ def deterministic(
         or not step_seconds >= 0
     ):
         raise must_be("step_seconds", "a number of seconds >= 0", step_seconds)
-    token = _state.set(_Clock(random.Random(str(seed)), begin, timedelta(seconds=step_seconds)))
+    block = _Block()
+    state = random.Random(str(seed)).getstate()
+    clock = _Clock(block, state, 0, begin, timedelta(seconds=step_seconds), active_clock())
+    token = _state.set(clock)
     try:
         yield
     finally:
-        _state.reset(token)
+        block.open = False
+        # Left from another context (an async generator closed by another task), the
+        # token cannot be reset: the block is over all the same, and the context that
+        # entered it, which still holds its state, goes back to the state outside it.
+        with suppress(ValueError):
+            _state.reset(token)

@@ -2,17 +2,29 @@
 of media payloads that building a message leaves out.
 
 Those checks (:meth:`Msg.check_media <agentmsg.Msg.check_media>`) decode base64 data and
-compare it with its media type, decode ``data:`` URLs and read local files (``file://``
-URLs and absolute paths). Remote URLs are never fetched.
+compare it with its media type and decode ``data:`` URLs. Local files (``file://`` URLs,
+absolute and relative paths) are read only when the caller names a folder: then only
+regular files inside that folder, up to a size limit, and no error quotes their bytes.
+A message may come from anyone; what it merely names is never read. Remote URLs are
+never fetched.
 """
 
 from __future__ import annotations
 
 import os
+import stat
 from typing import Any
 
 from ._errors import MediaError
-from ._validate import check_block, is_block_list, is_file_url, is_local_path, must_be, show
+from ._validate import (
+    check_block,
+    is_block_list,
+    is_file_url,
+    is_local_path,
+    is_relative_path,
+    must_be,
+    show,
+)
 
 __all__ = [
     "block_from_bytes",
@@ -23,6 +35,7 @@ __all__ = [
     "detect_media_type",
     "file_url_path",
     "is_of_kind",
+    "read_local_file",
     "same_format",
 ]
 
@@ -153,9 +166,12 @@ def _media_type_for(data: bytes, filename: str | None, kind: str | None) -> str:
     else:
         where, its, holds = f"file {filename!r}", "its", "holds"
     if detected is None:
+        # The bytes of a file are never quoted: an error text may travel further than
+        # the file was meant to.
+        shown = "" if filename is not None else f" {data[:8]!r}"
         msg = (
-            f"Cannot tell the media type of {where}: {its} first bytes "
-            f"{data[:8]!r} match no supported image, audio or video format."
+            f"Cannot tell the media type of {where}: {its} first bytes{shown} "
+            f"match no supported image, audio or video format."
         )
         raise MediaError(msg, "data")
     # The bytes first; then, for a container that holds sound alone or video, the file
@@ -228,17 +244,25 @@ def _block(data: bytes, media_type: str) -> dict[str, Any]:
     return check_block(block, "block")
 
 
-def block_from_file(path: str | os.PathLike[str], *, kind: str | None = None) -> dict[str, Any]:
+FILE_LIMIT = 64 * 1024 * 1024
+"""The size, in bytes, above which a local file is not read (the default *max_bytes* of
+:func:`block_from_file` and :meth:`Msg.check_media <agentmsg.Msg.check_media>`)."""
+
+
+def block_from_file(
+    path: str | os.PathLike[str], *, kind: str | None = None, max_bytes: int = FILE_LIMIT
+) -> dict[str, Any]:
     """Return an image, audio or video block with the file's bytes as base64.
 
     The media type is detected from the file's bytes, so a file must hold one of the
     formats :func:`detect_media_type` recognises. WebM, MP4 and Ogg hold either sound
     alone or video: for them the file extension (``.weba``, ``.m4a``, ``.ogv``, ...)
     or *kind* then says which block to make. An extension never overrides the bytes.
+    Only a regular file of at most *max_bytes* bytes is read (never a pipe or a device).
 
     Raises:
-        MediaError: The file is missing or unreadable, or its format is not supported,
-            or it is not of *kind*.
+        MediaError: The file is missing, unreadable, not a regular file or larger than
+            *max_bytes*, or its format is not supported, or it is not of *kind*.
     """
     _check_kind(kind)
     try:
@@ -247,16 +271,62 @@ def block_from_file(path: str | os.PathLike[str], *, kind: str | None = None) ->
         raise must_be("path", "a str or os.PathLike", path, MediaError, typed=True) from None
     if not isinstance(name, str):  # a bytes path
         name = os.fsdecode(name)
-    try:
-        with open(name, "rb") as handle:
-            data = handle.read()
-    except FileNotFoundError:
-        msg = f"`path` names no file: {name!r}."
-        raise MediaError(msg, "path") from None
-    except OSError as error:
-        msg = f"`path` cannot be read ({error.strerror}): {name!r}."
-        raise MediaError(msg, "path") from None
+    _check_limit(max_bytes)
+    data = read_local_file(name, "path", name, max_bytes, None)
     return _block(data, _media_type_for(data, name, kind))
+
+
+def _check_limit(max_bytes: object) -> None:
+    if type(max_bytes) is not int or max_bytes < 0:
+        raise must_be("max_bytes", "an integer >= 0", max_bytes, MediaError)
+
+
+def read_local_file(
+    filename: str, path: str, shown: str, max_bytes: int, head: int | None
+) -> bytes:
+    """The bytes of the regular file *filename* (its first *head* bytes, or all of it).
+
+    Never blocks on a pipe or a device: the file is opened without waiting and read only
+    when it is a regular file of at most *max_bytes* bytes. Errors name the field *path*
+    and the file as *shown* (as the message wrote it), never its bytes.
+    """
+    if "\0" in filename:
+        msg = f"`{path}` names no valid file (a path cannot hold a NUL character): {shown!r}."
+        raise MediaError(msg, path)
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
+    try:
+        descriptor = os.open(filename, flags | getattr(os, "O_CLOEXEC", 0))
+    except FileNotFoundError:
+        msg = f"`{path}` names no file: {shown!r}."
+        raise MediaError(msg, path) from None
+    except (OSError, ValueError) as error:
+        reason = error.strerror if isinstance(error, OSError) else "not a valid path"
+        msg = f"`{path}` cannot be read ({reason}): {shown!r}."
+        raise MediaError(msg, path) from None
+    try:
+        status = os.fstat(descriptor)
+        if not stat.S_ISREG(status.st_mode):
+            msg = f"`{path}` must name a regular file, not a folder, pipe or device: {shown!r}."
+            raise MediaError(msg, path)
+        if status.st_size > max_bytes:
+            msg = (
+                f"`{path}` names a file of {status.st_size:,} bytes, over the limit of "
+                f"{max_bytes:,} bytes (`max_bytes`): {shown!r}."
+            )
+            raise MediaError(msg, path)
+        with os.fdopen(descriptor, "rb", closefd=False) as handle:
+            data = handle.read(max_bytes + 1 if head is None else min(head, max_bytes + 1))
+    except OSError as error:
+        msg = f"`{path}` cannot be read ({error.strerror}): {shown!r}."
+        raise MediaError(msg, path) from None
+    finally:
+        os.close(descriptor)
+    if len(data) > max_bytes:  # it grew since it was looked at
+        msg = (
+            f"`{path}` names a file over the limit of {max_bytes:,} bytes (`max_bytes`): {shown!r}."
+        )
+        raise MediaError(msg, path)
+    return data
 
 
 def block_from_url(url: str, *, kind: str | None = None) -> dict[str, Any]:
@@ -316,20 +386,37 @@ def _decode_base64(text: str, path: str) -> bytes:
         raise MediaError(msg, path) from None
 
 
-def _check_source(source: dict[str, Any], kind: str, path: str) -> None:
+_FOLDER = "a folder (a non-empty str or os.PathLike) or None"
+
+
+class _Files:
+    """Where :meth:`Msg.check_media <agentmsg.Msg.check_media>` may read local files: the
+    folder *root* (its real path) and the size limit."""
+
+    __slots__ = ("max_bytes", "root")
+
+    def __init__(self, root: str, max_bytes: int) -> None:
+        self.root = root
+        self.max_bytes = max_bytes
+
+
+def _check_source(source: dict[str, Any], kind: str, path: str, files: _Files | None) -> None:
     if source["type"] == "base64":
         data = _decode_base64(source["data"], f"{path}.data")
         check_payload(data, source["media_type"], f"{path}.media_type")
         return
     url: str = source["url"]
-    if is_local_path(url) or is_file_url(url):
-        _check_local_file(url, kind, f"{path}.url")
-        return
-    if not url.startswith("data:"):
+    if url.startswith("data:"):
+        _check_data_url(url, kind, f"{path}.url")
+    elif url.startswith(("http://", "https://")):
         return  # nothing is fetched
+    elif files is not None and (is_local_path(url) or is_file_url(url) or is_relative_path(url)):
+        _check_local_file(url, kind, f"{path}.url", files)
+
+
+def _check_data_url(url: str, kind: str, here: str) -> None:
     header, _, payload = url.partition(",")
     media_type, *params = header[5:].split(";")
-    here = f"{path}.url"
     if any(param.lower() == "base64" for param in params):
         data = _decode_base64(payload, here)
     else:
@@ -354,42 +441,76 @@ def file_url_path(url: str, path: str) -> str:
     if host not in ("", "localhost"):
         msg = f"`{path}` names a file on another host ({host!r}), which is not read: {url!r}."
         raise MediaError(msg, path)
-    local = unquote(rest)
+    local = unquote(rest, errors="strict")
     if os.name == "nt":  # file:///C:/photos/cat.png names C:\photos\cat.png
         return local.replace("/", "\\") if local[1:2] == ":" else "\\" + local.replace("/", "\\")
     return "/" + local
 
 
-def _check_local_file(url: str, kind: str, path: str) -> None:
-    """Read the first bytes of the local file *url* names; they must be *kind* media."""
-    filename = file_url_path(url, path) if url.startswith("file://") else url
+def _check_local_file(url: str, kind: str, path: str, files: _Files) -> None:
+    """Read the first bytes of the local file *url* names, inside the folder of *files*;
+    they must be *kind* media."""
     try:
-        with open(filename, "rb") as handle:
-            head = handle.read(_HEAD_BYTES)
-    except FileNotFoundError:
-        msg = f"`{path}` names no file: {url!r}."
+        name = file_url_path(url, path) if url.startswith("file://") else url
+    except UnicodeDecodeError:
+        msg = f"`{path}` names no valid file (its escapes are not UTF-8): {url!r}."
         raise MediaError(msg, path) from None
-    except OSError as error:
-        msg = f"`{path}` cannot be read ({error.strerror}): {url!r}."
-        raise MediaError(msg, path) from None
+    if "\0" in name:
+        msg = f"`{path}` names no valid file (a path cannot hold a NUL character): {url!r}."
+        raise MediaError(msg, path)
+    # Where the path leads once `..` and links are followed, decided before anything is
+    # opened: a file outside the folder is neither read nor said to exist.
+    target = os.path.realpath(os.path.join(files.root, name))
+    try:
+        inside = os.path.commonpath([files.root, target]) == files.root
+    except ValueError:  # on another drive (Windows)
+        inside = False
+    if not inside:
+        msg = (
+            f"`{path}` names a file outside the folder given to check_media, "
+            f"which is not read: {url!r}."
+        )
+        raise MediaError(msg, path)
+    head = read_local_file(target, path, url, files.max_bytes, _HEAD_BYTES)
     detected = detect_media_type(head)
     if detected is None or not is_of_kind(detected, kind):
-        found = detected or f"of no supported format: {head[:8]!r}"
+        found = detected or "of no supported format"
         msg = f"`{path}` must name a file of {kind} data, but its bytes are {found}: {url!r}."
         raise MediaError(msg, path)
 
 
-def check_content_media(content: Any, path: str = "content") -> None:
-    """Check every base64 payload, data: URL and local file in *content* (tool outputs
-    included)."""
+def check_content_media(
+    content: Any,
+    path: str = "content",
+    *,
+    root: str | os.PathLike[str] | None = None,
+    max_bytes: int = FILE_LIMIT,
+) -> None:
+    """Check every base64 payload and data: URL in *content* (tool outputs included), and,
+    when *root* names a folder, every local file inside it."""
+    files = None
+    if root is not None:
+        _check_limit(max_bytes)
+        try:
+            folder = os.fspath(root)
+        except TypeError:
+            raise must_be(
+                "root", "a folder (str or os.PathLike) or None", root, MediaError
+            ) from None
+        if not isinstance(folder, str):
+            folder = os.fsdecode(folder)
+        if not folder or "\0" in folder:
+            raise must_be("root", "a folder (str or os.PathLike) or None", root, MediaError)
+        files = _Files(os.path.realpath(folder), max_bytes)
     if isinstance(content, str):
         return
     for index, block in enumerate(content):
         here = f"{path}[{index}]"
         kind = block["type"]
         if kind in _KINDS:
-            _check_source(block["source"], kind, f"{here}.source")
+            _check_source(block["source"], kind, f"{here}.source", files)
         elif kind == "tool_result" and is_block_list(block["output"]):
             for inner, item in enumerate(block["output"]):
                 if item["type"] in _KINDS:
-                    _check_source(item["source"], item["type"], f"{here}.output[{inner}].source")
+                    where = f"{here}.output[{inner}].source"
+                    _check_source(item["source"], item["type"], where, files)

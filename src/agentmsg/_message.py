@@ -15,9 +15,10 @@ from ._containers import (
     copy_json,
 )
 from ._errors import MessageAttributeError, MessageError
-from ._ids import _state, format_time_ns, new_id, now_timestamp, random_ids
+from ._ids import _state, active_clock, format_time_ns, new_id, now_timestamp, random_ids
 from ._validate import (
     _ROLE_SET,
+    as_dict,
     check_block_types,
     check_content,
     check_id,
@@ -26,12 +27,15 @@ from ._validate import (
     check_optional_str,
     check_role,
     check_timestamp,
+    clean_text,
     is_block_list,
+    is_mapping,
     must_be,
     show,
 )
 
 if TYPE_CHECKING:
+    import os
     from collections.abc import Sequence
 
     from ._blocks import BlockType, ContentBlock
@@ -43,7 +47,7 @@ Role = Literal["user", "assistant", "system"]
 _object_setattr = object.__setattr__
 # Bound once: Msg.__init__ calls them for every message.
 _pop_id = random_ids.pop
-_get_clock = _state.get
+_get_state = _state.get
 _REPR_DATA_LIMIT = 48
 
 
@@ -150,14 +154,21 @@ class Msg:
         # The fields are checked in this order, so the first bad one is reported. The
         # inline tests accept the common good values; anything else goes to the check_*
         # function, which accepts it (converting a str subclass) or raises.
-        if type(name) is not str or not name:
+        if type(name) is not str or not name or not name.isascii():
             name = check_name(name)
         if type(role) is not str or role not in _ROLE_SET:
             role = check_role(role)  # type: ignore[assignment]
-        checked = content if type(content) is str else check_content(content)
+        text = type(content) is str and (content.isascii() or clean_text(content))
+        checked = content if text else check_content(content)
         if metadata is not None:
             metadata = check_metadata(metadata)
-        seeded = (id is None or timestamp is None) and _get_clock() is not None
+        # The context variable first (a C call): only a context that has been in a
+        # deterministic() block asks whether that block is still open.
+        seeded = (
+            (id is None or timestamp is None)
+            and _get_state() is not None
+            and active_clock() is not None
+        )
         if id is None:
             if seeded:
                 id = new_id()
@@ -166,7 +177,7 @@ class Msg:
                     id = _pop_id()
                 except IndexError:  # the supply of random ids ran out: new_id refills it
                     id = new_id()
-        elif type(id) is not str or not id:
+        elif type(id) is not str or not id or not id.isascii():
             id = check_id(id)
         when: str | int
         if timestamp is None:
@@ -175,8 +186,10 @@ class Msg:
             when = now_timestamp() if seeded else _time_ns()
         else:
             when = check_timestamp(timestamp)
-        if invocation_id is not None and type(invocation_id) is not str:
-            check_optional_str(invocation_id, "invocation_id")  # raises
+        if invocation_id is not None and (
+            type(invocation_id) is not str or not invocation_id.isascii()
+        ):
+            check_optional_str(invocation_id, "invocation_id")  # raises if not text
         _store_values(self, [id, name, role, checked, metadata, when, invocation_id])
 
     @property
@@ -331,9 +344,11 @@ class Msg:
             MessageError: *data* is not a dict, lacks a required key, has a key that is
                 not a message field, or holds an invalid value.
         """
-        if type(data) is not dict and type(data) not in DICT_TYPES:
-            msg = f"A message dict must be a dict, not {type(data).__name__}: {show(data)}."
-            raise MessageError(msg)
+        if type(data) is not dict:
+            if not is_mapping(data):
+                msg = f"A message dict must be a dict, not {type(data).__name__}: {show(data)}."
+                raise MessageError(msg)
+            data = as_dict(data, "message", "a dict")
         if not _FIELD_SET.issuperset(data):
             key = next(key for key in data if key not in _FIELD_SET)
             msg = (
@@ -458,19 +473,34 @@ class Msg:
             return wanted is None or "text" in wanted
         return any(wanted is None or block["type"] in wanted for block in content)
 
-    def check_media(self) -> None:
-        """Decode every base64 payload and compare it with its declared media type.
+    def check_media(
+        self, *, root: str | os.PathLike[str] | None = None, max_bytes: int | None = None
+    ) -> None:
+        """Decode every base64 payload and ``data:`` URL and compare it with its declared
+        media type; with *root*, also read the local files the message names.
 
         Building a message never decodes base64 data; call this when the payload must
-        be real (before sending it to a model, say).
+        be real (before sending it to a model, say). A message may come from anyone, so
+        the local files it names (``file://`` URLs, absolute and relative paths) are
+        read only when you name the folder they must be in: relative paths are then
+        taken from *root*, and a path leading outside it is refused without being
+        opened. Only regular files of at most *max_bytes* bytes (64 MiB by default)
+        are read, never a pipe or a device, and no error quotes their bytes.
+
+        Args:
+            root: The folder whose files may be read; None (the default) reads none.
+            max_bytes: The largest local file read, in bytes.
 
         Raises:
             MediaError: A payload is not valid base64, its bytes are of no known format,
-                or they do not match the block's ``media_type``.
+                or they do not match the block's ``media_type``; with *root*, a local
+                file is outside it, missing, not a regular file, too large or not of
+                the block's kind.
         """
-        from ._media import check_content_media
+        from ._media import FILE_LIMIT, check_content_media
 
-        check_content_media(self._values[_CONTENT])
+        limit = FILE_LIMIT if max_bytes is None else max_bytes
+        check_content_media(self._values[_CONTENT], root=root, max_bytes=limit)
 
     # -- comparison and display ----------------------------------------------------
 

@@ -33,10 +33,12 @@ def _media_block(kind: str) -> dict[str, Any]:
         }
     )
     # http(s) with something after the scheme, a data: URL whose media type, if any, is
-    # of this kind, a file:// URL (a host, then a path), or an absolute local path.
+    # of this kind, a file:// URL (a host, then a path), an absolute local path, or a
+    # relative one (no slash first, no ":" before the first slash).
     url = (
         f"^(https?://[\\s\\S]|data:({kind}/[^;,]*)?(;[^,]*)?,"
-        "|file://[^/?#\\\\]*/[\\s\\S]|/[^/]|[A-Za-z]:[\\\\/][\\s\\S])"
+        "|file://[^/?#\\\\]*/[\\s\\S]|/[^/]|[A-Za-z]:[\\\\/][\\s\\S]"
+        "|[^/\\\\:]+($|[/\\\\]))"
     )
     url_source = _object({"type": {"const": "url"}, "url": {"type": "string", "pattern": url}})
     return _object({"type": {"const": kind}, "source": {"oneOf": [base64_source, url_source]}})

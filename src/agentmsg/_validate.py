@@ -16,18 +16,29 @@ else goes to these functions.
 from __future__ import annotations
 
 import math
+import sys
 from collections.abc import Callable, Iterable
 from datetime import datetime
+from functools import partial
 from typing import Any
 
 from ._blocks import BLOCK_TYPES
 
 # The package's one import cycle: the checked containers validate with this module.
-from ._containers import DICT_TYPES, LIST_TYPES, copy_json
+from ._containers import (
+    DICT_TYPES,
+    LIST_TYPES,
+    CheckedDict,
+    _dict_copy,
+    _list_copy,
+)
 from ._errors import MessageError
 
 __all__ = [
+    "MAX_DEPTH",
     "ROLES",
+    "as_dict",
+    "bad_key",
     "check_block",
     "check_block_types",
     "check_content",
@@ -39,13 +50,18 @@ __all__ = [
     "check_role",
     "check_str",
     "check_timestamp",
+    "clean_text",
     "is_block_list",
     "is_file_url",
     "is_local_path",
+    "is_mapping",
+    "is_relative_path",
     "must_be",
+    "no_surrogates",
     "parse_timestamp",
     "show",
     "with_article",
+    "writable_int",
 ]
 
 ROLES: tuple[str, ...] = ("user", "assistant", "system")
@@ -61,10 +77,14 @@ _SHAPE = b"0000-00-00 00:00:00.000"  # a timestamp with every digit made 0
 
 def show(value: object) -> str:
     """``repr`` of *value*, shortened in the middle when it is long."""
+    if type(value) is int and not writable_int(value):
+        return f"<int of {value.bit_length():,} bits, too long to show>"
     try:
         text = repr(value)
     except RecursionError:
         return f"<{type(value).__name__} nested too deeply to show>"
+    except Exception as error:  # the repr of a caller's object may raise anything
+        return f"<{type(value).__name__} whose repr raised {type(error).__name__}>"
     if len(text) <= _SHOW_LIMIT:
         return text
     return f"{text[:50]}...{text[-20:]} ({len(text):,} characters)"
@@ -107,9 +127,11 @@ def _a_type(value: object) -> str:
 def check_name(value: object, path: str = "name") -> str:
     """A sender name: a non-empty string."""
     if type(value) is str and value:
-        return value
+        if value.isascii() or clean_text(value):
+            return value
+        raise no_surrogates(path, value)
     if isinstance(value, str) and value:
-        return str(value)
+        return check_name(str(value), path)
     raise must_be(path, "a non-empty string", value)
 
 
@@ -120,17 +142,23 @@ def check_id(value: object, path: str = "id") -> str:
 
 def check_optional_str(value: object, path: str) -> str | None:
     """None or a string."""
-    if value is None or type(value) is str:
+    if value is None:
         return value
+    if type(value) is str:
+        if value.isascii() or clean_text(value):
+            return value
+        raise no_surrogates(path, value)
     raise must_be(path, "a string or None", value)
 
 
 def check_str(value: object, path: str) -> str:
     """A string, possibly empty."""
     if type(value) is str:
-        return value
+        if value.isascii() or clean_text(value):
+            return value
+        raise no_surrogates(path, value)
     if isinstance(value, str):
-        return str(value)
+        return check_str(str(value), path)
     raise must_be(path, "a string", value)
 
 
@@ -175,62 +203,263 @@ def check_timestamp(value: object, path: str = "timestamp") -> str:
     raise must_be(path, "a timestamp of the form 'YYYY-MM-DD HH:MM:SS.mmm'", value)
 
 
-def check_json(value: Any, path: str) -> Any:
+MAX_DEPTH = 100
+"""How deeply a JSON value (metadata, a tool's input or output, a role message's field)
+may nest, counting its dicts and lists: ``{"a": [1]}`` is two levels deep. Every path
+honours it: building, loading, changing in place, copying, pickling and showing a
+message all stay far below Python's recursion limit."""
+
+_BIG_INT = 10**640
+"""Integers smaller than this in size are always accepted: 640 digits is the least
+``sys.set_int_max_str_digits`` allows, so such an integer can always be written."""
+
+
+def clean_text(text: str) -> bool:
+    """Whether *text* holds no lone surrogate (which no UTF-8 file can hold)."""
+    if text.isascii():
+        return True
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def writable_int(value: int) -> bool:
+    """Whether Python can write *value* as decimal text (within its digit limit)."""
+    if -_BIG_INT < value < _BIG_INT:
+        return True
+    try:
+        str(value)
+    except ValueError:
+        return False
+    return True
+
+
+def no_surrogates(path: str, value: str) -> MessageError:
+    """The error for a string *value* holding a lone surrogate."""
+    requirement = "text without lone surrogates (UTF-8 cannot hold them)"
+    return must_be(path, requirement, value)
+
+
+def _int_too_big(path: str, value: int) -> MessageError:
+    msg = (
+        f"`{path}` must be an integer Python can write as text (at most "
+        f"{sys.get_int_max_str_digits():,} digits), not {show(value)}."
+    )
+    return MessageError(msg, path)
+
+
+class _Bad(Exception):
+    """A problem found in a JSON value: what (a MessageError builder) and where (the keys
+    and indexes from the value down, collected in reverse on the way back up)."""
+
+    def __init__(self, word: Callable[[str], MessageError]) -> None:
+        self.word = word
+        self.keys: list[str] = []
+
+    def error(self, path: str | Callable[[], str]) -> MessageError:
+        where = path if isinstance(path, str) else path()
+        return self.word(where + "".join(reversed(self.keys)))
+
+
+def _key_path(key: str) -> str:
+    return f".{key}"
+
+
+def _bad_leaf(value: Any) -> _Bad:
+    """The problem with *value*, a leaf that is not a plain str, int, bool or None."""
+    kind = type(value)
+    if kind is str:
+        return _Bad(lambda path: no_surrogates(path, value))
+    if kind is int:
+        return _Bad(lambda path: _int_too_big(path, value))
+    if kind is float:
+        requirement = "a finite number (JSON has no NaN or infinity)"
+        return _Bad(lambda path: must_be(path, requirement, value))
+
+    def word(path: str) -> MessageError:
+        msg = (
+            f"`{path}` must be a JSON value (str, number, bool, None, list or dict), "
+            f"not {_a_type(value)}: {show(value)}."
+        )
+        return MessageError(msg, path)
+
+    return _Bad(word)
+
+
+def _too_deep_at(value: Any) -> _Bad:
+    def word(path: str) -> MessageError:
+        msg = (
+            f"`{path}` is nested too deeply (a JSON value holds at most {MAX_DEPTH} "
+            f"levels of dicts and lists): {show(value)}."
+        )
+        return MessageError(msg, path)
+
+    return _Bad(word)
+
+
+def as_dict(value: Any, path: str, requirement: str) -> dict[Any, Any]:
+    """*value* as a plain ``dict``: a dict itself, any other ``Mapping`` (a dict subclass,
+    an ``OrderedDict``...) as a plain copy; anything else raises MessageError saying
+    *requirement* and naming the value's type."""
+    kind = type(value)
+    if kind is dict or kind is CheckedDict:
+        return value  # type: ignore[no-any-return]
+    from collections.abc import Mapping
+
+    if not isinstance(value, Mapping):
+        raise must_be(path, requirement, value, typed=True)
+    try:
+        return dict(value)
+    except Exception as error:  # a Mapping of the caller's that cannot be read
+        raise _unreadable(path, value, error) from None
+
+
+def _unreadable(path: str, value: object, error: Exception) -> MessageError:
+    msg = (
+        f"`{path}` is {_a_type(value)} that cannot be read as a dict "
+        f"({type(error).__name__}: {show(str(error))})."
+    )
+    return MessageError(msg, path)
+
+
+def is_mapping(value: object) -> bool:
+    """Whether *value* is a dict or another ``Mapping``, as :func:`as_dict` accepts."""
+    if type(value) in DICT_TYPES:
+        return True
+    from collections.abc import Mapping
+
+    return isinstance(value, Mapping)
+
+
+def _json_copy(value: Any, room: int) -> Any:
+    """A plain copy of the JSON container *value*, which may nest *room* more levels;
+    raises :class:`_Bad` where it is not JSON. Leaves are shared (immutable)."""
+    if room <= 0:
+        raise _too_deep_at(value)
+    kind = type(value)
+    if kind is dict or kind is CheckedDict:
+        copied = _dict_copy(value)
+    elif isinstance(value, list):  # a list subclass too, stored as a plain list
+        return _json_list(_list_copy(value), room)
+    elif is_mapping(value):
+        try:
+            copied = dict(value)
+        except Exception as error:  # a Mapping of the caller's that cannot be read
+            problem = error
+            raise _Bad(lambda path: _unreadable(path, value, problem)) from None
+    else:
+        raise _bad_leaf(value)
+    big = _BIG_INT
+    for key, item in copied.items():
+        if type(key) is not str or not (key.isascii() or clean_text(key)):
+            raise _Bad(partial(_bad_key_at, key))
+        leaf = type(item)
+        if leaf is str:
+            if item.isascii() or clean_text(item):
+                continue
+        elif leaf is int:
+            if -big < item < big or writable_int(item):
+                continue
+        elif leaf is bool or item is None:
+            continue
+        elif leaf is float:
+            if -_INFINITY < item < _INFINITY:
+                continue
+        else:
+            try:
+                copied[key] = _json_copy(item, room - 1)
+            except _Bad as problem:
+                problem.keys.append(f".{key}")
+                raise
+            continue
+        found = _bad_leaf(item)
+        found.keys.append(f".{key}")
+        raise found
+    return copied
+
+
+def _json_list(copied: list[Any], room: int) -> list[Any]:
+    big = _BIG_INT
+    for index, item in enumerate(copied):
+        leaf = type(item)
+        if leaf is str:
+            if item.isascii() or clean_text(item):
+                continue
+        elif leaf is int:
+            if -big < item < big or writable_int(item):
+                continue
+        elif leaf is bool or item is None:
+            continue
+        elif leaf is float:
+            if -_INFINITY < item < _INFINITY:
+                continue
+        else:
+            try:
+                copied[index] = _json_copy(item, room - 1)
+            except _Bad as problem:
+                problem.keys.append(f"[{index}]")
+                raise
+            continue
+        found = _bad_leaf(item)
+        found.keys.append(f"[{index}]")
+        raise found
+    return copied
+
+
+def _bad_key_at(key: object, path: str) -> MessageError:
+    return bad_key(path, key)
+
+
+def bad_key(path: str, key: object) -> MessageError:
+    """The error for a dict key of a JSON value that is not a string, or holds a lone
+    surrogate."""
+    if type(key) is str:
+        msg = f"`{path}` keys must be text without lone surrogates, not {show(key)}."
+    else:
+        msg = f"`{path}` keys must be strings, not {show(key)}."
+    return MessageError(msg, path)
+
+
+def check_json(value: Any, path: str | Callable[[], str], room: int = MAX_DEPTH) -> Any:
     """A JSON value (str, int, finite float, bool, None, list, dict with str keys), copied.
 
     Tuples, sets, bytes, NaN and other values that would not come back unchanged from a
-    JSON round trip are rejected rather than converted. The copy is
-    :func:`~agentmsg._containers.copy_json`'s.
+    JSON round trip are rejected rather than converted; so are strings holding a lone
+    surrogate, integers too long to write and values nested more than *room* levels
+    (:data:`MAX_DEPTH`). A dict subclass or other ``Mapping`` is stored as a plain dict,
+    a list subclass as a plain list. *path* may be a function that gives it, called only
+    for the error.
     """
     kind = type(value)
-    if kind is str or kind is int or kind is bool or value is None:
+    if kind is str:
+        if value.isascii() or clean_text(value):
+            return value
+    elif kind is int:
+        if writable_int(value):
+            return value
+    elif kind is bool or value is None:
         return value
-    _check_json_tree(value, path)
-    return copy_json(value)
-
-
-def _check_json_tree(value: Any, path: str) -> None:
-    """Raise unless *value* is a JSON value; the paths of nested items are built only
-    for the items that are not plain leaves."""
-    kind = type(value)
-    if kind in DICT_TYPES:
-        for key, item in value.items():
-            if type(key) is not str:
-                msg = f"`{path}` keys must be strings, not {show(key)}."
-                raise MessageError(msg, path)
-            leaf = type(item)
-            if not (leaf is str or leaf is int or leaf is bool or item is None):
-                _check_json_tree(item, f"{path}.{key}")
-        return
-    if kind in LIST_TYPES:
-        for index, item in enumerate(value):
-            leaf = type(item)
-            if not (leaf is str or leaf is int or leaf is bool or item is None):
-                _check_json_tree(item, f"{path}[{index}]")
-        return
-    if kind is str or kind is int or kind is bool or value is None:
-        return
-    if kind is float:
-        if math.isfinite(value):
-            return
-        raise must_be(path, "a finite number (JSON has no NaN or infinity)", value)
-    msg = (
-        f"`{path}` must be a JSON value (str, number, bool, None, list or dict), "
-        f"not {_a_type(value)}: {show(value)}."
-    )
-    raise MessageError(msg, path)
+    elif kind is float:
+        if -_INFINITY < value < _INFINITY:
+            return value
+    else:
+        try:
+            return _json_copy(value, room)
+        except _Bad as bad:
+            raise bad.error(path) from None
+    raise _bad_leaf(value).error(path)
 
 
 def check_metadata(value: Any, path: str = "metadata") -> dict[str, Any] | None:
-    """None, or a dict with string keys and JSON values."""
+    """None, or a dict (any ``Mapping``, stored as a plain dict) with string keys and
+    JSON values."""
     if value is None:
         return None
-    if type(value) not in DICT_TYPES:
-        raise must_be(path, "a dict of JSON values or None", value)
-    try:
-        copied: dict[str, Any] = check_json(value, path)
-    except RecursionError:
-        raise _too_deep(path, value) from None
+    if not is_mapping(value):
+        raise must_be(path, "a dict of JSON values or None", value, typed=True)
+    copied: dict[str, Any] = check_json(value, path)
     return copied
 
 
@@ -270,7 +499,9 @@ def _check_keys(
 def _string_field(block: dict[str, Any], key: str, path: str) -> str:
     value = block[key]
     if type(value) is str:
-        return value
+        if value.isascii() or clean_text(value):
+            return value
+        raise no_surrogates(f"{path}.{key}", value)
     raise must_be(f"{path}.{key}", "a string", value)
 
 
@@ -319,9 +550,22 @@ def is_local_path(url: str) -> bool:
     )
 
 
+def is_relative_path(url: str) -> bool:
+    """Whether *url* is a relative local path (``./cat.png``, ``photos/cat.png``): not
+    empty, no scheme (no ``:`` before the first slash), not starting with a slash.
+
+    It is kept as written: only :meth:`Msg.check_media <agentmsg.Msg.check_media>`, given
+    a folder, resolves it against that folder.
+    """
+    if not url or url.startswith(("/", "\\")):  # "/" alone, "//host/...", "\\\\host\\..."
+        return False
+    first = url.split("/", 1)[0].split("\\", 1)[0]
+    return ":" not in first
+
+
 def _good_url(url: str, kind: str) -> bool:
     """An http(s) URL with something after the scheme, a data: URL of the right kind, a
-    ``file://`` URL or an absolute local path.
+    ``file://`` URL or a local path, absolute or relative.
 
     A data: URL needs its comma; when it names a media type (``data:image/png;base64,``)
     the major type must be the block's kind. Nothing is read or fetched here.
@@ -331,7 +575,7 @@ def _good_url(url: str, kind: str) -> bool:
     if url.startswith("http://"):
         return len(url) > 7
     if not url.startswith("data:"):
-        return is_local_path(url) or is_file_url(url)
+        return is_local_path(url) or is_file_url(url) or is_relative_path(url)
     header, comma, _ = url.partition(",")
     if not comma:
         return False
@@ -343,8 +587,7 @@ def _good_url(url: str, kind: str) -> bool:
 
 
 def _source(source: Any, kind: str, path: str) -> dict[str, Any]:
-    if type(source) not in DICT_TYPES:
-        raise must_be(path, "a dict with `type` 'base64' or 'url'", source)
+    source = as_dict(source, path, "a dict with `type` 'base64' or 'url'")
     source_type = source.get("type")
     if source_type == "url":
         _check_keys(source, ("type", "url"), (), path, "source")
@@ -352,7 +595,7 @@ def _source(source: Any, kind: str, path: str) -> dict[str, Any]:
         if not _good_url(url, kind):
             requirement = (
                 f"an http or https URL, a data: URL holding {kind} data, "
-                f"a file:// URL or an absolute file path"
+                f"a file:// URL or a local file path"
             )
             raise must_be(f"{path}.url", requirement, url)
         return {"type": "url", "url": url}
@@ -381,9 +624,7 @@ def _tool_use(block: dict[str, Any], path: str) -> dict[str, Any]:
     _check_keys(block, ("type", "id", "name", "input"), TOOL_USE_OPTIONAL, path)
     call_id = check_id(block["id"], f"{path}.id")
     name = check_name(block["name"], f"{path}.name")
-    tool_input = block["input"]
-    if type(tool_input) not in DICT_TYPES:
-        raise must_be(f"{path}.input", "a dict of the tool's arguments", tool_input)
+    tool_input = as_dict(block["input"], f"{path}.input", "a dict of the tool's arguments")
     copy = {
         "type": "tool_use",
         "id": call_id,
@@ -400,10 +641,18 @@ def is_block_list(value: Any) -> bool:
     output is validated as a plain JSON value.
     """
     return (
-        type(value) in LIST_TYPES
+        isinstance(value, list)
         and bool(value)
-        and all(type(item) in DICT_TYPES and _is_block_type(item.get("type")) for item in value)
+        and all(is_mapping(item) and _is_block_type(_get_type(item)) for item in value)
     )
+
+
+def _get_type(item: Any) -> object:
+    """``item.get("type")``, None when a Mapping of the caller's cannot answer."""
+    try:
+        return item.get("type")
+    except Exception:  # its own get or __getitem__ raised: check_json will say why
+        return None
 
 
 def _is_block_type(value: object) -> bool:
@@ -416,11 +665,12 @@ def _tool_result(block: dict[str, Any], path: str) -> dict[str, Any]:
     name = check_name(block["name"], f"{path}.name")
     output = block["output"]
     if type(output) is str:
-        copied: Any = output
+        copied: Any = check_str(output, f"{path}.output")
     elif is_block_list(output):
         copied = []
         for index, item in enumerate(output):
             item_path = f"{path}.output[{index}]"
+            item = as_dict(item, item_path, "a content block")
             kind = item["type"]
             if kind != "text" and kind not in _MEDIA_TYPES:
                 requirement = "'text', 'image', 'audio' or 'video' in a tool output"
@@ -443,9 +693,8 @@ _VALIDATORS: dict[str, Callable[[dict[str, Any], str], dict[str, Any]]] = {
 
 
 def check_block(block: Any, path: str) -> dict[str, Any]:
-    """One content block, validated and copied."""
-    if type(block) not in DICT_TYPES:
-        raise must_be(path, "a content block (a dict with a `type` field)", block)
+    """One content block, validated and copied (any ``Mapping`` is read as a dict)."""
+    block = as_dict(block, path, "a content block (a dict with a `type` field)")
     try:
         validator = _VALIDATORS[block["type"]]
     except (KeyError, TypeError):
@@ -469,10 +718,10 @@ def check_content(value: Any, path: str = "content") -> str | list[dict[str, Any
     missing key or an unhashable value (KeyError, TypeError) is a "look again".
     """
     if type(value) is str:
-        return value
+        return check_str(value, path)
     if type(value) not in LIST_TYPES:
         if isinstance(value, str):
-            return str(value)
+            return check_str(str(value), path)
         raise must_be(path, "a string or a list of content blocks", value)
     copied: list[dict[str, Any]] = []
     append = copied.append
@@ -483,7 +732,8 @@ def check_content(value: Any, path: str = "content") -> str | list[dict[str, Any
                     kind = block["type"]
                     size = len(block)
                     if kind == "text":
-                        if size == 2 and type(block["text"]) is str:
+                        text = block["text"]
+                        if size == 2 and type(text) is str and (text.isascii() or clean_text(text)):
                             append(block.copy())  # two keys, both present: nothing else
                             continue
                     elif kind == "tool_use":
@@ -494,8 +744,10 @@ def check_content(value: Any, path: str = "content") -> str | list[dict[str, Any
                             size == 4
                             and type(call_id) is str
                             and call_id
+                            and call_id.isascii()
                             and type(name) is str
                             and name
+                            and name.isascii()
                             and type(tool_input) is dict
                         ):
                             arguments = _fast_json(tool_input)
@@ -512,10 +764,12 @@ def check_content(value: Any, path: str = "content") -> str | list[dict[str, Any
                             size == 4
                             and type(call_id) is str
                             and call_id
+                            and call_id.isascii()
                             and type(name) is str
                             and name
+                            and name.isascii()
                         ):
-                            if type(output) is str:
+                            if type(output) is str and (output.isascii() or clean_text(output)):
                                 append(block.copy())
                                 continue
                             output = _fast_output(output)
@@ -529,9 +783,11 @@ def check_content(value: Any, path: str = "content") -> str | list[dict[str, Any
                         if size == 2 and source is not None:
                             append({"type": kind, "source": source})
                             continue
-                    elif kind == "thinking" and size == 2 and type(block["thinking"]) is str:
-                        append(block.copy())
-                        continue
+                    elif kind == "thinking" and size == 2:
+                        thinking = block["thinking"]
+                        if type(thinking) is str and (thinking.isascii() or clean_text(thinking)):
+                            append(block.copy())
+                            continue
                 except (KeyError, TypeError):
                     pass
             append(check_block(block, f"{path}[{len(copied)}]"))
@@ -553,45 +809,11 @@ _GOOD_MEDIA_TYPES_LIMIT = 256
 
 
 def _fast_json(value: Any) -> Any:
-    """A copy of JSON *value*, or :data:`_INVALID` when it is not one (or is unusual)."""
-    kind = type(value)
-    if kind is dict:
-        copied = value.copy()
-        for key, item in value.items():
-            if type(key) is not str:
-                return _INVALID
-            leaf = type(item)
-            if leaf is str or leaf is int or leaf is bool or item is None:
-                continue
-            if leaf is float:
-                if -_INFINITY < item < _INFINITY:
-                    continue
-                return _INVALID
-            inner = _fast_json(item)
-            if inner is _INVALID:
-                return _INVALID
-            copied[key] = inner
-        return copied
-    if kind is list:
-        copied_list = value.copy()
-        for index, item in enumerate(value):
-            leaf = type(item)
-            if leaf is str or leaf is int or leaf is bool or item is None:
-                continue
-            if leaf is float:
-                if -_INFINITY < item < _INFINITY:
-                    continue
-                return _INVALID
-            inner = _fast_json(item)
-            if inner is _INVALID:
-                return _INVALID
-            copied_list[index] = inner
-        return copied_list
-    if kind is str or kind is int or kind is bool or value is None:
-        return value
-    if kind is float and -_INFINITY < value < _INFINITY:
-        return value
-    return _INVALID
+    """A copy of JSON *value*, or :data:`_INVALID` when it is not one."""
+    try:
+        return check_json(value, "")
+    except MessageError:
+        return _INVALID
 
 
 def _fast_source(source: Any, kind: str) -> dict[str, Any] | None:
@@ -604,7 +826,8 @@ def _fast_source(source: Any, kind: str) -> dict[str, Any] | None:
         if (
             len(source) == 3
             and type(media_type) is str
-            and type(source["data"]) is str
+            and type(data := source["data"]) is str
+            and data.isascii()
             and _GOOD_MEDIA_TYPES.get(media_type) == kind
         ):
             return source.copy()  # three keys, all present: nothing else
@@ -613,6 +836,7 @@ def _fast_source(source: Any, kind: str) -> dict[str, Any] | None:
         if (
             len(source) == 2
             and type(url) is str
+            and url.isascii()
             and ((url.startswith("https://") and len(url) > 8) or _good_url(url, kind))
         ):
             return source.copy()
@@ -634,7 +858,8 @@ def _fast_output(output: Any) -> Any:
                         return _INVALID
                     kind = item["type"]
                     if kind == "text":
-                        if type(item["text"]) is not str:
+                        text = item["text"]
+                        if type(text) is not str or not (text.isascii() or clean_text(text)):
                             return _INVALID
                         append(item.copy())
                     elif kind == "image" or kind == "audio" or kind == "video":

@@ -10,7 +10,7 @@ import pickle
 import pytest
 
 from agentmsg import MessageError, Msg
-from agentmsg._containers import copy_json
+from agentmsg._containers import CheckedDict, copy_json
 
 LIMA = {"type": "tool_use", "id": "call_1", "name": "get_weather", "input": {"city": "Lima"}}
 
@@ -183,7 +183,7 @@ class TestBlocksInPlace:
                 lambda content: content[1]["source"].__setitem__("url", "ftp://x/a.png"),
                 "content[1].source.url",
                 "`content[1].source.url` must be an http or https URL, a data: URL holding "
-                "image data, a file:// URL or an absolute file path, not 'ftp://x/a.png'.",
+                "image data, a file:// URL or a local file path, not 'ftp://x/a.png'.",
             ),
             (
                 lambda content: content[2]["input"].__setitem__("when", {1, 2}),
@@ -349,3 +349,259 @@ class TestCopies:
         plain.append("anything")
 
         assert message().to_dict()["content"] == msg.to_dict()["content"]
+
+
+def nested(levels: int) -> object:
+    """A JSON value of *levels* levels: lists around an empty dict."""
+    value: object = {}
+    for _ in range(levels - 1):
+        value = [value]
+    return value
+
+
+def innermost(value: object) -> dict[str, object]:
+    """The dict at the bottom of :func:`nested`'s lists."""
+    while isinstance(value, list):
+        value = value[0]
+    assert isinstance(value, dict)
+    return value
+
+
+class TestEveryMutationIsChecked:
+    """The in-place methods that ``dict`` and ``list`` share with ``__init__`` are
+    checked like any other change."""
+
+    def test_dict_init_is_an_update(self):
+        """``metadata.__init__({...})`` adds to the metadata, checked; a bad value is
+        refused and nothing is added."""
+        msg = message()
+
+        msg.metadata.__init__({"tags": ["a"]}, mood="calm")  # type: ignore[misc]
+        error = refused(lambda: msg.metadata.__init__({"bad": {1, 2}}))  # type: ignore[misc]
+
+        assert "metadata.bad" == error.path
+        assert {**message().metadata, "tags": ["a"], "mood": "calm"} == msg.to_dict()["metadata"]  # type: ignore[dict-item]
+
+    def test_list_init_replaces_checked(self):
+        """``list.__init__`` on a checked list replaces its items, checked."""
+        msg = message()
+        scores = msg.metadata["scores"]  # type: ignore[index]
+
+        scores.__init__([7, 8])
+        error = refused(lambda: scores.__init__([b"raw"]))
+
+        assert ("metadata.scores[0]", [7, 8]) == (error.path, msg.to_dict()["metadata"]["scores"])
+
+    def test_content_init_checks_blocks(self):
+        """``msg.content.__init__([...])`` replaces the blocks, each checked."""
+        msg = message()
+
+        error = refused(lambda: msg.content.__init__([{"type": "text"}]))  # type: ignore[misc]
+        msg.content.__init__([{"type": "text", "text": "Only this."}])  # type: ignore[misc]
+
+        assert "content[0].text" == error.path
+        assert [{"type": "text", "text": "Only this."}] == msg.to_dict()["content"]
+
+    def test_a_tool_input_init_is_checked(self):
+        """A tool input's ``__init__`` goes through the same check as its other changes."""
+        msg = message()
+
+        error = refused(lambda: msg.content[2]["input"].__init__(when={1}))  # type: ignore[index]
+
+        assert ("content[2].input.when", LIMA) == (error.path, msg.to_dict()["content"][2])
+
+    def test_a_refused_value_is_never_stored(self):
+        """A value refused for its depth is not left in the message, checked or not."""
+        msg = message()
+        too_deep = nested(200)
+
+        refused(lambda: msg.metadata.__setitem__("deep", too_deep))
+        refused(lambda: msg.content[2]["input"].update(deep=too_deep))  # type: ignore[index]
+        refused(lambda: msg.content[2].__setitem__("input", {"deep": too_deep}))
+
+        assert (message().metadata, LIMA) == (msg.metadata, msg.content[2])
+        assert (CheckedDict, CheckedDict) == (type(msg.metadata), type(msg.content[2]["input"]))  # type: ignore[index]
+
+    def test_values_put_in_are_copies(self):
+        """A list put into the metadata is copied: changing the caller's list afterwards
+        changes nothing, and the stored list checks its own changes."""
+        msg = message()
+        tags = ["a"]
+
+        msg.metadata["tags"] = tags  # type: ignore[index]
+        tags.append(b"raw")  # the caller's list, not the message's
+        error = refused(lambda: msg.metadata["tags"].append(b"raw"))  # type: ignore[index]
+
+        assert (["a"], "metadata.tags[1]") == (msg.to_dict()["metadata"]["tags"], error.path)
+
+    def test_repeating_a_list_copies_its_containers(self):
+        """``*=`` on a metadata list repeats its values as separate copies."""
+        msg = Msg("A", "Hi", "user", {"rows": [{"n": 1}]})
+        rows = msg.metadata["rows"]  # type: ignore[index]
+
+        rows *= 2
+        rows[1]["n"] = 2
+
+        assert [{"n": 1}, {"n": 2}] == msg.to_dict()["metadata"]["rows"]
+
+    def test_mappings_put_in_are_stored_as_dicts(self):
+        """A dict subclass or OrderedDict put in place is stored as a plain dict."""
+        from collections import OrderedDict
+
+        class Info(dict):
+            pass
+
+        msg = message()
+        msg.metadata["info"] = Info(a=OrderedDict(b=1))  # type: ignore[index]
+        msg.content[2]["input"].update(Info(unit="C"))  # type: ignore[index]
+
+        stored = msg.to_dict()
+        assert ({"a": {"b": 1}}, dict, dict) == (
+            stored["metadata"]["info"],
+            type(stored["metadata"]["info"]),
+            type(stored["metadata"]["info"]["a"]),
+        )
+        assert {"city": "Lima", "unit": "C"} == stored["content"][2]["input"]
+
+    @pytest.mark.parametrize(
+        ("change", "path"),
+        [
+            (lambda metadata: metadata.__setitem__(5, 1), "metadata"),
+            (lambda metadata: metadata.__setitem__("\ud800", 1), "metadata"),
+            (lambda metadata: metadata.__setitem__("n", 10**5000), "metadata.n"),
+            (lambda metadata: metadata["scores"].insert(0, "\udfff"), "metadata.scores[0]"),
+            (lambda metadata: metadata.update(5), "metadata"),
+            (lambda metadata: metadata["source"].setdefault([1], 2), "metadata.source"),
+        ],
+    )
+    def test_hostile_values_are_refused(self, change, path):
+        """Keys that are not strings, lone surrogates, integers too long to write and
+        arguments that are no dict are refused with MessageError, nothing changed."""
+        msg = message()
+        before = msg.to_dict()
+
+        error = refused(lambda: change(msg.metadata))
+
+        assert (path, before) == (error.path, msg.to_dict())
+
+
+class TestOnlyTheChangeIsChecked:
+    """A change inside a JSON value (the metadata, a tool's input) checks what it puts
+    in, not the whole value: adding to a long list costs the same at any length."""
+
+    @pytest.mark.parametrize("where", ["metadata", "input"])
+    def test_append_checks_the_new_value_only(self, monkeypatch, where):
+        """Appending to a list in the metadata or a tool input checks the appended value
+        alone, never the list or the whole value again."""
+        from agentmsg import _validate
+
+        msg = Msg(
+            "A",
+            [{"type": "tool_use", "id": "c", "name": "f", "input": {"tags": list(range(50))}}],
+            "assistant",
+            {"tags": list(range(50))},
+        )
+        tags = msg.metadata["tags"] if where == "metadata" else msg.content[0]["input"]["tags"]  # type: ignore[index]
+        checked: list[object] = []
+        real = _validate.check_json
+
+        def spy(value, path, room=_validate.MAX_DEPTH):
+            checked.append(value)
+            return real(value, path, room)
+
+        monkeypatch.setattr(_validate, "check_json", spy)
+        monkeypatch.setattr(_validate, "check_metadata", lambda *a: pytest.fail("whole check"))
+        monkeypatch.setattr(_validate, "check_block", lambda *a: pytest.fail("whole check"))
+
+        tags.append({"n": 1})
+        tags.append(2)
+
+        assert [{"n": 1}, 2] == checked
+        assert 52 == len(tags)
+
+
+class TestOneDepthLimit:
+    """Whatever a message accepts at ``MAX_DEPTH`` levels reads back on every path; one
+    level more is refused with MessageError on every path that takes values in."""
+
+    @staticmethod
+    def limit() -> int:
+        from agentmsg._validate import MAX_DEPTH
+
+        return MAX_DEPTH
+
+    def test_in_place_at_the_limit_and_past_it(self):
+        """A change that brings the metadata to the limit is kept; one level more is
+        refused, naming where."""
+        limit = self.limit()
+        msg = Msg("A", "Hi", "user", {"v": nested(limit - 2)})
+        bottom = innermost(msg.metadata["v"])  # type: ignore[index]
+
+        bottom["ok"] = {}  # level `limit`
+        error = refused(lambda: bottom["ok"].__setitem__("x", []))
+
+        assert "metadata.v" + "[0]" * (limit - 3) + ".ok.x" == error.path
+        assert "nested too deeply" in str(error)
+
+    def test_in_a_tool_input(self):
+        """A tool input counts from its own dict, in place as when built."""
+        limit = self.limit()
+        block = {"type": "tool_use", "id": "c", "name": "f", "input": {"v": nested(limit - 1)}}
+        msg = Msg("A", [block], "assistant")
+        bottom = innermost(msg.content[0]["input"]["v"])  # type: ignore[index]
+
+        error = refused(lambda: bottom.__setitem__("x", []))
+        past = {**block, "input": {"v": nested(limit)}}
+
+        assert "content[0].input.v" + "[0]" * (limit - 2) + ".x" == error.path
+        assert (
+            "content[0].input.v" + "[0]" * (limit - 1)
+            == refused(lambda: Msg("A", [past], "assistant")).path
+        )
+
+    @pytest.mark.parametrize(
+        "read",
+        [
+            lambda msg: Msg.from_json(msg.to_json()),
+            lambda msg: Msg.from_json(msg.to_json(indent=1)),
+            lambda msg: Msg.from_dict(msg.to_dict()),
+            copy.deepcopy,
+            copy.copy,
+            lambda msg: pickle.loads(pickle.dumps(msg)),
+            lambda msg: Msg.from_dict(copy.deepcopy(msg.to_dict())),
+        ],
+        ids=["json", "json-indented", "dict", "deepcopy", "copy", "pickle", "deepcopy-dict"],
+    )
+    def test_every_path_reads_back_at_the_limit(self, read):
+        """Metadata, a tool input and a tool output at the limit come back equal from
+        every path, also after ``msg.metadata`` and ``msg.content`` were read."""
+        limit = self.limit()
+        content = [
+            {"type": "tool_use", "id": "c", "name": "f", "input": {"v": nested(limit - 1)}},
+            {"type": "tool_result", "id": "c", "name": "f", "output": nested(limit)},
+        ]
+        msg = Msg("A", content, "assistant", {"v": nested(limit - 1)})
+
+        assert msg == read(msg)
+        msg.metadata, msg.content  # noqa: B018  # the checked containers, made on first read
+        assert msg == read(msg)
+        assert "agentmsg-card" in msg._repr_html_()
+        assert repr(msg).startswith("Msg(")
+
+    def test_from_json_one_past_the_limit(self):
+        """JSON text one level past the limit is refused with MessageError."""
+        limit = self.limit()
+        text = json.dumps(
+            {"name": "A", "role": "user", "content": "Hi", "metadata": {"v": nested(limit)}}
+        )
+
+        error = refused(lambda: Msg.from_json(text))
+
+        assert "metadata.v" + "[0]" * (limit - 1) == error.path
+
+    def test_json_far_too_deep(self):
+        """JSON text nested far beyond Python's recursion limit is refused with
+        MessageError, not RecursionError."""
+        text = '{"name": "A", "role": "user", "content": "Hi", "metadata": {"v": ' + "[" * 100_000
+
+        assert "not valid JSON" in str(refused(lambda: Msg.from_json(text)))

@@ -660,3 +660,114 @@ class TestRenderCard:
         root = parse(render_blocks([{"type": "text", "text": "a<b"}]))
         assert [] == root.find_all("article")
         assert "a<b" == root.find("div", "agentmsg-text").text()
+
+
+BIDI_CONTROLS = [
+    "\u202a",
+    "\u202b",
+    "\u202c",
+    "\u202d",
+    "\u202e",
+    "\u2066",
+    "\u2067",
+    "\u2068",
+    "\u2069",
+    "\u200e",
+    "\u200f",
+    "\u061c",
+]
+
+
+class TestBidirectionalText:
+    """A card cannot be spoofed with bidirectional controls: each shows as its code
+    point, and right-to-left names are isolated from the rest of the header."""
+
+    @pytest.mark.parametrize("control", BIDI_CONTROLS, ids=lambda char: f"U+{ord(char):04X}")
+    def test_controls_are_shown_not_obeyed(self, control: str) -> None:
+        """A control in the name, a text, a tool argument, the metadata or a URL never
+        reaches the page: it is written as ``[U+XXXX]``, and a link keeps its target
+        percent-encoded."""
+        url = f"https://example.com/{control}gnp.exe"
+        msg = Msg(
+            f"Ali{control}ce",
+            [
+                {"type": "text", "text": f"pay {control}moc.elgoog"},
+                {"type": "tool_use", "id": "c", "name": "f", "input": {"to": f"x{control}y"}},
+                {"type": "image", "source": {"type": "url", "url": url}},
+            ],
+            "user",
+            {f"k{control}": f"v{control}"},
+            timestamp=STAMP,
+        )
+
+        markup = msg._repr_html_()
+        article = parse(markup).find("article")
+        shown = f"[U+{ord(control):04X}]"
+
+        assert control not in markup
+        assert f"Ali{shown}ce" == article.find("strong", "agentmsg-name").text()
+        assert f"pay {shown}moc.elgoog" == article.find("div", "agentmsg-text").text()
+        link = article.find("a")
+        encoded = "".join(f"%{byte:02X}" for byte in control.encode())
+        assert (f"https://example.com/{encoded}gnp.exe", f"https://example.com/{shown}gnp.exe") == (
+            link.attrs["href"],
+            link.text(),
+        )
+
+    def test_right_to_left_names_are_isolated(self) -> None:
+        """A Hebrew or Arabic sender name is wrapped in ``<bdi>``; a Latin one is not."""
+        hebrew = card("hi", name="משה").find("strong", "agentmsg-name")
+        arabic = card("hi", name="سارة").find("strong", "agentmsg-name")
+        latin = card("hi", name="Ada").find("strong", "agentmsg-name")
+
+        assert (["bdi"], ["bdi"], []) == (
+            [node.tag for node in hebrew.children if isinstance(node, Node)],
+            [node.tag for node in arabic.children if isinstance(node, Node)],
+            [node.tag for node in latin.children if isinstance(node, Node)],
+        )
+        assert "משה" == hebrew.text()
+
+    def test_tool_names_are_isolated(self) -> None:
+        """A right-to-left tool name in a caption is isolated too."""
+        block = {"type": "tool_use", "id": "c", "name": "بحث", "input": {}}
+
+        codes = card([block]).find("table").find("caption").find_all("code")
+
+        assert ["bdi", None] == [
+            next((node.tag for node in code.children if isinstance(node, Node)), None)
+            for code in codes
+        ]
+
+
+class TestHostileToolOutputText:
+    """A tool's text output that holds JSON is shown as JSON only when a message could
+    hold that JSON; otherwise as the text it is."""
+
+    @pytest.mark.parametrize(
+        "text",
+        [
+            "[" * 5000 + "]" * 5000,
+            "[" * 101 + "]" * 101,
+            '{"a": "\\ud800"}',
+            '{"n": ' + "1" * 5000 + "}",
+        ],
+        ids=["far too deep", "one level too deep", "lone surrogate", "huge int"],
+    )
+    def test_shown_as_text(self, text: str) -> None:
+        """The card renders, writable as UTF-8, and shows the output as text."""
+        block = {"type": "tool_result", "id": "c", "name": "f", "output": text}
+
+        markup = Msg("A", [block], "user")._repr_html_()
+
+        markup.encode("utf-8")
+        cell = parse(markup).find("article").find("td")
+        assert text == cell.find("div", "agentmsg-text").text()
+
+    def test_json_at_the_limit_is_shown_as_json(self) -> None:
+        """JSON text of exactly the depth limit is pretty-printed."""
+        text = "[" * 100 + "]" * 100
+        block = {"type": "tool_result", "id": "c", "name": "f", "output": text}
+
+        cell = card([block]).find("td")
+
+        assert ["agentmsg-json"] == cell.find("pre").classes

@@ -247,3 +247,123 @@ class TestDeterministic:
             pass
 
         assert text == str(info.value)
+
+
+def seeded(seed: int, count: int) -> list[tuple[str, str]]:
+    """The first *count* (id, timestamp) pairs of a fresh ``deterministic(seed)`` block."""
+    with deterministic(seed=seed):
+        return [(new_id(), now_timestamp()) for _ in range(count)]
+
+
+class TestDeterministicTasks:
+    """``deterministic()`` and the asyncio tasks created inside it: each task starts from
+    the state it was created with and goes on alone, and the block's end is the end."""
+
+    @staticmethod
+    async def draw(count: int) -> list[tuple[str, str]]:
+        pairs = []
+        for _ in range(count):
+            pairs.append((new_id(), now_timestamp()))
+            await asyncio.sleep(0)  # let the other tasks run in between
+        return pairs
+
+    @pytest.mark.parametrize("reverse", [False, True], ids=["in order", "reversed"])
+    def test_each_task_starts_from_its_creation(self, reverse):
+        """A task created before any id gets the stream from its start; one created
+        after the block drew two gets it from the third; the interleaving and the order
+        the tasks are awaited in change nothing."""
+        stream = seeded(4, 5)
+
+        async def main() -> tuple[list[object], list[object], list[object]]:
+            with deterministic(seed=4):
+                first = asyncio.create_task(self.draw(3))
+                mine = [(new_id(), now_timestamp()), (new_id(), now_timestamp())]
+                second = asyncio.create_task(self.draw(3))
+                tasks = [second, first] if reverse else [first, second]
+                done = await asyncio.gather(*tasks)
+                mine.append((new_id(), now_timestamp()))
+            results = dict(zip(tasks, done, strict=True))
+            return results[first], results[second], mine
+
+        first, second, mine = asyncio.run(main())
+
+        assert stream[:3] == first
+        assert stream[2:5] == second
+        assert stream[:3] == mine  # the block itself went on from its own state
+
+    def test_long_interleaved_streams(self):
+        """Two tasks drawing many ids turn about, each from its own state, get the same
+        ids as one context drawing them alone (the saved states and the catching up
+        between them change nothing)."""
+        with deterministic(seed=12):
+            alone = [new_id() for _ in range(45)]
+
+        async def main() -> list[list[tuple[str, str]]]:
+            with deterministic(seed=12):
+                new_id()
+                first = asyncio.create_task(self.draw(40))  # from the second id
+                new_id()
+                new_id()
+                second = asyncio.create_task(self.draw(40))  # from the fourth
+                return list(await asyncio.gather(first, second))
+
+        first, second = asyncio.run(main())
+
+        assert (alone[1:41], alone[3:43]) == ([i for i, _ in first], [i for i, _ in second])
+
+    def test_the_end_of_the_block_ends_it_for_its_tasks(self):
+        """A task created inside the block that runs after the block ended makes random
+        ids and real timestamps, not the block's."""
+        stream = seeded(6, 3)
+
+        async def main() -> list[tuple[str, str]]:
+            with deterministic(seed=6, start="1990-01-01 00:00:00.000"):
+                late = asyncio.create_task(self.draw(3))
+            return await late
+
+        pairs = asyncio.run(main())
+
+        assert not set(stream) & set(pairs)
+        assert not any(when.startswith("1990") for _, when in pairs)
+
+    def test_leaving_from_another_task(self):
+        """A block entered in one task and left in another ends without error, for
+        both tasks."""
+        block = deterministic(seed=8, start="1990-01-01 00:00:00.000")
+
+        async def main() -> tuple[str, str]:
+            entered, left = asyncio.Event(), asyncio.Event()
+
+            async def enter() -> tuple[str, str]:
+                block.__enter__()
+                inside = now_timestamp()
+                entered.set()
+                await left.wait()
+                return inside, now_timestamp()
+
+            async def leave() -> None:
+                await entered.wait()
+                block.__exit__(None, None, None)
+                left.set()
+
+            entering = asyncio.create_task(enter())
+            await asyncio.create_task(leave())
+            return await entering
+
+        inside, after = asyncio.run(main())
+
+        assert "1990-01-01 00:00:00.000" == inside
+        assert not after.startswith("1990")
+        assert not now_timestamp().startswith("1990")
+
+    def test_an_inner_block_ended_in_a_task_falls_back_to_the_outer(self):
+        """A task created in an inner block that has ended goes on with the outer block's
+        clock as it was when the inner one began."""
+
+        async def main() -> str:
+            with deterministic(seed=1, start="2000-01-01 00:00:00.000"):
+                with deterministic(seed=2, start="1990-01-01 00:00:00.000"):
+                    task = asyncio.create_task(self.draw(1))
+                return (await task)[0][1]
+
+        assert "2000-01-01 00:00:00.000" == asyncio.run(main())

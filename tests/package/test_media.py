@@ -175,9 +175,38 @@ class TestBlockFromFile:
         )
 
     def test_directory(self, tmp_path):
-        """A directory raises MediaError saying it cannot be read."""
-        with pytest.raises(MediaError, match=r"^`path` cannot be read \("):
+        """A directory raises MediaError saying it is not a regular file."""
+        with pytest.raises(MediaError, match=r"^`path` must name a regular file, not a folder"):
             block_from_file(tmp_path)
+
+    @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no named pipes")
+    def test_pipe_is_not_read(self, tmp_path):
+        """A named pipe with no writer is refused at once, not waited on."""
+        pipe = tmp_path / "pipe.png"
+        os.mkfifo(pipe)
+
+        with pytest.raises(MediaError, match=r"^`path` must name a regular file"):
+            block_from_file(pipe)
+
+    def test_size_limit(self, tmp_path):
+        """A file over *max_bytes* is refused; one of exactly *max_bytes* is read."""
+        path = tmp_path / "photo.png"
+        path.write_bytes(PNG)
+
+        assert "image" == block_from_file(path, max_bytes=len(PNG))["type"]
+        with pytest.raises(MediaError) as info:
+            block_from_file(path, max_bytes=len(PNG) - 1)
+        assert f"over the limit of {len(PNG) - 1:,} bytes" in str(info.value)
+
+    def test_bytes_are_never_quoted(self, tmp_path):
+        """The error for a file of no known format does not quote its bytes."""
+        path = tmp_path / "secret.png"
+        path.write_bytes(b"root:$6$salt$hash")
+
+        with pytest.raises(MediaError) as info:
+            block_from_file(path)
+
+        assert "root:" not in str(info.value)
 
     @pytest.mark.skipif(sys.platform == "win32" or os.geteuid() == 0, reason="root reads all")
     def test_unreadable(self, tmp_path):
@@ -264,21 +293,24 @@ class TestBlockFromUrl:
             "pass `kind`."
         ) == str(info.value)
 
-    @pytest.mark.parametrize(
-        "url", ["javascript:alert(1)//.png", "ftp://x/cat.png", "photos/cat.png"]
-    )
+    @pytest.mark.parametrize("url", ["javascript:alert(1)//.png", "ftp://x/cat.png", "//x/a.png"])
     def test_bad_scheme(self, url):
-        """Only http, https, data: and file:// URLs and absolute paths are accepted."""
+        """Only http, https, data: and file:// URLs and local paths are accepted."""
         with pytest.raises(MessageError, match="must be an http or https URL"):
             block_from_url(url, kind="image")
 
     @pytest.mark.parametrize(
         ("url", "kind"),
-        [("file:///tmp/cat.png", "image"), ("/srv/clips/intro.mp4", "video")],
+        [
+            ("file:///tmp/cat.png", "image"),
+            ("/srv/clips/intro.mp4", "video"),
+            ("./image.png", "image"),
+            ("sounds/bell.mp3", "audio"),
+        ],
     )
     def test_local_files(self, url, kind):
-        """A file:// URL or an absolute path makes a URL block; the kind comes from the
-        extension, and nothing is read."""
+        """A file:// URL or a path, absolute or relative, makes a URL block kept as
+        written; the kind comes from the extension, and nothing is read."""
         assert {"type": kind, "source": {"type": "url", "url": url}} == block_from_url(url)
 
     def test_not_a_string(self):
@@ -355,22 +387,36 @@ class TestCheckMedia:
 
         assert "content[0].output[1].source.media_type" == info.value.path
 
-    def test_local_files_are_read(self, tmp_path):
-        """A local path or file:// URL names a file whose bytes must be of the block's
-        kind; check_media reads it, also inside a tool output."""
+    def test_local_files_are_read_inside_root(self, tmp_path):
+        """Given a folder, check_media reads the local files inside it (absolute paths,
+        file:// URLs, relative paths taken from the folder), also inside a tool output."""
+        (tmp_path / "clips").mkdir()
         photo = tmp_path / "cat photo.png"
         photo.write_bytes(PNG)
-        clip = tmp_path / "clip.webm"
+        clip = tmp_path / "clips" / "clip.webm"
         clip.write_bytes(b"\x1aE\xdf\xa3" + bytes(8))  # WebM: sound or video
         output = [{"type": "image", "source": {"type": "url", "url": photo.as_uri()}}]
         content = [
             {"type": "image", "source": {"type": "url", "url": str(photo)}},
-            {"type": "audio", "source": {"type": "url", "url": str(clip)}},
-            {"type": "video", "source": {"type": "url", "url": str(clip)}},
+            {"type": "audio", "source": {"type": "url", "url": "clips/clip.webm"}},
+            {"type": "video", "source": {"type": "url", "url": "./clips/../clips/clip.webm"}},
             {"type": "tool_result", "id": "1", "name": "snap", "output": output},
         ]
+        msg = Msg("A", content, "user")
 
-        assert None is Msg("A", content, "user").check_media()
+        assert None is msg.check_media(root=tmp_path)
+        assert "clips/clip.webm" == msg.content[1]["source"]["url"]  # type: ignore[index]
+
+    def test_without_root_no_file_is_read(self, tmp_path):
+        """Without a folder, check_media opens no local file, whatever the message names."""
+        sound = tmp_path / "bell.mp3"
+        sound.write_bytes(MP3)  # not an image: reading it would fail
+        urls = [str(sound), sound.as_uri(), "/etc/shadow", "/proc/self/environ", "a/b.png"]
+        msg = Msg(
+            "A", [{"type": "image", "source": {"type": "url", "url": u}} for u in urls], "user"
+        )
+
+        assert None is msg.check_media()
 
     def test_local_file_of_another_kind(self, tmp_path):
         """A local file whose bytes are not of the block's kind raises MediaError."""
@@ -379,7 +425,7 @@ class TestCheckMedia:
         msg = Msg("A", [{"type": "image", "source": {"type": "url", "url": str(sound)}}], "user")
 
         with pytest.raises(MediaError) as info:
-            msg.check_media()
+            msg.check_media(root=tmp_path)
 
         assert (
             "content[0].source.url",
@@ -388,10 +434,100 @@ class TestCheckMedia:
         ) == (info.value.path, str(info.value))
 
     @pytest.mark.parametrize(
+        "url", ["/etc/shadow", "/proc/self/environ", "file:///etc/passwd", "../outside.png"]
+    )
+    def test_outside_root_is_not_opened(self, tmp_path, url):
+        """A file outside the folder is refused without being opened: the error is the
+        same whether or not it exists, and quotes nothing of it."""
+        root = tmp_path / "root"
+        root.mkdir()
+        (tmp_path / "outside.png").write_bytes(PNG)
+        msg = Msg("A", [{"type": "image", "source": {"type": "url", "url": url}}], "user")
+
+        with pytest.raises(MediaError) as info:
+            msg.check_media(root=root)
+
+        assert (
+            f"`content[0].source.url` names a file outside the folder given to check_media, "
+            f"which is not read: {url!r}."
+        ) == str(info.value)
+
+    def test_a_link_out_of_root_is_not_followed(self, tmp_path):
+        """A symbolic link inside the folder that leads out of it is refused."""
+        root = tmp_path / "root"
+        root.mkdir()
+        secret = tmp_path / "secret.png"
+        secret.write_bytes(PNG)
+        try:
+            (root / "link.png").symlink_to(secret)
+        except OSError:
+            pytest.skip("no symbolic links here")
+        msg = Msg("A", [{"type": "image", "source": {"type": "url", "url": "link.png"}}], "user")
+
+        with pytest.raises(MediaError, match="outside the folder"):
+            msg.check_media(root=root)
+
+    @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no named pipes")
+    def test_a_pipe_is_not_waited_on(self, tmp_path):
+        """A named pipe inside the folder is refused at once (it would block a read)."""
+        os.mkfifo(tmp_path / "pipe.png")
+        msg = Msg("A", [{"type": "image", "source": {"type": "url", "url": "pipe.png"}}], "user")
+
+        with pytest.raises(MediaError) as info:
+            msg.check_media(root=tmp_path)
+
+        assert (
+            "`content[0].source.url` must name a regular file, not a folder, pipe or device: "
+            "'pipe.png'."
+        ) == str(info.value)
+
+    def test_file_over_the_limit(self, tmp_path):
+        """A file over *max_bytes* is refused without its bytes being quoted."""
+        (tmp_path / "big.png").write_bytes(PNG + bytes(100))
+        msg = Msg("A", [{"type": "image", "source": {"type": "url", "url": "big.png"}}], "user")
+
+        assert None is msg.check_media(root=tmp_path, max_bytes=len(PNG) + 100)
+        with pytest.raises(MediaError, match="over the limit of 50 bytes"):
+            msg.check_media(root=tmp_path, max_bytes=50)
+
+    def test_file_content_is_never_quoted(self, tmp_path):
+        """A file of no known format: the error says so without quoting its bytes."""
+        (tmp_path / "notes.png").write_bytes(b"password=hunter2")
+        msg = Msg("A", [{"type": "image", "source": {"type": "url", "url": "notes.png"}}], "user")
+
+        with pytest.raises(MediaError) as info:
+            msg.check_media(root=tmp_path)
+
+        assert (
+            "`content[0].source.url` must name a file of image data, but its bytes are of no "
+            "supported format: 'notes.png'."
+        ) == str(info.value)
+
+    @pytest.mark.parametrize(
         ("url", "text"),
         [
-            ("/no/such/photo.png", "names no file: '/no/such/photo.png'."),
-            ("file:///no/such/photo.png", "names no file: 'file:///no/such/photo.png'."),
+            ("file:///a%00b", "names no valid file (a path cannot hold a NUL character)"),
+            ("file:///a%ff.png", "names no valid file (its escapes are not UTF-8)"),
+            ("file:///%ED%A0%80.png", "names no valid file (its escapes are not UTF-8)"),
+        ],
+    )
+    def test_bad_file_urls(self, tmp_path, url, text):
+        """A file URL whose escapes make no path gives MediaError, not ValueError."""
+        msg = Msg("A", [{"type": "image", "source": {"type": "url", "url": url}}], "user")
+
+        with pytest.raises(MediaError) as info:
+            msg.check_media(root=tmp_path)
+
+        assert f"`content[0].source.url` {text}: {url!r}." == str(info.value)
+
+    @pytest.mark.parametrize(
+        ("url", "text"),
+        [
+            ("{root}/no/such/photo.png", "names no file: '{root}/no/such/photo.png'."),
+            (
+                "file://{root}/no/such/photo.png",
+                "names no file: 'file://{root}/no/such/photo.png'.",
+            ),
             (
                 "file://example.com/photo.png",
                 "names a file on another host ('example.com'), which is not read: "
@@ -399,14 +535,24 @@ class TestCheckMedia:
             ),
         ],
     )
-    def test_missing_or_remote_local_files(self, url, text):
-        """A missing file, or a file URL of another host, raises MediaError."""
+    def test_missing_or_remote_local_files(self, tmp_path, url, text):
+        """A missing file inside the folder, or a file URL of another host, raises
+        MediaError."""
+        url = url.format(root=tmp_path)
         msg = Msg("A", [{"type": "image", "source": {"type": "url", "url": url}}], "user")
 
         with pytest.raises(MediaError) as info:
-            msg.check_media()
+            msg.check_media(root=tmp_path)
 
-        assert f"`content[0].source.url` {text}" == str(info.value)
+        assert f"`content[0].source.url` {text.format(root=tmp_path)}" == str(info.value)
+
+    @pytest.mark.parametrize("root", ["", 5, "a\0b"])
+    def test_bad_root(self, root):
+        """A root that is no folder name is refused."""
+        with pytest.raises(MediaError) as info:
+            Msg("A", "Hi", "user").check_media(root=root)
+
+        assert "root" == info.value.path
 
     def test_tool_output_json_is_not_media(self):
         """A JSON tool output that merely contains 'image' is not checked as media."""

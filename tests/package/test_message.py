@@ -835,3 +835,50 @@ class TestStoredFields:
         assert dict is type(stored_metadata(msg))
         assert None is stored_metadata(Msg("Ana", "Hola", "user"))
         assert "Hola" == stored_content(Msg("Ana", "Hola", "user"))
+
+
+class TestMappingsAndPaths:
+    """What Python code really passes: any Mapping where a dict goes, relative paths as
+    local files; a message without metadata keeps None."""
+
+    def test_blocks_and_inputs_as_mappings(self):
+        """Blocks, sources and tool inputs given as dict subclasses or OrderedDicts are
+        stored as plain dicts and round-trip through JSON."""
+        from collections import OrderedDict
+
+        class Block(dict):
+            pass
+
+        content = [
+            Block(type="text", text="Hi"),
+            Block(type="image", source=OrderedDict(type="url", url="./image.png")),
+            Block(type="tool_use", id="c", name="f", input=OrderedDict(q=Block(a=1))),
+        ]
+        msg = Msg("A", content, "assistant")
+        stored = msg.to_dict()["content"]
+
+        assert [dict, dict, dict] == [type(block) for block in stored]
+        assert (dict, dict) == (type(stored[1]["source"]), type(stored[2]["input"]["q"]))
+        assert msg == Msg.from_json(msg.to_json())
+
+    def test_from_dict_takes_a_mapping(self):
+        """from_dict reads any Mapping, as a dict."""
+        from types import MappingProxyType
+
+        data = Msg("A", "Hi", "user").to_dict()
+
+        assert Msg.from_dict(data) == Msg.from_dict(MappingProxyType(data))
+
+    def test_a_relative_path_is_kept_as_written(self):
+        """``URLSource(url="./image.png")``, as AgentScope's formatter tests build it, is
+        accepted and kept as written through every round trip."""
+        image = ImageBlock(type="image", source=URLSource(type="url", url="./image.png"))
+        msg = Msg("A", [image], "user")
+
+        assert "./image.png" == Msg.from_json(msg.to_json()).content[0]["source"]["url"]  # type: ignore[typeddict-item]
+
+    def test_no_metadata_stays_none(self):
+        """A message built without metadata has None, and writes null."""
+        msg = Msg("A", "Hi", "user")
+
+        assert (None, None) == (msg.metadata, json.loads(msg.to_json())["metadata"])

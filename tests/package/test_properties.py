@@ -8,6 +8,7 @@ from datetime import datetime
 from typing import Any
 
 import jsonschema
+import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
@@ -506,3 +507,335 @@ class TestInlineChecks:
             return [check_block(block, f"content[{index}]") for index, block in enumerate(content)]
 
         assert _outcome(one_by_one) == _outcome(lambda: check_content(content))
+
+
+# -- hostile input ---------------------------------------------------------------------------
+# What an attacker would hand every public surface: nesting at and past the depth limit,
+# cycles, integers past Python's digit limit, lone surrogates, bidirectional controls, NUL,
+# Mappings of every kind, keys that are not strings, and local paths of special files.
+
+import contextlib  # noqa: E402
+from collections import OrderedDict, defaultdict  # noqa: E402
+from collections.abc import Mapping  # noqa: E402
+from functools import partial  # noqa: E402
+from types import MappingProxyType  # noqa: E402
+
+from agentmsg import AIMessage, MediaError  # noqa: E402
+from agentmsg._validate import MAX_DEPTH  # noqa: E402
+
+BIDI = "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f\u061c"
+
+
+class PluginInfo(dict):  # type: ignore[type-arg]  # as ERNIE Bot Agent declares it
+    """A dict subclass."""
+
+
+class BrokenMapping(Mapping):  # type: ignore[type-arg]
+    """A Mapping whose every read raises."""
+
+    def __getitem__(self, key: object) -> object:
+        raise RuntimeError("no reading")
+
+    def __iter__(self) -> Any:
+        return iter(["k"])
+
+    def __len__(self) -> int:
+        return 1
+
+
+class LyingDict(dict):  # type: ignore[type-arg]
+    """A dict subclass whose methods and repr say something else than its contents."""
+
+    def items(self) -> Any:
+        raise RuntimeError("no items")
+
+    def __repr__(self) -> str:
+        return "{}"
+
+
+hostile_texts = st.text(
+    alphabet=st.sampled_from([*BIDI, "\x00", "\ud800", "\udfff", "a", "é", "中", "א", "/", "."]),
+    max_size=8,
+)
+# Built when drawn: a strategy holding them would fail to show itself (their repr raises).
+hostile_ints = st.sampled_from([5000, 4400, 4299, 20]).map(
+    lambda digits: -(10**digits)
+) | st.sampled_from([5000, 4299]).map(lambda digits: 10**digits)
+
+
+@st.composite
+def deep_values(draw: st.DrawFn) -> Any:
+    """Lists and dicts nested around the depth limit (a little under to far over)."""
+    levels = draw(st.sampled_from([MAX_DEPTH - 3, MAX_DEPTH - 1, MAX_DEPTH, MAX_DEPTH + 1, 5000]))
+    value: Any = draw(json_scalars)
+    for level in range(levels):
+        value = [value] if level % 2 else {"k": value}
+    return value
+
+
+@st.composite
+def cycles(draw: st.DrawFn) -> Any:
+    """A list or dict that holds itself, maybe one level down."""
+    outer: Any = [] if draw(st.booleans()) else {}
+    inner: Any = [outer]
+    if isinstance(outer, list):
+        outer.append(inner if draw(st.booleans()) else outer)
+    else:
+        outer["self"] = inner if draw(st.booleans()) else outer
+    return outer
+
+
+def mapping_kinds(children: st.SearchStrategy[Any]) -> st.SearchStrategy[Any]:
+    """Every kind of Mapping around a dict of *children*."""
+    plain = st.dictionaries(keys, children, max_size=3)
+    return (
+        plain.map(OrderedDict)
+        | plain.map(PluginInfo)
+        | plain.map(MappingProxyType)
+        | plain.map(lambda items: defaultdict(list, items))
+        | plain.map(LyingDict)
+        | st.builds(BrokenMapping)
+    )
+
+
+odd_keys = st.dictionaries(
+    st.sampled_from([1, None, (1, 2), 1.5, True, "\ud800", "a\x00"]), json_scalars, min_size=1
+)
+hostile_leaves = (
+    hostile_texts | hostile_ints | st.sampled_from([math.nan, -math.inf]) | st.builds(Opaque)
+)
+
+
+def hostile_containers(children: st.SearchStrategy[Any]) -> st.SearchStrategy[Any]:
+    return (
+        st.lists(children, max_size=3)
+        | st.dictionaries(keys | hostile_texts, children, max_size=3)
+        | mapping_kinds(children)
+    )
+
+
+hostile_values = (
+    st.recursive(json_scalars | hostile_leaves, hostile_containers, max_leaves=6)
+    | deep_values()
+    | cycles()
+    | odd_keys
+)
+SPECIAL_PATHS = [
+    "/etc/shadow",
+    "/etc/passwd",
+    "/proc/self/environ",
+    "/dev/zero",
+    "/dev/stdin",
+    "file:///dev/urandom",
+    "file:///a%00b",
+    "file:///%ff%fe",
+    "file:///%ED%A0%80",
+    "file://other.host/etc/passwd",
+    "../../../../etc/passwd",
+    "pipe.png",
+    "./folder",
+    "missing.png",
+    "link.png",
+]
+hostile_urls = (
+    st.sampled_from(SPECIAL_PATHS) | hostile_texts | hostile_texts.map("https://x/".__add__)
+)
+
+
+@st.composite
+def hostile_blocks(draw: st.DrawFn) -> Any:
+    """A content block whose values (and maybe whose own type) are hostile."""
+    kind = draw(st.sampled_from(["text", "thinking", "tool_use", "tool_result", *MEDIA_KINDS]))
+    if kind == "text":
+        block: Any = {"type": "text", "text": draw(hostile_texts | texts)}
+    elif kind == "thinking":
+        block = {"type": "thinking", "thinking": draw(hostile_texts | texts)}
+    elif kind == "tool_use":
+        block = {
+            "type": "tool_use",
+            "id": draw(hostile_texts | names),
+            "name": draw(hostile_texts | names),
+            "input": draw(hostile_values | json_objects),
+        }
+    elif kind == "tool_result":
+        output = draw(hostile_values | hostile_texts | st.lists(media_blocks(), max_size=2))
+        block = {"type": "tool_result", "id": "c", "name": "f", "output": output}
+    else:
+        block = {"type": kind, "source": {"type": "url", "url": draw(hostile_urls)}}
+    if draw(st.booleans()):
+        block = draw(st.sampled_from([OrderedDict, PluginInfo, MappingProxyType]))(block)
+    return block
+
+
+hostile_contents = hostile_texts | st.lists(hostile_blocks() | blocks, max_size=3)
+
+
+def assert_round_trips(msg: Msg) -> None:
+    """An accepted message reads back equal on every path, and can be written as UTF-8."""
+    import copy
+    import pickle
+
+    text = msg.to_json()
+    text.encode("utf-8")
+    assert msg == Msg.from_json(text)
+    assert msg == Msg.from_dict(msg.to_dict())
+    msg.metadata, msg.content  # noqa: B018  # make the checked containers
+    assert msg == Msg.from_json(msg.to_json(indent=1))
+    assert msg == copy.deepcopy(msg)
+    assert msg == copy.copy(msg)
+    assert msg == pickle.loads(pickle.dumps(msg))
+    msg._repr_html_().encode("utf-8")
+    repr(msg).encode("utf-8", "backslashreplace")
+
+
+def build(make: Any) -> Msg | None:
+    """*make()*, or None when it raises MessageError (whose text can be written)."""
+    try:
+        return make()  # type: ignore[no-any-return]
+    except MessageError as error:
+        str(error).encode("utf-8")
+        assert str(error).endswith(".")
+        return None
+
+
+HOSTILE_SETTINGS = settings(
+    max_examples=150,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+
+
+def _change(container: Any, how: str, key: Any, value: Any) -> None:
+    """One in-place change of *container* (a dict or list of a message)."""
+    if how == "set":
+        container[key] = value
+    elif how == "update":
+        container.update({key: value})
+    elif how == "init":
+        container.__init__({key: value} if isinstance(container, dict) else [value])
+    elif how == "setdefault":
+        container.setdefault(key, value)
+    elif how == "append":
+        container.append(value)
+    elif how == "extend":
+        container.extend([value])
+    else:
+        container.insert(0, value)
+
+
+@pytest.fixture(scope="module")
+def folder(tmp_path_factory: Any) -> Any:
+    """A folder with a named pipe, a sub-folder, a link out of it and an image."""
+    import os
+
+    root = tmp_path_factory.mktemp("hostile-media")
+    if hasattr(os, "mkfifo"):
+        os.mkfifo(root / "pipe.png")
+    (root / "folder").mkdir()
+    (root / "photo.png").write_bytes(b"\x89PNG\r\n\x1a\n" + bytes(8))
+    with contextlib.suppress(OSError):
+        (root / "link.png").symlink_to("/etc/passwd")
+    return root
+
+
+class TestHostileInput:
+    """Hostile values on every public surface: only MessageError escapes, and whatever
+    is accepted round-trips through dicts, JSON, copies, pickles and cards."""
+
+    @HOSTILE_SETTINGS
+    @given(
+        hostile_texts | names,
+        hostile_contents,
+        st.none() | hostile_values | mapping_kinds(json_values),
+        st.none() | hostile_texts,
+    )
+    def test_constructor(self, name, content, metadata, invocation_id):
+        """Msg(...) with hostile fields builds a message that round-trips, or raises
+        MessageError."""
+        msg = build(lambda: Msg(name, content, "user", metadata, invocation_id=invocation_id))
+        if msg is not None:
+            assert_round_trips(msg)
+
+    @HOSTILE_SETTINGS
+    @given(
+        st.dictionaries(
+            st.sampled_from(["id", "name", "role", "content", "metadata", "invocation_id"]),
+            hostile_values | hostile_contents | hostile_texts,
+        ).map(lambda data: {"name": "A", "role": "user", "content": "Hi", **data})
+        | hostile_values
+    )
+    def test_from_dict_and_from_json(self, data):
+        """from_dict and from_json (of whatever json can write) accept and round-trip,
+        or raise MessageError."""
+        msg = build(lambda: Msg.from_dict(data))
+        if msg is not None:
+            assert_round_trips(msg)
+        try:
+            text = json.dumps(data)
+        except Exception:  # json cannot write it (the LyingDict's items() raises): no text
+            return
+        msg = build(lambda: Msg.from_json(text))
+        if msg is not None:
+            assert_round_trips(msg)
+
+    @HOSTILE_SETTINGS
+    @given(messages(), st.data())
+    def test_in_place_edits(self, msg, data):
+        """Hostile values put in place into the metadata or a tool input are refused with
+        MessageError (and change nothing) or kept, and the message still round-trips."""
+        msg.metadata = msg.metadata or {}
+        msg.content = [{"type": "tool_use", "id": "c", "name": "f", "input": {"l": []}}]
+        targets: list[Any] = []
+        _reachable(msg.metadata, targets)
+        _reachable(msg.content[0]["input"], targets)  # type: ignore[index]
+        for _ in range(data.draw(st.integers(1, 3))):
+            container = data.draw(st.sampled_from(targets))
+            value = data.draw(hostile_values | hostile_contents)
+            before = msg.to_dict()
+            if isinstance(container, dict):
+                key = data.draw(keys | hostile_texts | st.sampled_from([1, None]))
+                how = data.draw(st.sampled_from(["set", "update", "init", "setdefault"]))
+            else:
+                key = 0
+                how = data.draw(st.sampled_from(["append", "extend", "init", "insert"]))
+            change = partial(_change, container, how, key, value)
+            try:
+                change()
+            except MessageError as error:
+                str(error).encode("utf-8")
+                assert before == msg.to_dict()
+            assert_round_trips(msg)
+
+    @HOSTILE_SETTINGS
+    @given(st.lists(hostile_urls, min_size=1, max_size=3), st.sampled_from(MEDIA_KINDS))
+    def test_check_media(self, folder, urls, kind):
+        """check_media on special files, with or without a folder, never blocks and raises
+        nothing but MediaError, whose text quotes no file's bytes."""
+        content = [{"type": kind, "source": {"type": "url", "url": url}} for url in urls]
+        msg = build(lambda: Msg("A", content, "user"))
+        if msg is None:
+            return
+        assert None is msg.check_media()  # nothing read without a folder
+        try:
+            msg.check_media(root=folder, max_bytes=1024)
+        except MediaError as error:
+            assert "root:" not in str(error)  # the start of /etc/passwd or /etc/shadow
+            str(error).encode("utf-8")
+
+    @HOSTILE_SETTINGS
+    @given(
+        hostile_values | mapping_kinds(json_scalars),
+        hostile_values | mapping_kinds(json_scalars),
+        hostile_values,
+    )
+    def test_role_messages(self, token_usage, plugin_info, search_info):
+        """A role message's dict fields take any Mapping, or raise MessageError."""
+        for field, value in (
+            ("token_usage", token_usage),
+            ("plugin_info", plugin_info),
+            ("search_info", search_info),
+        ):
+            message = build(lambda field=field, value=value: AIMessage("Hi", **{field: value}))
+            if message is not None:
+                assert message == AIMessage.from_dict(message.to_dict())
+                (message._repr_html_() or "").encode("utf-8")

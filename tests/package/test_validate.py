@@ -20,7 +20,7 @@ from agentmsg import (
 ALLOWED = "'text', 'thinking', 'image', 'audio', 'video', 'tool_use', 'tool_result'"
 URL_RULE = (
     "must be an http or https URL, a data: URL holding image data, a file:// URL "
-    "or an absolute file path"
+    "or a local file path"
 )
 JSON_RULE = "must be a JSON value (str, number, bool, None, list or dict)"
 
@@ -115,7 +115,7 @@ class TestErrorTexts:
                 ("A", ["x"], "user"),
                 {},
                 "content[0]",
-                "`content[0]` must be a content block (a dict with a `type` field), not 'x'.",
+                "`content[0]` must be a content block (a dict with a `type` field), not str: 'x'.",
             ),
             (
                 (
@@ -162,7 +162,7 @@ class TestErrorTexts:
                 {},
                 "content[0].source",
                 "`content[0].source` must be a dict with `type` 'base64' or 'url', "
-                "not 'https://x/a.png'.",
+                "not str: 'https://x/a.png'.",
             ),
             (
                 ("A", [{"type": "image", "source": {"type": "file", "path": "a.png"}}], "user"),
@@ -196,7 +196,7 @@ class TestErrorTexts:
                 ("A", tool_use(input="city=Lima"), "user"),
                 {},
                 "content[0].input",
-                "`content[0].input` must be a dict of the tool's arguments, not 'city=Lima'.",
+                "`content[0].input` must be a dict of the tool's arguments, not str: 'city=Lima'.",
             ),
             (
                 ("A", tool_use(id=1), "user"),
@@ -234,7 +234,7 @@ class TestErrorTexts:
                 ("A", "Hi", "user", [1]),
                 {},
                 "metadata",
-                "`metadata` must be a dict of JSON values or None, not [1].",
+                "`metadata` must be a dict of JSON values or None, not list: [1].",
             ),
             (
                 ("A", "Hi", "user", {"a": {"b": float("nan")}}),
@@ -364,11 +364,17 @@ class TestUrls:
             "/tmp/x",
             "C:\\Users\\ada\\cat.png",
             "d:/photos/cat.png",
+            "example.com/a.png",
+            "photos/cat.png",
+            "./cat.png",
+            "../cat.png",
+            "photos\\cat.png",
         ],
     )
     def test_accepted(self, url):
-        """http, https and data: URLs (of the block's kind), file:// URLs and absolute
-        local paths, POSIX or Windows, are accepted, as AgentScope's formatters read them."""
+        """http, https and data: URLs (of the block's kind), file:// URLs and local paths,
+        absolute or relative, POSIX or Windows, are accepted and kept as written, as
+        AgentScope's formatters write them."""
         assert url == Msg("A", image(url), "user").content[0]["source"]["url"]  # type: ignore[typeddict-item]
 
     @pytest.mark.parametrize(
@@ -376,10 +382,8 @@ class TestUrls:
         [
             "javascript:alert(1)",
             "ftp://example.com/a.png",
-            "example.com/a.png",
-            "photos/cat.png",
-            "./cat.png",
             "//example.com/a.png",
+            "\\\\server\\share",
             "/",
             "file:/etc/passwd",
             "file://",
@@ -399,7 +403,7 @@ class TestUrls:
     )
     def test_rejected(self, url):
         """Other schemes, bare schemes, data: URLs without a comma or of another kind,
-        relative paths and file URLs without a path fail."""
+        paths to another host and file URLs without a path fail."""
         error = error_of("A", image(url), "user")
 
         assert ("content[0].source.url", f"`content[0].source.url` {URL_RULE}, not {url!r}.") == (
@@ -488,26 +492,144 @@ class TestMetadata:
         """NaN, infinities, tuples, bytes and sets are refused rather than converted."""
         assert "metadata.v" == error_of("A", "Hi", "user", {"v": value}).path
 
-    def test_subclasses_are_rejected(self):
-        """Subclasses of JSON types (which may not survive a round trip) are refused."""
-        from collections import OrderedDict
+    def test_int_and_str_subclasses_are_rejected(self):
+        """Subclasses of int and str (an IntEnum member) would not come back from a JSON
+        round trip as what they were: refused."""
         from enum import IntEnum
 
         class Level(IntEnum):
             HIGH = 1
 
         assert "metadata.v" == error_of("A", "Hi", "user", {"v": Level.HIGH}).path
-        assert "metadata.v" == error_of("A", "Hi", "user", {"v": OrderedDict()}).path
+
+    def test_mappings_are_stored_as_plain_dicts(self):
+        """A dict subclass or another Mapping, at the top or inside, is accepted and
+        stored as a plain dict, in its own order."""
+        from collections import OrderedDict
+        from types import MappingProxyType
+
+        class PluginInfo(dict):  # as ERNIE Bot Agent declares `class PluginInfo(Dict)`
+            pass
+
+        ordered = OrderedDict([("b", 1), ("a", 2)])
+        ordered.move_to_end("b")
+        metadata = PluginInfo(names=["x"], o=ordered, m=MappingProxyType({"k": [1]}))
+
+        stored = Msg("A", "Hi", "user", metadata).to_dict()["metadata"]
+
+        assert {"names": ["x"], "o": {"a": 2, "b": 1}, "m": {"k": [1]}} == stored
+        assert [dict, dict, dict] == [type(stored), type(stored["o"]), type(stored["m"])]
+        assert ["a", "b"] == list(stored["o"])
+
+    def test_a_mapping_that_cannot_be_read(self):
+        """A Mapping whose reading raises gives a MessageError naming its type."""
+        from collections.abc import Mapping
+
+        class Broken(Mapping):  # type: ignore[type-arg]
+            def __getitem__(self, key):
+                raise RuntimeError("no")
+
+            def __iter__(self):
+                return iter(["k"])
+
+            def __len__(self):
+                return 1
+
+        error = error_of("A", "Hi", "user", {"v": Broken()})
+
+        assert "metadata.v" == error.path
+        assert "`metadata.v` is a Broken that cannot be read as a dict" in str(error)
+
+    def test_a_value_that_is_not_a_mapping_names_its_type(self):
+        """Metadata that is not a Mapping: the error names the type it is."""
+        error = error_of("A", "Hi", "user", [("a", 1)])
+
+        assert "`metadata` must be a dict of JSON values or None, not list: [('a', 1)]." == str(
+            error
+        )
 
     def test_too_deep(self):
-        """Metadata nested beyond Python's recursion limit raises MessageError."""
-        value: list[object] = []
-        for _ in range(sys.getrecursionlimit() + 100):
-            value = [value]
+        """Metadata nested beyond MAX_DEPTH levels raises MessageError at the level that
+        is one too many; MAX_DEPTH levels are accepted."""
 
-        error = error_of("A", "Hi", "user", {"v": value})
+        def nested(levels: int) -> object:
+            value: object = {}
+            for _ in range(levels - 1):
+                value = [value]
+            return value
 
-        assert str(error).startswith("`metadata` is nested too deeply to be checked: ")
+        accepted = Msg("A", "Hi", "user", {"v": nested(_validate.MAX_DEPTH - 1)})
+        error = error_of("A", "Hi", "user", {"v": nested(_validate.MAX_DEPTH)})
+
+        assert nested(_validate.MAX_DEPTH - 1) == accepted.metadata["v"]  # type: ignore[index]
+        assert "metadata.v" + "[0]" * (_validate.MAX_DEPTH - 1) == error.path
+        assert str(error).startswith(f"`{error.path}` is nested too deeply (a JSON value ")
+
+    def test_a_cycle_is_too_deep(self):
+        """A list that holds itself is refused as nested too deeply, not a RecursionError."""
+        loop: list[object] = []
+        loop.append(loop)
+
+        assert "nested too deeply" in str(error_of("A", "Hi", "user", {"v": loop}))
+
+
+class TestHostileValues:
+    """Values no JSON file can hold are refused where they come in, with an error whose
+    text can itself be built and written."""
+
+    def test_huge_int(self):
+        """An integer beyond Python's digit limit is refused; the error says its size."""
+        error = error_of("A", "Hi", "user", {"n": 10**5000})
+
+        assert "metadata.n" == error.path
+        assert (
+            "`metadata.n` must be an integer Python can write as text (at most 4,300 digits), "
+            "not <int of 16,610 bits, too long to show>."
+        ) == str(error)
+
+    def test_large_int_within_the_limit(self):
+        """An integer of 4,000 digits is kept."""
+        assert 10**3999 == Msg("A", "Hi", "user", {"n": 10**3999}).metadata["n"]  # type: ignore[index]
+
+    @pytest.mark.parametrize(
+        ("kwargs", "path"),
+        [
+            ({"name": "A\ud800"}, "name"),
+            ({"content": "x\udfff"}, None),
+            ({"content": [{"type": "text", "text": "\ud800"}]}, "content[0].text"),
+            ({"content": [{"type": "thinking", "thinking": "é\ud800"}]}, "content[0].thinking"),
+            ({"metadata": {"k": "\ud800"}}, "metadata.k"),
+            ({"metadata": {"\ud800": 1}}, "metadata"),
+            ({"id": "\ud800"}, "id"),
+            ({"invocation_id": "\ud800"}, "invocation_id"),
+            ({"content": tool_use(id="\ud800")}, "content[0].id"),
+            ({"content": tool_use(input={"q": ["\ud800"]})}, "content[0].input.q[0]"),
+            ({"content": tool_result("\ud800")}, "content[0].output"),
+            ({"content": image("https://x/\ud800.png")}, "content[0].source.url"),
+        ],
+    )
+    def test_lone_surrogates(self, kwargs, path):
+        """A lone surrogate anywhere is refused (the message could not be written as
+        UTF-8), with the field's path; the error text is itself writable as UTF-8."""
+        fields = {"name": "A", "content": "Hi", "role": "user", **kwargs}
+        if path is None:  # a str content: checked where the message is built
+            path = "content"
+        with pytest.raises(MessageError) as info:
+            Msg(**fields)
+
+        assert path == info.value.path
+        str(info.value).encode("utf-8")  # does not raise
+
+    def test_error_text_of_an_unprintable_value(self):
+        """A value whose repr raises still gets its error."""
+
+        class Odd:
+            def __repr__(self):
+                raise RuntimeError("no repr")
+
+        error = error_of("A", "Hi", "user", {"v": Odd()})
+
+        assert "not an Odd: <Odd whose repr raised RuntimeError>." in str(error)
 
 
 class TestToolBlocks:
@@ -548,7 +670,7 @@ class TestToolBlocks:
         """A bad block inside a tool output names its nested path."""
         output = [
             {"type": "text", "text": "a chart"},
-            {"type": "image", "source": {"type": "url", "url": "charts/c.png"}},
+            {"type": "image", "source": {"type": "url", "url": "ftp://charts/c.png"}},
         ]
 
         assert "content[0].output[1].source.url" == error_of("A", tool_result(output), "user").path

@@ -20,7 +20,7 @@ import json
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Protocol
 
-from .._validate import is_file_url, is_local_path
+from .._validate import MAX_DEPTH, check_json, is_file_url, is_local_path, is_relative_path
 from ._labels import Size, translated
 from ._labels import gettext as _
 from ._labels import label as N_
@@ -79,13 +79,50 @@ class MessageLike(Protocol):
 # -- small pieces ------------------------------------------------------------------
 
 
+_BIDI_CONTROLS = "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
+"""The characters that change the direction of the text around them: the marks (ALM,
+LRM, RLM), embeddings, overrides and isolates. A card shows each as its code point, so
+that a name or text cannot make other text read backwards or in another order."""
+_SHOWN_CONTROLS = str.maketrans({char: f"[U+{ord(char):04X}]" for char in _BIDI_CONTROLS})
+
+
 def escape(text: str) -> str:
     """Escape *text* for element content and quoted attribute values.
 
     Tabs become ``&#9;`` so they survive reStructuredText, which expands tabs in the
-    ``.. raw:: html`` blocks that sphinx-gallery writes.
+    ``.. raw:: html`` blocks that sphinx-gallery writes. Bidirectional control characters
+    are shown as their code point (``[U+202E]``), never obeyed.
     """
-    return html.escape(text, quote=True).replace("\t", "&#9;")
+    escaped = html.escape(text, quote=True).replace("\t", "&#9;")
+    if escaped.isascii():
+        return escaped
+    return escaped.translate(_SHOWN_CONTROLS)
+
+
+def _escape_url(url: str) -> str:
+    """Escape *url* for an ``href`` or ``src``: its bidirectional controls percent-encoded
+    (as a browser sends them), so that the link still leads where it says."""
+    if not url.isascii():
+        from urllib.parse import quote
+
+        for char in _BIDI_CONTROLS:
+            if char in url:
+                url = url.replace(char, quote(char))
+    return escape(url)
+
+
+def _isolated(text: str) -> str:
+    """*text* escaped, in a ``<bdi>`` when it holds right-to-left letters: a sender
+    named in Arabic or Hebrew keeps its own direction without reordering its
+    neighbours in the card's header."""
+    escaped = escape(text)
+    if text.isascii():
+        return escaped
+    import unicodedata
+
+    if any(unicodedata.bidirectional(char) in ("R", "AL", "AN") for char in text):
+        return f"<bdi>{escaped}</bdi>"
+    return escaped
 
 
 def _base64_size(data: str) -> int:
@@ -171,12 +208,12 @@ def _player(kind: str, src: str, media_type: str, size: int) -> str:
     )
     if kind == "image":
         return (
-            f'<figure class="agentmsg-media"><img class="agentmsg-img" src="{escape(src)}" '
+            f'<figure class="agentmsg-media"><img class="agentmsg-img" src="{_escape_url(src)}" '
             f'alt="{escape(label)}"></figure>'
         )
     return (
         f'<figure class="agentmsg-media"><{kind} class="agentmsg-player" controls '
-        f'preload="metadata" src="{escape(src)}" aria-label="{escape(label)}"></{kind}>'
+        f'preload="metadata" src="{_escape_url(src)}" aria-label="{escape(label)}"></{kind}>'
         f"<figcaption>{escape(label)}</figcaption></figure>"
     )
 
@@ -227,9 +264,9 @@ def _media(kind: str, source: Mapping[str, Any]) -> str:
     if url.startswith("data:"):
         return _data_url(kind, url)
     if url.startswith(("http://", "https://")):
-        link = f'<a href="{escape(url)}" rel="nofollow noopener noreferrer">{escape(url)}</a>'
+        link = f'<a href="{_escape_url(url)}" rel="nofollow noopener noreferrer">{escape(url)}</a>'
         return _summary(kind, _with_note(link, _("(remote, not loaded)")))
-    if is_local_path(url) or is_file_url(url):
+    if is_local_path(url) or is_file_url(url) or is_relative_path(url):
         note = _("(local file, not loaded)")
     else:
         note = _("(not loaded)")
@@ -244,9 +281,9 @@ def _caption(title: str, block: Mapping[str, Any]) -> str:
     id_label = escape(_("id"))
     return (
         f'<caption><span class="agentmsg-tag">{escape(title)}</span> '
-        f"<code>{escape(str(block.get('name', '')))}</code> "
+        f"<code>{_isolated(str(block.get('name', '')))}</code> "
         f'<span class="agentmsg-muted">{id_label}</span> '
-        f"<code>{escape(str(block.get('id', '')))}</code></caption>"
+        f"<code>{_isolated(str(block.get('id', '')))}</code></caption>"
     )
 
 
@@ -278,13 +315,16 @@ def _column_heads(first: str, second: str) -> str:
 
 
 def _parsed_json(text: str) -> Any:
-    """The dict or list that *text* holds as JSON, or None when it holds something else."""
+    """The dict or list that *text* holds as JSON, or None when it holds something else,
+    or JSON a message could not hold (nested too deeply, lone surrogates written as
+    escapes): such a text is shown as it is."""
     stripped = text.strip()
     if not stripped.startswith(("{", "[")):
         return None
     try:
         value = json.loads(stripped)
-    except ValueError:
+        check_json(value, "output", MAX_DEPTH)
+    except (ValueError, RecursionError):  # MessageError is a ValueError
         return None
     return value if isinstance(value, dict | list) else None
 
@@ -402,13 +442,13 @@ def render_card(
         An ``<article>`` element with its own ``<style>`` block.
     """
     head = [
-        f'<span class="agentmsg-badge">{escape(role)}</span>',
-        f'<strong class="agentmsg-name">{escape(name)}</strong>',
+        f'<span class="agentmsg-badge">{_isolated(role)}</span>',
+        f'<strong class="agentmsg-name">{_isolated(name)}</strong>',
     ]
     if label:
-        head.append(f'<span class="agentmsg-kind">{escape(label)}</span>')
+        head.append(f'<span class="agentmsg-kind">{_isolated(label)}</span>')
     head.extend(
-        f'<span class="agentmsg-extra">{escape(key)} {escape(value)}</span>'
+        f'<span class="agentmsg-extra">{_isolated(key)} {_isolated(value)}</span>'
         for key, value in extras
     )
     if timestamp:

@@ -13,11 +13,13 @@ from typing import Any
 from .._containers import DICT_TYPES, LIST_TYPES
 from .._errors import MessageError, TokenCountError
 from .._validate import (
+    as_dict,
     check_block,
     check_id,
     check_json,
     check_name,
     check_str,
+    is_mapping,
     show,
     with_article,
 )
@@ -74,9 +76,10 @@ def check_function_call(
     out the ``name``."""
     if value is None:
         return None
-    if type(value) not in DICT_TYPES:
+    if not is_mapping(value):
         msg = f"`{path}` must be a dict with `name` and `arguments`, or None, not {show(value)}."
         raise MessageError(msg, path)
+    value = as_dict(value, path, "a dict")
     required = ("arguments",) if piece and "name" not in value else ("name", "arguments")
     _check_dict_keys(value, _FUNCTION_CALL_KEYS, required, path)
     call: dict[str, Any] = {}
@@ -107,7 +110,9 @@ def check_token_usage(value: Any, path: str = "token_usage") -> dict[str, Any] |
     up."""
     if value is None:
         return None
-    if type(value) not in DICT_TYPES:
+    if is_mapping(value):
+        value = as_dict(value, path, "a dict")
+    else:
         names = "`prompt_tokens`, `completion_tokens` and optionally `total_tokens`"
         msg = f"`{path}` must be a dict with {names}, or None, not {show(value)}."
         raise MessageError(msg, path)
@@ -128,7 +133,7 @@ def _check_plugin_usage(value: Any, path: str) -> list[dict[str, Any]]:
     plugins = []
     for index, item in enumerate(value):
         here = f"{path}[{index}]"
-        if type(item) not in DICT_TYPES or "name" not in item:
+        if not is_mapping(item) or "name" not in (item := as_dict(item, here, "a dict")):
             msg = f"`{here}` must be a dict of the plugin's `name` and counts, not {show(item)}."
             raise MessageError(msg, here)
         plugin: dict[str, Any] = {}
@@ -146,14 +151,15 @@ def check_search_info(value: Any, path: str = "search_info") -> dict[str, Any] |
     """None, or the search results a chat API quoted: ``{"results": [{...}, ...]}``."""
     if value is None:
         return None
-    if type(value) not in DICT_TYPES:
+    if not is_mapping(value):
         msg = (
             f"`{path}` must be a dict with `results` (a list of dicts), or None, not {show(value)}."
         )
         raise MessageError(msg, path)
+    value = as_dict(value, path, "a dict")
     _check_dict_keys(value, ("results",), ("results",), path)
     results = value["results"]
-    if type(results) not in LIST_TYPES or any(type(item) not in DICT_TYPES for item in results):
+    if type(results) not in LIST_TYPES or not all(map(is_mapping, results)):
         msg = (
             f"`{path}.results` must be a list of dicts, one per search result, not {show(results)}."
         )
@@ -166,12 +172,13 @@ def check_plugin_info(value: Any, path: str = "plugin_info") -> dict[str, Any] |
     """None, or the plugins a chat API used: ``{"names": ["...", ...]}``."""
     if value is None:
         return None
-    if type(value) not in DICT_TYPES:
+    if not is_mapping(value):
         msg = (
             f"`{path}` must be a dict with `names` (a list of plugin names), or None, "
             f"not {show(value)}."
         )
         raise MessageError(msg, path)
+    value = as_dict(value, path, "a dict")
     _check_dict_keys(value, ("names",), ("names",), path)
     names = value["names"]
     if type(names) not in LIST_TYPES:
@@ -232,7 +239,7 @@ def check_arguments(text: str, path: str = "function_call.arguments") -> dict[st
 
 def check_payload_role(data: Any, roles: Iterable[str]) -> str:
     """A chat payload is a dict whose ``role`` is one of *roles*; returns the role."""
-    if type(data) not in DICT_TYPES:
+    if not is_mapping(data):
         msg = f"A chat payload must be a dict, not {type(data).__name__}: {show(data)}."
         raise MessageError(msg)
     role = data.get("role")
