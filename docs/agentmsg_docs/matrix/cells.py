@@ -11,8 +11,11 @@ import base64
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
-import agentmsg
-from agentmsg import Conversion, Loss, Msg, Parsed
+# From agentmsg.providers, not agentmsg: reading agentmsg.Loss (loaded on first use) would
+# put it in agentmsg's namespace, where autodoc then resolves the API page's field types
+# ("tuple[agentmsg.Loss, ...]" instead of "tuple[Loss, ...]").
+from agentmsg import Msg, providers
+from agentmsg.providers import Conversion, Loss, Parsed
 
 #: Where a message keeps what only its provider reads back (documented in the API
 #: reference: ``metadata["provider_state"]``).
@@ -47,25 +50,25 @@ FORMATS = (
     Format(
         "openai_chat",
         "Chat Completions",
-        agentmsg.to_openai_chat,
-        agentmsg.from_openai_chat,
-        agentmsg.OpenAIChatStream,
+        providers.to_openai_chat,
+        providers.from_openai_chat,
+        providers.OpenAIChatStream,
     ),
     Format(
         "openai_responses",
         "Responses",
-        agentmsg.to_openai_responses,
-        agentmsg.from_openai_responses,
-        agentmsg.OpenAIResponsesStream,
+        providers.to_openai_responses,
+        providers.from_openai_responses,
+        providers.OpenAIResponsesStream,
     ),
     Format(
         "anthropic",
         "Anthropic Messages",
-        agentmsg.to_anthropic,
-        agentmsg.from_anthropic,
-        agentmsg.AnthropicStream,
+        providers.to_anthropic,
+        providers.from_anthropic,
+        providers.AnthropicStream,
     ),
-    Format("gemini", "Gemini", agentmsg.to_gemini, agentmsg.from_gemini, agentmsg.GeminiStream),
+    Format("gemini", "Gemini", providers.to_gemini, providers.from_gemini, providers.GeminiStream),
 )
 
 

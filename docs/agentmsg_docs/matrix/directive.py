@@ -28,7 +28,7 @@ from docutils import nodes
 from sphinx.application import Sphinx
 from sphinx.util.docutils import SphinxDirective
 
-from agentmsg import Loss
+from agentmsg.providers import Loss
 
 from ..languages import SOURCE, built_language
 from ..po import context_translations

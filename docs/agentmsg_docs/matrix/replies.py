@@ -10,7 +10,8 @@ import re
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
-from agentmsg import Msg, Parsed
+from agentmsg import Msg
+from agentmsg.providers import Parsed
 
 from .cells import (
     CARRIED,
