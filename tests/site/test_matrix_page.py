@@ -192,7 +192,7 @@ def test_known_translated_cells(built_site: Path, lang: str) -> None:
     thinking = chat[3]
     expected = {
         "zh_CN": "丢失：Chat Completions 没有可以存放它的字段",
-        "es": "se pierde: Chat Completions no tiene ningún campo para esto",
+        "es": "perdido: Chat Completions no tiene ningún campo para ello",
     }
     assert (
         [expected[lang]],
