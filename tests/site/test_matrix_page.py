@@ -309,3 +309,30 @@ def test_update_po_adds_an_entry_new_by_context_only(tmp_path: Path) -> None:
     assert "fuzzy" in merged["sender name", "kept"].flags
     assert "fuzzy" not in merged["text block", "kept"].flags
     assert merge_contexts(tmp_path / "pot", tmp_path / "locales", ["es"]) == []
+
+
+class TestUntranslatedWords:
+    def test_a_word_without_translation_is_marked_as_english(self) -> None:
+        """A cell whose words a complete language does not translate yet (a loss text the
+        code changed) is marked as the translation notice marks an English block: not
+        translated, ``lang="en"`` and the "changed" state, which opens the page's notice."""
+        from docutils import nodes
+
+        from agentmsg_docs.matrix.directive import _para
+        from agentmsg_docs.progress import CHANGED, CHANGED_CLASS, ENGLISH_CLASS, STATE
+
+        para = _para(nodes.Text("lost: Chat Completions takes no video"), english=CHANGED)
+        assert (False, CHANGED, [ENGLISH_CLASS, CHANGED_CLASS]) == (
+            para["translated"],
+            para[STATE],
+            para["classes"],
+        )
+
+    def test_a_translated_word_is_left_alone(self) -> None:
+        """A translated cell carries no translation state: it is counted nowhere."""
+        from docutils import nodes
+
+        from agentmsg_docs.matrix.directive import _para
+
+        para = _para(nodes.Text("perdido"))
+        assert ("translated" in para, para["classes"]) == (False, [])
