@@ -21,7 +21,8 @@ each job's module, one module per job:
 - :mod:`~agentmsg_docs.theme_strings`: the theme's and scripts' strings, translated;
 - :mod:`~agentmsg_docs.lite`: each tutorial's "run in the browser" link;
 - :mod:`~agentmsg_docs.runner`: the code blocks that run on the page (``_static/runner/``);
-- :mod:`~agentmsg_docs.matrix`: the conversion matrix page, computed from the converters;
+- :mod:`~agentmsg_docs.matrix`: the conversion matrix page, computed from the converters
+  through the public API (its probes, reply probes and stream events), in the page's language;
 - :mod:`~agentmsg_docs.patches`: speed patches of upstream internals (last: see there).
 
 Shared by them and the build: :mod:`~agentmsg_docs.po`, the one reader of ``.po`` files.

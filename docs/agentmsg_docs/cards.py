@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import binascii
 import contextlib
+import html
 import json
 import re
 from collections.abc import Iterator
@@ -26,8 +27,8 @@ from typing import TYPE_CHECKING, Any
 from docutils import nodes
 from sphinx.transforms import SphinxTransform
 
-from agentmsg.cards._html import STYLE, escape
-from agentmsg.cards._labels import Label, Size, _catalog, resolve_language, writing_labels
+from agentmsg import card_labels
+from agentmsg.cards._labels import Label, Size, resolve_language, writing_labels
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -89,7 +90,7 @@ def localize(text: str, language: str) -> str:
             return match.group(0)  # text that only looks like a marker: left as it is
         if not isinstance(found, Label):
             return match.group(0)
-        shown = escape(found.text(code))
+        shown = _escape(found.text(code))
         before = text[: match.start()]
         in_text = before.rfind(">") >= before.rfind("<")
         if in_text and code != "en" and _in_english(found, code):
@@ -102,15 +103,19 @@ def localize(text: str, language: str) -> str:
 _FIELD = re.compile(r"\{[^{}]*\}")
 
 
+def _escape(text: str) -> str:
+    """*text* escaped as the cards escape their labels: tabs as ``&#9;``, which survive the
+    ``.. raw:: html`` blocks sphinx-gallery writes (reST expands tabs there)."""
+    return html.escape(text, quote=True).replace("\t", "&#9;")
+
+
 def _in_english(label: Label, code: str) -> bool:
     """Whether *label* shows in English in language *code*: its own words have no
     translation there, or it has no words of its own and a label inside it shows in English."""
     if not re.search("[A-Za-z]", _FIELD.sub("", label.msgid)):
         inner = [value for value in label.args.values() if isinstance(value, Label)]
         return any(_in_english(value, code) for value in inner)
-    key = label.msgid if label.plural is None else (label.msgid, 0)
-    # The compiled catalog holds the translated entries only (GNUTranslations' table).
-    return key not in getattr(_catalog(code), "_catalog", {})
+    return label.msgid not in card_labels(code)
 
 
 def _rewrite(raw: nodes.raw, text: str) -> None:
@@ -132,22 +137,30 @@ class LocalizedCards(SphinxTransform):
 
 
 class OneCardStyle(SphinxTransform):
-    """Keep the first copy of the cards' ``<style>`` block in a page; drop the others."""
+    """Keep the first copy of each ``<style>`` block the cards wrote in a page; drop the
+    copies after it (every card carries the same one)."""
 
     default_priority = 801
-    style = f"<style>{STYLE}</style>"
 
     def apply(self, **kwargs: Any) -> None:
-        seen = False
+        seen: set[str] = set()
         for raw in list(self.document.findall(nodes.raw)):
             text = raw.astext()
-            if self.style not in text:
+            if "<style>" not in text:
                 continue
-            first = 0 if seen else text.index(self.style) + len(self.style)
-            kept = text[:first] + text[first:].replace(self.style, "")
+
+            def once(match: re.Match[str]) -> str:
+                if match.group() in seen:
+                    return ""
+                seen.add(match.group())
+                return match.group()
+
+            kept = _STYLE.sub(once, text)
             if kept != text:
                 _rewrite(raw, kept)
-            seen = True
+
+
+_STYLE = re.compile(r"<style>.*?</style>", re.DOTALL)
 
 
 def register(app: Sphinx) -> None:

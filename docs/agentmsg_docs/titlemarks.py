@@ -1,10 +1,11 @@
 """Title marks on cross-references in Chinese: 《教程》 and “小节”.
 
 A Chinese sentence marks the title of a work: ``详见《从 AgentScope 或 ERNIE Bot Agent 迁移》``,
-and names a section in quotes: ``见“各格式能容纳的内容”一节``. A translator writes only the
-reference (``详见 :ref:`tutorial-migration```), whose text Sphinx fills in; in a Chinese build,
-a reference to a tutorial page takes 《》 and one to a section “”, when the link shows the
-target's own title (:func:`marks_for`, the one rule). A reference with a text of its own
+and names a section or another page of the site in quotes: ``见“各格式能容纳的内容”一节``,
+``见“转换矩阵”页``. A translator writes only the reference (``详见 :ref:`tutorial-migration```),
+whose text Sphinx fills in; in a Chinese build, a reference to a tutorial page takes 《》 and
+one to a section or another page “”, when the link shows the target's own title
+(:func:`marks_for`, the one rule). A reference with a text of its own
 (``:ref:`API 参考 <provider-formats>```) is prose and keeps no marks, and marks the
 translator wrote already are not doubled. The spaces reST needs around the reference go.
 
@@ -46,7 +47,7 @@ def marks_for(env: Any, node: addnodes.pending_xref) -> tuple[str, str] | None:
         if node.get("refexplicit"):
             return None
         docname = docname_join(node.get("refdoc", ""), target)
-        return PAGE if _is_tutorial(docname) else None
+        return PAGE if _is_tutorial(docname) else SECTION
     if kind != "ref":
         return None
     docname, _labelid, title = env.get_domain("std").labels.get(target, ("", "", ""))
@@ -56,7 +57,7 @@ def marks_for(env: Any, node: addnodes.pending_xref) -> tuple[str, str] | None:
         return None
     page_title = clean_astext(env.titles[docname]) if docname in env.titles else None
     if title == page_title:
-        return PAGE if _is_tutorial(docname) else None
+        return PAGE if _is_tutorial(docname) else SECTION
     return SECTION
 
 

@@ -49,7 +49,7 @@ from ._media import block_from_bytes, block_from_file, block_from_url, detect_me
 from ._message import Msg
 from ._schema import json_schema
 from ._tokens import estimate_tokens
-from .cards import display_language, set_display_language
+from .cards import card_labels, display_language, set_display_language
 from .chat import (
     AIMessage,
     AIMessageChunk,
@@ -109,6 +109,7 @@ __all__ = [
     "block_from_bytes",
     "block_from_file",
     "block_from_url",
+    "card_labels",
     "detect_media_type",
     "deterministic",
     "display_language",

@@ -49,6 +49,7 @@ DOCUMENTED = [
     "block_from_bytes",
     "block_from_file",
     "block_from_url",
+    "card_labels",
     "detect_media_type",
     "deterministic",
     "display_language",

@@ -275,3 +275,34 @@ class TestCatalogs:
                 if sorted(re.findall(r"\{(\w+)\}", form)) != fields:
                     problems.append(f"{entry.msgid!r}: {form!r}")
         assert [] == problems
+
+
+class TestCardLabels:
+    """``card_labels``: what a language translates, as its catalog says."""
+
+    @pytest.mark.parametrize("language", TRANSLATED)
+    def test_the_catalogs_translated_entries(self, language: str) -> None:
+        """Each translated, not fuzzy entry of the catalog, by its English (a counting
+        label by its singular, with the first form)."""
+        import polib
+
+        po = polib.pofile(str(LOCALE / language / "LC_MESSAGES" / "agentmsg.po"))
+        expected = {
+            entry.msgid: entry.msgstr_plural[0] if entry.msgid_plural else entry.msgstr
+            for entry in po.translated_entries()
+            if "fuzzy" not in entry.flags
+        }
+        assert expected == agentmsg.card_labels(language)
+
+    def test_english_translates_none(self) -> None:
+        """English cards show every label as it is: nothing is translated."""
+        assert {} == agentmsg.card_labels("en-GB")
+
+    def test_a_tag_names_the_language(self) -> None:
+        """A BCP 47 tag reads the labels of its language, as ``display_language`` does."""
+        assert agentmsg.card_labels("zh_CN") == agentmsg.card_labels("zh-Hans")
+
+    def test_an_unknown_language_is_refused(self) -> None:
+        """A language with no cards raises MessageError naming it."""
+        with pytest.raises(MessageError, match="'tlh'"):
+            agentmsg.card_labels("tlh")

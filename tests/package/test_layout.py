@@ -111,3 +111,28 @@ class TestImportGraph:
         """The cycle finder reports a loop of three and leaves a chain out."""
         graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}, "e": set()}
         assert [["a", "b", "c"]] == cycles(graph)
+
+
+def reached(graph: dict[str, set[str]], start: str) -> set[str]:
+    """The modules *start* imports, directly or through others, and *start* itself."""
+    found, waiting = {start}, [start]
+    while waiting:
+        for module in graph[waiting.pop()] - found:
+            found.add(module)
+            waiting.append(module)
+    return found
+
+
+class TestEveryModuleIsUsed:
+    """Nothing ships in the wheel for the docs or the tests alone."""
+
+    def test_agentmsg_reaches_every_module(self) -> None:
+        """Every module of the package is imported, directly or not, by ``agentmsg``
+        itself (the lazy imports of functions included)."""
+        graph = import_graph()
+        assert [] == sorted(set(graph) - reached(graph, "agentmsg"))
+
+    def test_a_module_nothing_imports_is_found(self) -> None:
+        """A module no other module imports is left out of what ``agentmsg`` reaches."""
+        graph = {"agentmsg": {"agentmsg.a"}, "agentmsg.a": set(), "agentmsg._probes": set()}
+        assert {"agentmsg", "agentmsg.a"} == reached(graph, "agentmsg")

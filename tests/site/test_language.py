@@ -246,12 +246,13 @@ class TestChineseTypography:
 
     def test_markup_boundaries_are_joined(self, built_site: Path) -> None:
         """A link between Chinese words joins them (the translation wrote spaces around
-        it, as reST needs): the index page's link to the installation page."""
+        it, as reST needs): the index page's link to the installation page, in the
+        quotes a Chinese sentence puts around another page's title."""
         page = BeautifulSoup(
             (built_site / "zh_CN" / "index.html").read_text(encoding="utf-8"), "html.parser"
         )
         texts = [prose_text(p) for p in page.select("article p")]
-        assert any("见安装页面" in text for text in texts), texts
+        assert any("见“安装”页面" in text for text in texts), texts
 
     def test_version_sentences_end_full_width(self) -> None:
         """``versionadded`` sentences end with a full-width full stop or colon (0.1.0, the

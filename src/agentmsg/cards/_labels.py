@@ -36,6 +36,7 @@ __all__ = [
     "LANGUAGES",
     "Label",
     "Size",
+    "card_labels",
     "current_language",
     "display_language",
     "gettext",
@@ -175,6 +176,40 @@ def _catalog(language: str) -> _gettext.NullTranslations:
         except OSError:
             found = gettext.NullTranslations()
         _catalogs[language] = found
+    return found
+
+
+def card_labels(language: str) -> dict[str, str]:
+    """The chat cards' labels that *language* translates: each English label, with its
+    ``{name}`` fields, mapped to its translation (for a label that counts, the English
+    singular to the first form).
+
+    A label missing from the result is shown in English in that language's cards; English
+    itself translates none. Tools that write the labels elsewhere, such as this site's
+    build, read it to mark what a reader sees in English.
+
+    Args:
+        language: ``"en"``, ``"zh_CN"`` or ``"es"``, written as :func:`set_display_language`
+            takes it.
+
+    Raises:
+        MessageError: *language* is none of them.
+
+    Example:
+        >>> from agentmsg import card_labels
+        >>> card_labels("es")["Metadata"]
+        'Metadatos'
+        >>> card_labels("zh-CN")["Tool call"]
+        '工具调用'
+        >>> card_labels("en")
+        {}
+    """
+    translated: dict[object, str] = getattr(_catalog(resolve_language(language)), "_catalog", {})
+    found: dict[str, str] = {}
+    for key, text in translated.items():
+        msgid, form = key if isinstance(key, tuple) else (key, 0)
+        if msgid and form == 0:
+            found[str(msgid)] = text
     return found
 
 

@@ -1,4 +1,5 @@
-"""The conversion matrix: its cells say what the converters do.
+"""The conversion matrix's cells (``agentmsg_docs.matrix``, docs tooling): they say what
+the converters do.
 
 The cells are checked against conversions run here on hand-written conversations and
 provider data (not the matrix's probes), so a converter that changes what it keeps or
@@ -8,14 +9,16 @@ cells, says so too.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 import pytest
 
-from agentmsg import Msg
-from agentmsg.providers import (
+from agentmsg import (
     AnthropicStream,
-    _common,
-    _matrix,
-    anthropic,
+    Conversion,
+    Loss,
+    Msg,
     from_anthropic,
     from_gemini,
     from_openai_chat,
@@ -25,16 +28,21 @@ from agentmsg.providers import (
     to_openai_chat,
     to_openai_responses,
 )
+from agentmsg_docs.matrix import cells as _cells
+from agentmsg_docs.matrix import events as _events
+from agentmsg_docs.matrix import probes as _probes
+from agentmsg_docs.matrix import replies as _replies
+from agentmsg_docs.matrix.cells import Cell
 
 FORMAT_KEYS = ("openai_chat", "openai_responses", "anthropic", "gemini")
 
 
 @pytest.fixture(scope="module")
-def cells() -> dict[str, dict[str, tuple[_matrix.Cell, _matrix.Cell]]]:
-    return _matrix.matrix()
+def cells() -> dict[str, dict[str, tuple[Cell, Cell]]]:
+    return _probes.matrix()
 
 
-def known_cells() -> dict[tuple[str, str, int], _matrix.Cell]:
+def known_cells() -> dict[tuple[str, str, int], Cell]:
     """Cells worked out by hand: (format, row, 0 for to_* or 1 for from_*) -> cell."""
     thinking = [
         Msg("user", "Go on.", "user"),
@@ -58,32 +66,30 @@ def known_cells() -> dict[tuple[str, str, int], _matrix.Cell]:
     anthropic_audio = to_anthropic([Msg("user", [audio], "user")]).losses  # type: ignore[list-item]
     assert len(anthropic_audio) == 1
     return {
-        ("openai_chat", "thinking block", 0): _matrix.Cell("lost", (str(chat_thinking[0]),)),
-        ("openai_chat", "thinking block", 1): _matrix.Cell("absent"),
-        ("anthropic", "thinking block", 0): _matrix.Cell("lost", (str(anthropic_thinking[0]),)),
-        ("anthropic", "redacted thinking", 1): _matrix.Cell("carried", (str(redacted[0]),)),
-        ("anthropic", "redacted thinking", 0): _matrix.Cell("kept"),
-        ("openai_chat", "redacted thinking", 0): _matrix.Cell("none"),
-        ("anthropic", "audio block, base64", 0): _matrix.Cell(
+        ("openai_chat", "thinking block", 0): Cell("lost", (chat_thinking[0],)),
+        ("openai_chat", "thinking block", 1): Cell("absent"),
+        ("anthropic", "thinking block", 0): Cell("lost", (anthropic_thinking[0],)),
+        ("anthropic", "redacted thinking", 1): Cell("carried", (redacted[0],)),
+        ("anthropic", "redacted thinking", 0): Cell("kept"),
+        ("openai_chat", "redacted thinking", 0): Cell("none"),
+        ("anthropic", "audio block, base64", 0): Cell(
             "lost",
-            ("messages[0].content[0]: audio block dropped: Anthropic Messages takes no audio",),
+            (Loss("messages[0].content[0]", "audio block", "Anthropic Messages takes no audio"),),
         ),
-        ("gemini", "tool result of JSON", 0): _matrix.Cell("kept"),
-        ("openai_responses", "sender name", 0): _matrix.Cell(
+        ("gemini", "tool result of JSON", 0): Cell("kept"),
+        ("openai_responses", "sender name", 0): Cell(
             "lost",
             tuple(
-                str(loss).replace("'alice'", "'PROBE_NAME'")
+                loss._replace(what=loss.what.replace("'alice'", "'PROBE_NAME'"))
                 for loss in to_openai_responses(named).losses
             ),
         ),
-        ("openai_chat", "sender name", 0): _matrix.Cell("kept"),
-        ("openai_chat", "sender name", 1): _matrix.Cell("kept"),
-        ("gemini", "thinking block", 1): _matrix.Cell("kept"),
-        ("openai_chat", "image in a tool result", 1): _matrix.Cell("carried", where="moved"),
-        ("anthropic", "signature of a thinking block", 1): _matrix.Cell(
-            "carried", where="provider_state"
-        ),
-        ("openai_chat", "metadata", 0): _matrix.Cell("record"),
+        ("openai_chat", "sender name", 0): Cell("kept"),
+        ("openai_chat", "sender name", 1): Cell("kept"),
+        ("gemini", "thinking block", 1): Cell("kept"),
+        ("openai_chat", "image in a tool result", 1): Cell("carried", where="moved"),
+        ("anthropic", "signature of a thinking block", 1): Cell("carried", where="provider_state"),
+        ("openai_chat", "metadata", 0): Cell("record"),
     }
 
 
@@ -93,7 +99,7 @@ class TestCells:
         assert tuple(cells) == FORMAT_KEYS
         statuses = {"kept", "carried", "lost", "record", "absent", "none"}
         for rows in cells.values():
-            assert list(rows) == [probe.key for probe in _matrix.PROBES]
+            assert list(rows) == [probe.key for probe in _probes.PROBES]
             for to_cell, from_cell in rows.values():
                 assert {to_cell.status, from_cell.status} <= statuses
 
@@ -141,56 +147,66 @@ class TestCells:
         back = from_gemini(payload).messages[1]
         assert back.metadata == {"provider_state": {"gemini": {"0": {"thought_signature": "QUJD"}}}}
         assert cells["gemini"]["thought signature of a text block"] == (
-            _matrix.Cell("kept"),
-            _matrix.Cell("carried", where="provider_state"),
+            Cell("kept"),
+            Cell("carried", where="provider_state"),
         )
 
     def test_responses_reasoning_comes_back_in_provider_state(self, cells):
         """A reasoning item read from Responses keeps its id in the provider state, and
         the conversion back sends it."""
-        data = _matrix.PROBES[4].native["openai_responses"]  # type: ignore[index]
+        data = _probes.PROBES[4].native["openai_responses"]  # type: ignore[index]
         parsed = from_openai_responses(data)
         assert parsed.losses == ()
         assert "rs_PROBE_SEAL" in str(to_openai_responses(parsed.messages).payload)
         assert cells["openai_responses"]["thinking the API signed or encrypted"] == (
-            _matrix.Cell("kept"),
-            _matrix.Cell("carried", where="provider_state"),
+            Cell("kept"),
+            Cell("carried", where="provider_state"),
         )
+
+
+def with_losses(
+    monkeypatch: pytest.MonkeyPatch, change: Callable[[tuple[Loss, ...]], tuple[Loss, ...]]
+) -> None:
+    """Make every ``to_*`` of the matrix report *change(losses)* instead of its losses."""
+
+    def changed(to: Callable[..., Conversion]) -> Callable[..., Conversion]:
+        def convert(*args: Any, **kwargs: Any) -> Conversion:
+            result = to(*args, **kwargs)
+            return result._replace(losses=change(result.losses))
+
+        return convert
+
+    formats = tuple(fmt._replace(to=changed(fmt.to)) for fmt in _cells.FORMATS)
+    monkeypatch.setattr(_probes, "FORMATS", formats)
 
 
 class TestAChangedConverterFails:
     def test_a_loss_taken_away_shows(self, monkeypatch):
-        """Anthropic's audio loss patched away: the matrix then disagrees with the known
+        """Anthropic's audio loss taken away: the matrix then disagrees with the known
         cells and finds the audio gone without a loss."""
-        drop = _common.Report.drop
-
-        def quiet(self, path, what, why, value):  # type: ignore[no-untyped-def]
-            if what != "audio block":
-                drop(self, path, what, why, value)
-
-        monkeypatch.setattr(anthropic.Report, "drop", quiet)
-        changed = _matrix.matrix()
-        assert changed["anthropic"]["audio block, base64"][0] == _matrix.Cell("unreported")
+        with_losses(monkeypatch, lambda losses: tuple(x for x in losses if x.what != "audio block"))
+        changed = _probes.matrix()
+        assert changed["anthropic"]["audio block, base64"][0] == Cell("unreported")
         with pytest.raises(AssertionError):
             TestCells().test_nothing_goes_without_a_loss(changed)
 
     def test_a_changed_loss_text_shows(self, monkeypatch):
         """A loss that reads differently changes its cell, so the known cells fail."""
-        drop = _common.Report.drop
-
-        def reworded(self, path, what, why, value):  # type: ignore[no-untyped-def]
-            drop(self, path, what, why.replace("no field", "no place"), value)
-
-        monkeypatch.setattr(_common.Report, "drop", reworded)
-        changed = _matrix.matrix()
+        with_losses(
+            monkeypatch,
+            lambda losses: tuple(
+                x._replace(why=x.why.replace("no field", "no place")) for x in losses
+            ),
+        )
+        changed = _probes.matrix()
         monkeypatch.undo()
         with pytest.raises(AssertionError):
             TestCells().test_known_cells(changed)
 
 
 @pytest.fixture(scope="module")
-def replies() -> dict[str, dict[str, tuple[_matrix.Cell, _matrix.Cell]]]:
-    return _matrix.reply_matrix()
+def replies() -> dict[str, dict[str, tuple[Cell, Cell]]]:
+    return _replies.reply_matrix()
 
 
 def anthropic_signed_events() -> list[dict[str, object]]:
@@ -238,7 +254,7 @@ class TestReplyCells:
     def test_every_format_and_probe_has_two_cells(self, replies):
         assert tuple(replies) == FORMAT_KEYS
         for rows in replies.values():
-            assert list(rows) == [probe.key for probe in _matrix.REPLY_PROBES]
+            assert list(rows) == [probe.key for probe in _replies.REPLY_PROBES]
             for unstreamed, streamed in rows.values():
                 assert {unstreamed.status, streamed.status} <= {"kept", "carried", "lost", "none"}
 
@@ -283,22 +299,23 @@ class TestReplyCells:
         assert signed.metadata["token_usage"]["completion_tokens"] == 7
         assert signed.invocation_id == "msg_9"
         expected = {
-            ("openai_chat", "log probabilities"): _matrix.Cell(
-                "lost", tuple(str(loss) for loss in chat.losses)
-            ),
-            ("gemini", "log probabilities"): _matrix.Cell(
+            ("openai_chat", "log probabilities"): Cell("lost", chat.losses),
+            ("gemini", "log probabilities"): Cell(
                 "lost",
                 (
-                    "candidates[0].logprobs_result: log probabilities dropped: agentmsg's "
-                    "messages have no place for them",
+                    Loss(
+                        "candidates[0].logprobs_result",
+                        "log probabilities",
+                        "agentmsg's messages have no place for them",
+                    ),
                 ),
             ),
-            ("anthropic", "thinking the API signed or encrypted"): _matrix.Cell(
+            ("anthropic", "thinking the API signed or encrypted"): Cell(
                 "carried", where="provider_state"
             ),
-            ("anthropic", "token usage"): _matrix.Cell("carried", where="metadata"),
-            ("anthropic", "response id"): _matrix.Cell("carried", where="invocation_id"),
-            ("openai_responses", "another choice or candidate"): _matrix.Cell("none"),
+            ("anthropic", "token usage"): Cell("carried", where="metadata"),
+            ("anthropic", "response id"): Cell("carried", where="invocation_id"),
+            ("openai_responses", "another choice or candidate"): Cell("none"),
         }
         assert "avg_logprobs" in gemini_logprobs.losses[0].path
         for (fmt, key), cell in expected.items():
@@ -312,7 +329,7 @@ class TestReplyCells:
     def test_a_stream_that_loses_a_thing_shows(self, monkeypatch):
         """Events that lose the signature (no signature_delta) turn the stream's cell into
         a thing gone without a loss, which the matrix tests refuse."""
-        write = _matrix.EVENTS["anthropic"]
+        write = _events.EVENTS["anthropic"]
 
         def unsigned(response):  # type: ignore[no-untyped-def]
             return [
@@ -321,9 +338,9 @@ class TestReplyCells:
                 if event.get("delta", {}).get("type") != "signature_delta"
             ]
 
-        monkeypatch.setitem(_matrix.EVENTS, "anthropic", unsigned)
-        probe = next(p for p in _matrix.REPLY_PROBES if p.key.startswith("thinking the API"))
-        fmt = _matrix.FORMATS[2]
-        unstreamed, streamed = _matrix.reply_cells(fmt, probe)
-        assert unstreamed == _matrix.Cell("carried", where="provider_state")
-        assert streamed == _matrix.Cell("unreported")  # and no event holds it
+        monkeypatch.setitem(_events.EVENTS, "anthropic", unsigned)
+        probe = next(p for p in _replies.REPLY_PROBES if p.key.startswith("thinking the API"))
+        fmt = _cells.FORMATS[2]
+        unstreamed, streamed = _replies.reply_cells(fmt, probe)
+        assert unstreamed == Cell("carried", where="provider_state")
+        assert streamed == Cell("unreported")  # and no event holds it

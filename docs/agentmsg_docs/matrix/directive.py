@@ -1,16 +1,25 @@
-"""The ``conversion-matrix`` directive: what each conversion keeps, found by running it.
+"""The ``conversion-matrix`` and ``reply-matrix`` directives: what each conversion keeps,
+found by running it, written in the page's language.
 
-The cells come from :mod:`agentmsg.providers._matrix`, computed while the page is read,
-so the page says what the converters of this commit do. Their words are translated from
-the page's own catalog (``locales/<lang>/LC_MESSAGES/<page>.po``): the gettext build adds
-them to the page's ``.pot`` with a ``msgctxt`` naming the row, so that a language whose
-words agree with the thing (Spanish gender and number) translates each row's words on
-their own. Sphinx's own extraction has no contexts, and it skips these generated nodes.
-The loss texts stay English: they are the exact text the code reports.
+The cells come from :mod:`.probes` and :mod:`.replies`, computed while the page is read,
+so the page says what the converters of this commit do. Every word of a cell is
+translated from the page's own catalog (``locales/<lang>/LC_MESSAGES/<page>.po``): the
+gettext build adds them to the page's ``.pot`` with a ``msgctxt`` (:func:`messages`), so
+that a language whose words agree with the thing (Spanish gender and number) translates
+each row's words on their own. Sphinx's own extraction has no contexts, and it skips these
+generated nodes.
+
+A loss is told in the page's language by its reason (:func:`reason`: the ``why`` of the
+:class:`~agentmsg.Loss`, with what was done instead); the exact text the code reports,
+``str(loss)``, is folded under the cell (``<details>``), in English, for a reader who
+searches a log for it. A reason the catalog does not translate yet (the code changed its
+text) shows in English, marked as the translation notice marks any English block, and
+``make update-po`` adds it to the catalogs, where the catalog tests ask for it.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
@@ -19,12 +28,17 @@ from docutils import nodes
 from sphinx.application import Sphinx
 from sphinx.util.docutils import SphinxDirective
 
-from .languages import SOURCE
-from .po import context_translations
-from .progress import ENGLISH_CLASS
+from agentmsg.providers import Loss
+
+from ..languages import SOURCE, built_language
+from ..po import context_translations
+from ..progress import CHANGED, CHANGED_CLASS, ENGLISH_CLASS, STATE, block_state
+from . import cells as _cells
+from . import events, probes, replies
+from .cells import Cell
 
 #: The words of a cell, by direction (0: ``to_*``, 1: ``from_*``) and status (see
-#: agentmsg.providers._matrix): a request sends, a reader keeps.
+#: :mod:`.cells`): a request sends, a reader keeps.
 STATUS_WORDS = (
     {
         "kept": "sent",
@@ -61,51 +75,97 @@ HEADER = "What"
 JOIN = "{status}: {where}"
 #: What a stream's cell says of the events that hold the thing.
 EVENTS = "events: {events}"
+#: The reasons of a cell's losses, joined (only one cell has two).
+LIST = "{first}; {next}"
+#: The reasons of the losses share one context: they speak of the format, not the row.
+LOSS_CONTEXT = "matrix loss"
+#: The label of the folded exact texts of a cell's losses.
+EXACT = "exact text"
 
 
 def messages() -> list[tuple[str, str]]:
     """Every (msgctxt, msgid) the matrix shows, format by format, each once."""
-    from agentmsg.providers import _matrix
-
     found: list[tuple[str, str]] = [(HEADER_CONTEXT, HEADER)]
-    found += [(ROW_CONTEXT, probe.key) for probe in _matrix.PROBES]
-    for rows in _matrix.matrix().values():
+    found += [(ROW_CONTEXT, probe.key) for probe in probes.PROBES]
+    for rows in probes.matrix().values():
         for key, cells in rows.items():
             for direction, cell in enumerate(cells):
                 found += cell_words(key, direction, cell)
-    found += [(ROW_CONTEXT, probe.key) for probe in _matrix.REPLY_PROBES]
-    for rows in _matrix.reply_matrix().values():
+    found += [(ROW_CONTEXT, probe.key) for probe in replies.REPLY_PROBES]
+    for rows in replies.reply_matrix().values():
         for key, cells in rows.items():
             for cell in cells:  # both columns read a reply: the words of from_*
                 found += cell_words(key, 1, cell)
     return list(dict.fromkeys(found))
 
 
-def cell_words(key: str, direction: int, cell: Any) -> list[tuple[str, str]]:
-    """The (msgctxt, msgid) of a cell's words: its status, then where, if it says."""
+def reason(loss: Loss) -> str:
+    """What a cell says of *loss*, in English: its ``why``, after what was done instead
+    when the thing still travels (the path and the thing are the row's).
+
+    >>> reason(Loss("messages[0].content[0]", "video block", "Gemini takes no video"))
+    'Gemini takes no video'
+    >>> reason(Loss("p", "JSON output", "tool results hold text", "sent as JSON text"))
+    'sent as JSON text, because tool results hold text'
+    """
+    return loss.why if loss.substitute is None else f"{loss.substitute}, because {loss.why}"
+
+
+def reasons(cell: Cell) -> list[str]:
+    """The reasons of *cell*'s losses, each once, in their order."""
+    return list(dict.fromkeys(reason(loss) for loss in cell.losses))
+
+
+def cell_words(key: str, direction: int, cell: Cell) -> list[tuple[str, str]]:
+    """The (msgctxt, msgid) of a cell's words: its status, then where, or why, if it says;
+    then the label of its exact texts and the words around its events."""
     status = cell.status
     words = [(CELL_CONTEXT if status in SHARED_WORDS else key, STATUS_WORDS[direction][status])]
     if cell.where is not None:
         words += [(CELL_CONTEXT, WHERE_WORDS[cell.where]), (CELL_CONTEXT, JOIN)]
-    if getattr(cell, "events", ()):
+    elif cell.losses:
+        words += [(LOSS_CONTEXT, text) for text in reasons(cell)] + [(CELL_CONTEXT, JOIN)]
+        words += [(CELL_CONTEXT, LIST)] if len(reasons(cell)) > 1 else []
+        words.append((CELL_CONTEXT, EXACT))
+    if cell.events:
         words.append((CELL_CONTEXT, EVENTS))
     return words
 
 
-def events_text(cell: Any, tr: Callable[[str, str], str]) -> tuple[str, str] | None:
+def events_text(cell: Cell, tr: Callable[[str, str], str]) -> tuple[str, str] | None:
     """The words before and after the list of a stream cell's events, or None."""
-    if not getattr(cell, "events", ()):
+    if not cell.events:
         return None
     before, _, after = tr(CELL_CONTEXT, EVENTS).partition("{events}")
     return before, after
 
 
-def cell_text(key: str, direction: int, cell: Any, tr: Callable[[str, str], str]) -> str:
-    """A cell's words as the page shows them, each translated by *tr(context, text)*."""
-    words = [tr(*pair) for pair in cell_words(key, direction, cell)]
-    return (
-        tr(CELL_CONTEXT, JOIN).format(status=words[0], where=words[1]) if cell.where else words[0]
-    )
+def cell_parts(
+    key: str, direction: int, cell: Cell, tr: Callable[[str, str], str]
+) -> tuple[str, str | None]:
+    """A cell's status, and where the thing went or why it was lost (None when the cell
+    says neither), each word translated by *tr(context, text)*."""
+    status = tr(*cell_words(key, direction, cell)[0])
+    if cell.where is not None:
+        return status, tr(CELL_CONTEXT, WHERE_WORDS[cell.where])
+    if not cell.losses:
+        return status, None
+    said, *more = (tr(LOSS_CONTEXT, text) for text in reasons(cell))
+    for text in more:
+        said = tr(CELL_CONTEXT, LIST).format(first=said, next=text)
+    return status, said
+
+
+def cell_text(key: str, direction: int, cell: Cell, tr: Callable[[str, str], str]) -> str:
+    """A cell's first line as the page shows it: its status, and where the thing went or
+    why it was lost, joined as the language joins them."""
+    status, said = cell_parts(key, direction, cell, tr)
+    return status if said is None else tr(CELL_CONTEXT, JOIN).format(status=status, where=said)
+
+
+def exact_texts(cell: Cell) -> list[str]:
+    """The exact texts of *cell*'s losses, as the code reports them (``str(loss)``)."""
+    return [str(loss) for loss in cell.losses]
 
 
 def _catalog(app: Sphinx, docname: str) -> dict[tuple[str, str], str]:
@@ -125,16 +185,64 @@ def _marked(text: str) -> list[nodes.Node]:
     ]
 
 
-def _para(*children: nodes.Node, english: bool = False) -> nodes.paragraph:
+def _para(*children: nodes.Node, english: str | None = None) -> nodes.paragraph:
+    """A paragraph of the table; *english* is why it shows the English, if it does (a
+    state of :mod:`..progress`)."""
     para = nodes.paragraph("", "", *children)
     para["translatable"] = False  # translated here, with its row's context
-    if english:  # no translation yet: the English, marked lang="en" (see progress.py)
-        para["classes"].append(ENGLISH_CLASS)
+    if english is not None:
+        # As the translation notice marks an English block: lang="en", a tooltip, the
+        # page's notice (which counts the paragraphs that have "translated").
+        para["translated"] = False
+        para[STATE] = english
+        para["classes"] += [ENGLISH_CLASS, *([CHANGED_CLASS] if english == CHANGED else [])]
     return para
 
 
-#: Whether a cell's words, each a (msgctxt, msgid), show in English on the page.
-InEnglish = Callable[..., bool]
+def _joined(template: str, status: str, where: str) -> list[nodes.Node]:
+    """*template* (such as ``{status}: {where}``) filled, the status strong."""
+    found: list[nodes.Node] = []
+    for part in re.split(r"(\{status\}|\{where\})", template):
+        if part == "{status}":
+            found.append(nodes.strong("", "", *_marked(status)))
+        elif part == "{where}":
+            found += _marked(where)
+        elif part:
+            found.append(nodes.Text(part))
+    return found
+
+
+class ExactTexts(nodes.General, nodes.Element):  # type: ignore[misc]  # docutils: no types
+    """The folded exact texts of a cell's losses: ``<details>``."""
+
+
+class ExactLabel(nodes.TextElement):  # type: ignore[misc]  # docutils: no types
+    """What opens them: ``<summary>``."""
+
+
+def _visit_details(self: Any, node: nodes.Element) -> None:
+    self.body.append(self.starttag(node, "details", CLASS="agentmsg-exact"))
+
+
+def _depart_details(self: Any, node: nodes.Element) -> None:
+    self.body.append("</details>\n")
+
+
+def _visit_summary(self: Any, node: nodes.Element) -> None:
+    self.body.append(self.starttag(node, "summary", ""))
+
+
+def _depart_summary(self: Any, node: nodes.Element) -> None:
+    self.body.append("</summary>")
+
+
+def _skip(self: Any, node: nodes.Element) -> None:
+    """Other writers show the folded texts as plain paragraphs."""
+
+
+Translate = Callable[[str, str], str]
+#: Why the given words, each a (msgctxt, msgid), show in English, or None when they do not.
+InEnglish = Callable[..., "str | None"]
 
 
 class ConversionMatrix(SphinxDirective):
@@ -145,32 +253,32 @@ class ConversionMatrix(SphinxDirective):
     required_arguments = 1
 
     def run(self) -> list[nodes.Node]:
-        from agentmsg.providers import _matrix
-
         fmt, tr, in_english = self._start()
-        cells = _matrix.matrix()[fmt.key]
+        cells = probes.matrix()[fmt.key]
         rows = [
             (probe.key, (0, cells[probe.key][0]), (1, cells[probe.key][1]))
-            for probe in _matrix.PROBES
+            for probe in probes.PROBES
         ]
         return [self._table(tr, in_english, f"to_{fmt.key}", f"from_{fmt.key}", rows)]
 
-    def _start(self) -> tuple[Any, Callable[[str, str], str], InEnglish]:
+    def _start(self) -> tuple[_cells.Format, Translate, InEnglish]:
         """The format named by the argument, the translation of the page's words, and
-        whether some of them have none (:data:`InEnglish`)."""
-        from agentmsg.providers import _matrix
-
-        self.env.note_dependency(_matrix.__file__)
+        why some of them show in English (:data:`InEnglish`)."""
+        for module in (_cells, probes, replies, events):
+            self.env.note_dependency(Path(str(module.__file__)))
         catalog = _catalog(self.env.app, self.env.docname)
-        source = (self.env.config.language or SOURCE.code) == SOURCE.code
+        language = built_language(self.env.config)
+        source = language.code == SOURCE.code
 
         def tr(context: str, text: str) -> str:
             return catalog.get((context, text), text)
 
-        def in_english(*pairs: tuple[str, str]) -> bool:
-            return not source and any(pair not in catalog for pair in pairs)
+        def in_english(*pairs: tuple[str, str]) -> str | None:
+            if source or all(pair in catalog for pair in pairs):
+                return None
+            return block_state("untranslated", complete=language.complete)
 
-        formats = {fmt.key: fmt for fmt in _matrix.FORMATS}
+        formats = {fmt.key: fmt for fmt in _cells.FORMATS}
         fmt = formats.get(self.arguments[0])
         if fmt is None:
             raise self.error(f"no format {self.arguments[0]!r}; one of {', '.join(formats)}")
@@ -178,16 +286,14 @@ class ConversionMatrix(SphinxDirective):
 
     def _table(
         self,
-        tr: Callable[[str, str], str],
+        tr: Translate,
         in_english: InEnglish,
         left: str,
         right: str,
-        rows: list[tuple[str, tuple[int, Any], tuple[int, Any]]],
+        rows: list[tuple[str, tuple[int, Cell], tuple[int, Cell]]],
     ) -> nodes.table:
         """A table of two columns of cells, headed by the code names *left* and *right*;
         *rows* are (row key, (direction, cell), (direction, cell))."""
-        language = self.env.config.language or SOURCE.code
-        english = [] if language == SOURCE.code else [ENGLISH_CLASS]
         table = nodes.table(classes=["agentmsg-matrix"])
         group = nodes.tgroup(cols=3)
         table += group
@@ -210,24 +316,31 @@ class ConversionMatrix(SphinxDirective):
         for key, (left_direction, left_cell), (right_direction, right_cell) in rows:
             body += self._row(
                 [_para(*_marked(tr(ROW_CONTEXT, key)), english=in_english((ROW_CONTEXT, key)))],
-                self._cell(key, left_direction, left_cell, tr, english, in_english),
-                self._cell(key, right_direction, right_cell, tr, english, in_english),
+                self._cell(key, left_direction, left_cell, tr, in_english),
+                self._cell(key, right_direction, right_cell, tr, in_english),
             )
         return table
 
     @staticmethod
     def _cell(
-        key: str, direction: int, cell: Any, tr: Any, english: list[str], in_english: InEnglish
+        key: str, direction: int, cell: Cell, tr: Translate, in_english: InEnglish
     ) -> list[nodes.Node]:
-        words = cell_text(key, direction, cell, tr)
-        parts: list[nodes.Node] = [
-            _para(
-                nodes.strong("", "", *_marked(words)),
-                english=in_english(*cell_words(key, direction, cell)),
-            )
-        ]
-        # The losses are quoted as the code writes them, in English, on every page.
-        parts += [_para(nodes.literal("", text, classes=english)) for text in cell.losses]
+        words = cell_words(key, direction, cell)
+        status, where = cell_parts(key, direction, cell, tr)
+        shown: list[nodes.Node] = (
+            [nodes.strong("", "", *_marked(status))]
+            if where is None
+            else _joined(tr(CELL_CONTEXT, JOIN), status, where)
+        )
+        said = [pair for pair in words if pair[1] not in (EXACT, EVENTS)]
+        parts: list[nodes.Node] = [_para(*shown, english=in_english(*said))]
+        if cell.losses:
+            # The exact texts, folded: what a developer searches a log for, in English.
+            folded = ExactTexts()
+            folded += ExactLabel("", tr(CELL_CONTEXT, EXACT))
+            for text in exact_texts(cell):
+                folded += nodes.paragraph("", "", nodes.literal("", text, classes=[ENGLISH_CLASS]))
+            parts.append(folded)
         around = events_text(cell, tr)
         if around is not None:
             listed: list[nodes.Node] = [nodes.Text(around[0])]
@@ -254,13 +367,11 @@ class ReplyMatrix(ConversionMatrix):
     ``from_*`` on the unstreamed response and one for the stream class on its events."""
 
     def run(self) -> list[nodes.Node]:
-        from agentmsg.providers import _matrix
-
         fmt, tr, in_english = self._start()
-        cells = _matrix.reply_matrix()[fmt.key]
+        cells = replies.reply_matrix()[fmt.key]
         rows = [
             (probe.key, (1, cells[probe.key][0]), (1, cells[probe.key][1]))
-            for probe in _matrix.REPLY_PROBES
+            for probe in replies.REPLY_PROBES
         ]
         return [self._table(tr, in_english, f"from_{fmt.key}", fmt.stream.__name__, rows)]
 
@@ -316,6 +427,8 @@ def merge_contexts(pot_dir: Path, locale_dir: Path, langs: Iterable[str]) -> lis
 
 
 def register(app: Sphinx) -> None:
+    app.add_node(ExactTexts, html=(_visit_details, _depart_details), text=(_skip, _skip))
+    app.add_node(ExactLabel, html=(_visit_summary, _depart_summary), text=(_skip, _skip))
     app.add_directive("conversion-matrix", ConversionMatrix)
     app.add_directive("reply-matrix", ReplyMatrix)
     app.connect("build-finished", _add_to_pot)
