@@ -406,13 +406,15 @@ if frameworks:
 # runs an event loop.
 
 import asyncio
+import contextvars
 from concurrent.futures import ThreadPoolExecutor
 
 
 def run_async(coroutine):
     """Run a coroutine to its end in a new thread, and return its result."""
+    context = contextvars.copy_context()  # the new thread keeps the settings made here
     with ThreadPoolExecutor(max_workers=1) as pool:
-        return pool.submit(asyncio.run, coroutine).result()
+        return pool.submit(context.run, asyncio.run, coroutine).result()
 
 
 if frameworks:
@@ -430,7 +432,8 @@ if frameworks:
             self.answers = list(answers)
 
         async def __call__(self, messages, **kwargs):
-            return ChatResponse(content=self.answers.pop(0))
+            content = self.answers.pop(0)
+            return ChatResponse(content=content, id=f"scripted-{len(self.answers)}")
 
     def get_weather(city: str) -> ToolResponse:
         """Tell the weather in a city.
@@ -456,8 +459,8 @@ if frameworks:
     )
     jarvis.set_console_output_enabled(False)
 
-    answer = run_async(jarvis(Msg("Ada", "What is the weather in Lima?", "user")))
-    print(type(answer), answer.get_text_content())
+    forecast = run_async(jarvis(Msg("Ada", "What is the weather in Lima?", "user")))
+    print(type(forecast), forecast.get_text_content())
     for kept in run_async(jarvis.memory.get_memory()):
         kinds = [block["type"] for block in kept.get_content_blocks()]
         print(type(kept).__name__, kept.role, kinds)
