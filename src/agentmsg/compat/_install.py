@@ -111,8 +111,9 @@ class FrameworkInstall:
             live = _count_instances(classes)
         if live:
             names = ", ".join(sorted({cls.__name__ for cls in classes}))
+            made = "1 message" if live == 1 else f"{live} messages"
             msg = (
-                f"{self._package} has already made {live} message(s) of its own classes "
+                f"{self._package} has already made {made} of its own classes "
                 f"({names}), which its code would refuse once they are agentmsg's; "
                 f"call `{self._line}` at start-up, before anything makes a message."
             )
