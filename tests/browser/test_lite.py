@@ -77,6 +77,21 @@ BROWSER_OUTPUTS: dict[tuple[str, str], tuple[str, str]] = {
         "jsonschema is not served (its compiled dependency rpds-py exists only on Pyodide's "
         "CDN), so the cell takes its documented fallback",
     ),
+    # AgentScope and ERNIE Bot Agent cannot be installed in Pyodide: the cells that use
+    # them say so and skip their examples, as the tutorial tells its readers.
+    ("migration", "import agentmsg.compat.agentscope"): (
+        "`agentmsg.compat.agentscope.install()` needs agentscope, which is not installed "
+        "(`pip install agentscope`).",
+        "the frameworks are not installable in Pyodide",
+    ),
+    ("migration", "import asyncio"): (
+        "AgentScope is not installed here: this example is skipped.",
+        "the frameworks are not installable in Pyodide",
+    ),
+    ("migration", "if frameworks:"): (
+        "ERNIE Bot Agent is not installed here: this example is skipped.",
+        "the frameworks are not installable in Pyodide",
+    ),
 }
 
 #: Seconds to wait: for the kernel to be ready, for all cells to run (a busy 2-core machine).
