@@ -33,6 +33,8 @@ var AgentmsgSearch = (() => {
   const OBJECT = 12;
   // A word inside a name typed (dict in to_dict), on top of the name's own score.
   const HINT = 0.5;
+  // The query is a heading of the page, or most of one.
+  const TITLED = 6;
   // BM25's saturation and length normalisation.
   const K1 = 1.2;
   const B = 0.5;
@@ -177,7 +179,10 @@ var AgentmsgSearch = (() => {
         const frequency = docs(entry).length;
         const idf = Math.log(1 + (count - frequency + 0.5) / (frequency + 0.5));
         docs(entry).forEach((doc, at) => {
-          if (depths && depths[at] === 1) add(doc, (idf * HEADING[0] * term.length) / word.length);
+          if (!depths || depths[at] !== 1) return;
+          // As much as the word is of the query's and of the title (工具 is all of 工具).
+          const title = index.titles[doc].length || term.length;
+          add(doc, (idf * HEADING[0] * term.length ** 2) / (word.length * title));
         });
       }
     }
@@ -258,6 +263,17 @@ var AgentmsgSearch = (() => {
     for (const word of hints) {
       for (const [doc, score] of wordScores(index, extra, word, average)) {
         if (total.has(doc)) addTo(total, doc, HINT * score);
+      }
+    }
+    // A heading that is the query, or that the query is most of (Sphinx's title match).
+    const typed = query.trim().toLowerCase();
+    for (const [title, found] of Object.entries(index.alltitles)) {
+      const heading = title.toLowerCase().trim();
+      if (!typed || !heading.includes(typed) || typed.length < heading.length / 2) continue;
+      for (const [doc, id] of found) {
+        addTo(total, doc, (TITLED * typed.length) / heading.length);
+        covers(doc);
+        if (!anchors.has(doc) && title !== index.titles[doc]) anchors.set(doc, { id, title });
       }
     }
     const known = (word) => Object.hasOwn(index.terms, word) || Object.hasOwn(index.titleterms, word);
