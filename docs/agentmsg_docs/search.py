@@ -50,7 +50,7 @@ from sphinx.search.zh import SearchChinese
 
 from agentmsg_docs.descriptions import describe
 from agentmsg_docs.glossary import terms
-from agentmsg_docs.languages import built_language
+from agentmsg_docs.languages import LANGUAGES, built_language
 from agentmsg_docs.typography import PRIMARY_SUBTAGS
 
 if TYPE_CHECKING:
@@ -67,6 +67,7 @@ __all__ = [
     "PageWords",
     "add_ranking",
     "jieba_words",
+    "language_synonyms",
     "page_words",
     "ranking",
     "synonyms",
@@ -135,6 +136,16 @@ def synonyms(path: Path) -> dict[str, list[str]]:
             raise ValueError(msg)
         found[word.strip().lower()] = [w.strip() for w in words]
     return found
+
+
+def language_synonyms(code: str) -> dict[str, list[str]]:
+    """The synonyms of language *code*; for one in progress, whose untranslated text is
+    the source language's, the source language's too (its own first)."""
+    own = synonyms(LOCALES / code / SYNONYMS)
+    language = next((row for row in LANGUAGES if row.code == code), None)
+    if language is None or language.complete or language is LANGUAGES[0]:
+        return own
+    return {**synonyms(LOCALES / LANGUAGES[0].code / SYNONYMS), **own}
 
 
 class ChineseSearch(SearchChinese):
@@ -347,7 +358,7 @@ def _build_finished(app: Sphinx, exception: BaseException | None) -> None:
     if exception is not None or pages is None or not path.is_file():
         return
     language = built_language(app.config)
-    _timed(app, add_ranking)(path, pages, synonyms(LOCALES / language.code / SYNONYMS))
+    _timed(app, add_ranking)(path, pages, language_synonyms(language.code))
     timing = {"language": language.code, "cpu_seconds": _SECONDS.pop(id(app), 0.0)}
     (Path(app.doctreedir) / TIMING).write_text(json.dumps(timing), encoding="utf-8")
 

@@ -328,3 +328,29 @@ class TestAddLanguageStub:
             search.synonyms(stub),
             '# "picture" = "image"' in stub.read_text(encoding="utf-8"),
         )
+
+
+class TestLanguageSynonyms:
+    @pytest.mark.parametrize("code", [language.code for language in LANGUAGES if language.complete])
+    def test_a_complete_language_has_its_own(self, code: str) -> None:
+        """A complete language searches with its own synonyms alone."""
+        path = ROOT / "locales" / code / search.SYNONYMS
+        assert search.synonyms(path) == search.language_synonyms(code)
+
+    def test_a_language_in_progress_has_the_source_s_too(
+        self, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        """A language in progress shows untranslated text in the source language, so its
+        search also knows the source language's synonyms (its own win)."""
+        row = search.LANGUAGES[1]
+        progress = type(row)(**{**vars(row), "code": "fr", "status": "in progress"})
+        monkeypatch.setattr(search, "LANGUAGES", (*search.LANGUAGES, progress))
+        monkeypatch.setattr(
+            search,
+            "synonyms",
+            lambda path: {
+                "en": {"picture": ["image"], "photo": ["image"]},
+                "fr": {"photo": ["photo"]},
+            }[path.parent.name],
+        )
+        assert {"picture": ["image"], "photo": ["photo"]} == search.language_synonyms("fr")
