@@ -110,7 +110,7 @@ def query_times(options: Options) -> Table:
     """The median time of a query on each language's search page, in headless Chromium."""
     from playwright.sync_api import sync_playwright
 
-    rows = []
+    rows: list[Row] = []
     table = Table(
         key="search.query",
         title="A query on the search page, once the index has loaded (headless Chromium)",
