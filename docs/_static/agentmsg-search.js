@@ -24,8 +24,8 @@ var AgentmsgSearch = (() => {
   const BODY = 3;
   // A word in the page's lead (its description: the prose before its first section).
   const LEAD = 1.5;
-  // An indexed word the query word starts with (another stem of the same word:
-  // Spanish "imagen" is indexed "imag", "imágenes" "imagen").
+  // Another form of the query word in the index (Spanish "imagen" is indexed "imag",
+  // "imágenes" "imagen"; without a stemmer, "tools" for "tool").
   const SHORTER = 0.8;
   // An indexed word that only starts with (Han: holds) the query word.
   const PARTIAL = 0.4;
@@ -53,6 +53,8 @@ var AgentmsgSearch = (() => {
     ".sphx-glr-thumbcontainer .agentmsg-thumb",
   ].join(",");
 
+  // A page title as text (the index keeps its HTML: a span lang="en" while untranslated).
+  const plain = (html) => html.replace(/<[^>]*>/g, "").replace(/&amp;/g, "&");
   const fold = (text) => text.normalize("NFD").replace(/\p{Mn}/gu, "").toLowerCase();
   const escape = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
   const isStopword = (word) =>
@@ -104,7 +106,10 @@ var AgentmsgSearch = (() => {
     const apart = typedWords(rest);
     for (const [stemmed, word] of apart) {
       shown.add(word);
-      units.push(stemmed === word ? [[word]] : [[stemmed], [word]]);
+      const unit = stemmed === word ? [[word]] : [[stemmed], [word]];
+      // A name the index may hold in parts (a language that splits to_dict apart).
+      if (/[_.]/.test(word)) unit.parts = typedWords(word.replace(/[_.]+/g, " ")).map(([s]) => s);
+      units.push(unit);
     }
     const names = splitQuery(query.trim()).filter((word) => !HAN.test(word));
     const hints = names
@@ -139,6 +144,16 @@ var AgentmsgSearch = (() => {
       }
     }
     return sections;
+  };
+
+  let latin = null;
+  /** The index's words in Latin script (and digits). */
+  const latinTerms = (index) => {
+    if (latin === null) {
+      latin = [...new Set([...Object.keys(index.terms), ...Object.keys(index.titleterms)])];
+      latin = latin.filter((term) => !HAN.test(term));
+    }
+    return latin;
   };
 
   /** How well each page says *word*: a map of page to score. */
@@ -181,20 +196,23 @@ var AgentmsgSearch = (() => {
         docs(entry).forEach((doc, at) => {
           if (!depths || depths[at] !== 1) return;
           // As much as the word is of the query's and of the title (工具 is all of 工具).
-          const title = index.titles[doc].length || term.length;
+          const title = plain(index.titles[doc]).length || term.length;
           add(doc, (idf * HEADING[0] * term.length ** 2) / (word.length * title));
         });
       }
     }
-    if (has(word)) {
-      look(word, 1);
-      // Another stem of the same word, shorter by a letter or two.
-      if (!HAN.test(word)) {
-        for (let size = word.length - 1; size >= Math.max(4, word.length - 2); size--) {
-          if (has(word.slice(0, size))) look(word.slice(0, size), SHORTER);
+    if (!HAN.test(word) && word.length > 2) {
+      // Other forms of the same word, a letter or two shorter or longer: another stem
+      // (Spanish imagen, imag), or a plural where the language has no stemmer.
+      for (const term of latinTerms(index)) {
+        const near = term.length >= 4 && Math.abs(term.length - word.length) <= 2;
+        if (near && term !== word && (word.startsWith(term) || term.startsWith(word))) {
+          look(term, SHORTER);
         }
       }
-    } else if (word.length > 1) {
+    }
+    if (has(word)) look(word, 1);
+    else if (word.length > 1) {
       const inside = HAN.test(word);
       const partial = (term) => (inside ? term.includes(word) : term.startsWith(word));
       const terms = new Set(
@@ -236,8 +254,11 @@ var AgentmsgSearch = (() => {
     const queryWords = new Set();
     const addTo = (map, doc, value) => map.set(doc, (map.get(doc) || 0) + value);
     const covers = (doc) => coverage.set(doc, Math.max(coverage.get(doc) || 0, units.length));
-    for (const unit of units) {
+    const known = (word) => Object.hasOwn(index.terms, word) || Object.hasOwn(index.titleterms, word);
+    for (const found of units) {
       const best = new Map();
+      const whole = found.some((words) => words.every(known));
+      const unit = !whole && found.parts && found.parts.length ? [found.parts] : found;
       for (const words of unit) {
         words.forEach((word) => queryWords.add(word));
         const perWord = words.map((word) => wordScores(index, extra, word, average));
@@ -273,10 +294,9 @@ var AgentmsgSearch = (() => {
       for (const [doc, id] of found) {
         addTo(total, doc, (TITLED * typed.length) / heading.length);
         covers(doc);
-        if (!anchors.has(doc) && title !== index.titles[doc]) anchors.set(doc, { id, title });
+        if (!anchors.has(doc) && title !== plain(index.titles[doc])) anchors.set(doc, { id, title });
       }
     }
-    const known = (word) => Object.hasOwn(index.terms, word) || Object.hasOwn(index.titleterms, word);
     const name = [joined && stem(joined), joined].find((word) => word && known(word));
     if (name) {
       for (const [doc, score] of wordScores(index, extra, name, average)) {
@@ -297,7 +317,7 @@ var AgentmsgSearch = (() => {
           const said = [...queryWords].filter((word) => section.words.has(word)).length;
           if (said > most) {
             most = said;
-            anchor = section.title === title ? null : { id: section.id, title: section.title };
+            anchor = section.title === plain(title) ? null : { id: section.id, title: section.title };
           }
         }
       }
