@@ -356,6 +356,7 @@ def _build_finished(app: Sphinx, exception: BaseException | None) -> None:
     pages = _PAGES.pop(id(app), None)
     path = Path(app.outdir) / "searchindex.js"
     if exception is not None or pages is None or not path.is_file():
+        _SECONDS.pop(id(app), None)
         return
     language = built_language(app.config)
     _timed(app, add_ranking)(path, pages, language_synonyms(language.code))
