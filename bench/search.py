@@ -64,14 +64,15 @@ def build_share(options: Options) -> Table:
             seconds[lang] = float(json.loads(timing.read_text("utf-8"))["cpu_seconds"])
     total = sum(seconds.values())
     share = total / done.cpu
-    rows = [Row(lang, {"search CPU s": seconds[lang]}) for lang in LANGS]
-    rows.append(Row("every language", {"search CPU s": total, "build CPU s": done.cpu}))
+    rows = [Row(f"search index, {lang}", {"CPU": seconds[lang]}) for lang in LANGS]
+    rows.append(Row("search index, every language", {"CPU": total}))
+    rows.append(Row("clean build, every language", {"CPU": done.cpu}))
     table = Table(
         key="search.build",
         title="The search index in a clean build of every language",
         unit="s",
         rows=rows,
-        columns=("search CPU s", "build CPU s"),
+        columns=("CPU",),
         compare=False,
         notes=[
             f"Search index: {share:.1%} of the clean build's CPU time "
