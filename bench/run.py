@@ -39,6 +39,7 @@ SECTION_MODULES = (
     "bench.streams",
     "bench.imports",
     "bench.docs_build",
+    "bench.search",
     "bench.patches",
     "bench.lite",
     "bench.runner",

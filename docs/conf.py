@@ -104,7 +104,8 @@ html_sidebars = {
 # "View this page" links to the page's source (docs/agentmsg_docs/source_links.py).
 html_theme_options = {"top_of_page_buttons": ["view"]}
 # html_search_language, html_baseurl, ogp_site_url and the sitemap's settings follow the
-# language: see docs/agentmsg_docs/languages.py.
+# language: see docs/agentmsg_docs/languages.py. The search's ranking (html_search_scorer),
+# synonyms and Chinese splitting: docs/agentmsg_docs/search.py.
 
 # sphinx-copybutton: copy the code only, without ">>> " / "... " prompts or their output.
 # The prompts are found by the regular expression, not excluded by class: once the

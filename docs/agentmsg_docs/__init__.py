@@ -10,7 +10,7 @@ each job's module, one module per job:
   :mod:`~agentmsg_docs.notebooks` (reST to clean notebook Markdown);
 - :mod:`~agentmsg_docs.cards`: the chat cards' labels in each page's language;
 - :mod:`~agentmsg_docs.typography`: Chinese spacing and punctuation;
-- :mod:`~agentmsg_docs.search`: Chinese search, its query split as its pages were;
+- :mod:`~agentmsg_docs.search`: search that ranks, with synonyms; Chinese split as its pages were;
 - :mod:`~agentmsg_docs.titlemarks`: 《》 and “” around references to works and sections in Chinese;
 - :mod:`~agentmsg_docs.literals`: dashes in Chinese field lists, types kept literal;
 - :mod:`~agentmsg_docs.descriptions`: page descriptions from a page's own paragraphs;

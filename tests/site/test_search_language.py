@@ -1,6 +1,16 @@
-"""Chinese search: the index's words (agentmsg_docs/search.py) and the query splitter
+"""Search: the index's words (agentmsg_docs/search.py), the synonyms, the ranking data
+added to ``searchindex.js``, and the Chinese query splitter
 (docs/_static/agentmsg-search-zh.js, run by Node.js when it is installed), without a site
-build, and on the built index for every glossary term (the browser tests search some)."""
+build (a page of a small project, built with the installed Sphinx), and on the built
+index for every glossary term (the browser tests search some).
+
+:class:`TestSmallBuild` needs no site: run it with the newest Sphinx too, in a scratch
+environment (Sphinx 9 no longer calls a search language's ``init()``)::
+
+    python3.13 -m venv /tmp/sphinx9 && /tmp/sphinx9/bin/pip install sphinx jieba pytest bs4
+    /tmp/sphinx9/bin/python -m pytest -p no:cacheprovider --noconftest -o addopts="" \
+        --rootdir=/tmp tests/site/test_search_language.py -k TestSmallBuild
+"""
 
 from __future__ import annotations
 
@@ -55,6 +65,89 @@ class TestIndexWords:
         assert {"工具调用块", "工具调用", "工具", "调用", "id"} <= set(words)
 
 
+#: The page of the small project: glossary compounds, and a word said twice.
+SMALL_PAGE = """Losses
+======
+
+转换会报告丢失项、推理项和工具调用。每个丢失项都有说明。
+
+Tokens
+------
+
+token 用量。
+"""
+
+
+@pytest.fixture(scope="module")
+def small_build(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    """The search index of a one-page zh_CN project that uses this module, built in
+    this process with the installed Sphinx."""
+    from sphinx.application import Sphinx
+
+    source = tmp_path_factory.mktemp("small")
+    (source / "index.rst").write_text(SMALL_PAGE, encoding="utf-8")
+    (source / "conf.py").write_text(
+        "import sys\n"
+        f"sys.path.insert(0, {str(ROOT / 'docs')!r})\n"
+        "language = 'zh_CN'\n"
+        "html_search_language = 'zh'\n"
+        "def setup(app):\n"
+        "    from agentmsg_docs import search\n"
+        "    search.register(app)\n",
+        encoding="utf-8",
+    )
+    out = source / "_build"
+    app = Sphinx(source, source, out / "html", out / "doctrees", "html", status=None)
+    app.build(force_all=True)
+    text = (out / "html" / "searchindex.js").read_text(encoding="utf-8")
+    index: dict[str, Any] = json.loads(text[text.index("(") + 1 : text.rindex(")")])
+    index["language_data"] = (out / "html" / "_static" / "language_data.js").read_text("utf-8")
+    return index
+
+
+class TestSmallBuild:
+    def test_glossary_compounds_are_words_of_the_index(self, small_build: dict[str, Any]) -> None:
+        """The glossary's compounds are indexed whole, on any Sphinx: jieba learns them
+        when the search language is made, not in ``init()`` (no longer called on 9)."""
+        words = set(small_build["terms"]) | set(small_build["titleterms"])
+        assert {"丢失项", "推理项", "工具调用"} == {"丢失项", "推理项", "工具调用"} & words
+
+    def test_the_ranking_data_is_added(self, small_build: dict[str, Any]) -> None:
+        """``searchindex.js`` carries the counts of words said more than once, the depth
+        of the headings words are in, and the language's synonyms."""
+        data = small_build["agentmsg"]
+        assert ([2], [2], ["token"]) == (
+            data["counts"]["丢失项"],
+            data["depths"]["token"],
+            data["synonyms"]["令牌"],
+        )
+
+    def test_the_ranker_goes_to_the_search_page(self, small_build: dict[str, Any]) -> None:
+        """Sphinx writes the ranker (``html_search_scorer``) into ``language_data.js``."""
+        assert search.RANKER.read_text("utf-8") in small_build["language_data"]
+
+
+class TestSynonyms:
+    @pytest.mark.parametrize("code", [language.code for language in LANGUAGES])
+    def test_every_language_has_synonyms(self, code: str) -> None:
+        """Each language of the table keeps its synonyms beside its glossary."""
+        assert len(search.synonyms(ROOT / "locales" / code / search.SYNONYMS)) >= 20
+
+    def test_a_value_that_is_no_word_is_refused(self, tmp_path: Path) -> None:
+        """A synonym's value must be a word or a list of words; the message names the
+        entry and the value."""
+        path = tmp_path / "SYNONYMS.toml"
+        path.write_text('[synonyms]\n"picture" = 3\n', encoding="utf-8")
+        with pytest.raises(ValueError) as raised:
+            search.synonyms(path)
+        assert (
+            f"{path}: `synonyms.picture` must be a word or a list of words the pages use, not 3."
+        ) == str(raised.value)
+
+    def test_no_file_no_synonyms(self, tmp_path: Path) -> None:
+        assert {} == search.synonyms(tmp_path / "SYNONYMS.toml")
+
+
 class TestConfig:
     @pytest.mark.parametrize("code", [language.code for language in CHINESE])
     def test_a_chinese_build_uses_it(self, code: str) -> None:
@@ -62,7 +155,9 @@ class TestConfig:
         language and its glossary."""
         added: list[type[Any]] = []
         app = SimpleNamespace(add_search_language=added.append)
-        config = SimpleNamespace(language=code, html_search_options={}, exclude_patterns=[])
+        config = SimpleNamespace(
+            language=code, html_search_options={}, exclude_patterns=[], html_search_scorer=""
+        )
         search._config_inited(app, config)  # type: ignore[arg-type]
         assert ([search.ChineseSearch], str(glossary(code))) == (
             added,
@@ -73,7 +168,9 @@ class TestConfig:
     def test_other_builds_keep_sphinx_s(self, code: str) -> None:
         added: list[type[Any]] = []
         app = SimpleNamespace(add_search_language=added.append)
-        config = SimpleNamespace(language=code, html_search_options={}, exclude_patterns=[])
+        config = SimpleNamespace(
+            language=code, html_search_options={}, exclude_patterns=[], html_search_scorer=""
+        )
         search._config_inited(app, config)  # type: ignore[arg-type]
         assert ([], {}) == (added, config.html_search_options)
 
@@ -81,9 +178,11 @@ class TestConfig:
     def test_the_splitter_is_no_static_file(self, code: str) -> None:
         """No build copies the splitter to ``_static/`` as a file of its own."""
         app = SimpleNamespace(add_search_language=lambda cls: None)
-        config = SimpleNamespace(language=code, html_search_options={}, exclude_patterns=[])
+        config = SimpleNamespace(
+            language=code, html_search_options={}, exclude_patterns=[], html_search_scorer=""
+        )
         search._config_inited(app, config)  # type: ignore[arg-type]
-        assert ["**/agentmsg-search-zh.js"] == config.exclude_patterns
+        assert ["**/agentmsg-search-zh.js", "**/agentmsg-search.js"] == config.exclude_patterns
 
     def test_the_splitter_goes_to_the_search_page(self) -> None:
         """Sphinx writes ``js_splitter_code`` into ``language_data.js``."""
@@ -209,3 +308,49 @@ def test_the_built_search_page_s_splitter(built_site: Path, code: str) -> None:
         search.SPLITTER.read_text(encoding="utf-8") in data,
         (static / search.SPLITTER.name).exists(),
     )
+
+
+class TestAddLanguageStub:
+    def test_a_new_language_gets_an_empty_synonyms_table(
+        self, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        """``make add-language`` writes ``SYNONYMS.toml``: no synonyms yet, and the English
+        site's as comments for the translators."""
+        from agentmsg_docs.build import new_language
+
+        english = ROOT / "locales" / LANGUAGES[0].code / search.SYNONYMS
+        (tmp_path / LANGUAGES[0].code).mkdir()
+        (tmp_path / LANGUAGES[0].code / search.SYNONYMS).write_bytes(english.read_bytes())
+        (tmp_path / "fr").mkdir()
+        monkeypatch.setattr(new_language, "LOCALES", tmp_path)
+        stub = new_language._synonyms("fr", "Français")
+        assert ({}, True) == (
+            search.synonyms(stub),
+            '# "picture" = "image"' in stub.read_text(encoding="utf-8"),
+        )
+
+
+class TestLanguageSynonyms:
+    @pytest.mark.parametrize("code", [language.code for language in LANGUAGES if language.complete])
+    def test_a_complete_language_has_its_own(self, code: str) -> None:
+        """A complete language searches with its own synonyms alone."""
+        path = ROOT / "locales" / code / search.SYNONYMS
+        assert search.synonyms(path) == search.language_synonyms(code)
+
+    def test_a_language_in_progress_has_the_source_s_too(
+        self, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        """A language in progress shows untranslated text in the source language, so its
+        search also knows the source language's synonyms (its own win)."""
+        row = search.LANGUAGES[1]
+        progress = type(row)(**{**vars(row), "code": "fr", "status": "in progress"})
+        monkeypatch.setattr(search, "LANGUAGES", (*search.LANGUAGES, progress))
+        monkeypatch.setattr(
+            search,
+            "synonyms",
+            lambda path: {
+                "en": {"picture": ["image"], "photo": ["image"]},
+                "fr": {"photo": ["photo"]},
+            }[path.parent.name],
+        )
+        assert {"picture": ["image"], "photo": ["photo"]} == search.language_synonyms("fr")

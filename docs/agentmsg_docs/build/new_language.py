@@ -8,6 +8,8 @@ It writes what the next ``make html`` needs to build the language:
   untranslated, from the current sources;
 - a glossary stub, ``locales/<code>/GLOSSARY.md``, with the English terms of the first
   translated language's glossary;
+- a search synonyms stub, ``locales/<code>/SYNONYMS.toml`` (:mod:`agentmsg_docs.search`),
+  with the English site's synonyms as comments to translate;
 - the language's row in ``locales/languages.toml``, status ``in progress``.
 
 The name in the language's own script and the BCP 47 tag come from Babel's locale data
@@ -131,6 +133,30 @@ def _glossary(code: str, name: str) -> Path:
     return target
 
 
+def _synonyms(code: str, name: str) -> Path:
+    """``locales/<code>/SYNONYMS.toml``: an empty table, with the English site's
+    synonyms below it as comments, for the translators to write their own."""
+    from agentmsg_docs.search import SYNONYMS
+
+    target = LOCALES / code / SYNONYMS
+    model = LOCALES / LANGUAGES[0].code / SYNONYMS
+    lines = model.read_text(encoding="utf-8").splitlines() if model.is_file() else []
+    examples = [line for line in lines if line.startswith('"')]
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text(
+        f"# Search synonyms: {name} ({code}). The words readers type into the search box,\n"
+        "# and the words the pages use for them (see GLOSSARY.md).\n#\n"
+        "# Each key is what a reader may type, a word or a phrase (any case; accents\n"
+        "# optional); its value, a word, a phrase or a list of them, is what the pages say.\n"
+        "# The search page looks for either. Read by docs/agentmsg_docs/search.py at build\n"
+        "# time. The English site's, to translate:\n#\n"
+        + "".join(f"# {line}\n" for line in examples)
+        + "\n[synonyms]\n",
+        encoding="utf-8",
+    )
+    return target
+
+
 def add_language(code: str, name: str | None = None, tag: str | None = None) -> None:
     """Add language *code* (see the module docstring)."""
     row = language_row(code, name, tag)
@@ -141,7 +167,9 @@ def add_language(code: str, name: str | None = None, tag: str | None = None) -> 
     _header_not_fuzzy(code)
     compile_package_catalogs([code])
     glossary = _glossary(code, row["name"])
+    synonyms = _synonyms(code, row["name"])
     with TABLE.open("a", encoding="utf-8") as table:
         table.write(_toml_row(row))
     print(f"== {code}: added to {shown(TABLE)} as {row}")
     print(f"== {code}: catalogs in {shown(LOCALES / code)}, glossary stub {shown(glossary)}")
+    print(f"== {code}: search synonyms stub {shown(synonyms)}")
