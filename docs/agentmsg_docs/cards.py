@@ -20,7 +20,7 @@ import binascii
 import contextlib
 import json
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
 from docutils import nodes
@@ -32,7 +32,15 @@ from agentmsg.cards._labels import Label, Size, _catalog, resolve_language, writ
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
 
-__all__ = ["MARKER", "LocalizedCards", "OneCardStyle", "deferred", "localize", "marker"]
+__all__ = [
+    "MARKER",
+    "LocalizedCards",
+    "OneCardStyle",
+    "deferred",
+    "localize",
+    "marker",
+    "style_once",
+]
 
 MARKER = "\ue000"
 """The first character of every deferred label."""
@@ -131,23 +139,37 @@ class LocalizedCards(SphinxTransform):
                 _rewrite(raw, localize(text, language))
 
 
+def style_once(texts: Sequence[str]) -> list[str]:
+    """*texts* (HTML, in reading order) with the cards' ``<style>`` block kept in the first
+    one that has it and dropped from the rest: one document (a page, a notebook) needs
+    one copy.
+
+    >>> card = f"<style>{STYLE}</style><p>card</p>"
+    >>> style_once([card, card])[1]
+    '<p>card</p>'
+    """
+    style = f"<style>{STYLE}</style>"
+    kept: list[str] = []
+    seen = False
+    for text in texts:
+        if style in text:
+            first = 0 if seen else text.index(style) + len(style)
+            text = text[:first] + text[first:].replace(style, "")
+            seen = True
+        kept.append(text)
+    return kept
+
+
 class OneCardStyle(SphinxTransform):
     """Keep the first copy of the cards' ``<style>`` block in a page; drop the others."""
 
     default_priority = 801
-    style = f"<style>{STYLE}</style>"
 
     def apply(self, **kwargs: Any) -> None:
-        seen = False
-        for raw in list(self.document.findall(nodes.raw)):
-            text = raw.astext()
-            if self.style not in text:
-                continue
-            first = 0 if seen else text.index(self.style) + len(self.style)
-            kept = text[:first] + text[first:].replace(self.style, "")
-            if kept != text:
+        raws = list(self.document.findall(nodes.raw))
+        for raw, kept in zip(raws, style_once([raw.astext() for raw in raws]), strict=True):
+            if kept != raw.astext():
                 _rewrite(raw, kept)
-            seen = True
 
 
 def register(app: Sphinx) -> None:
