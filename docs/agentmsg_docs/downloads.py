@@ -358,7 +358,7 @@ def _install_cell(app: Sphinx) -> tuple[str, str]:
 # The outputs a tutorial's page shows, as the build's one run of the example captured them
 
 _GENERATED = re.compile(r"^\.\. GENERATED FROM PYTHON SOURCE LINES (\d+)-\d+\n", re.MULTILINE)
-_CODE = re.compile(r"\A\s*\.\. code-block:: Python\n\n(?:    .*\n|\n)+")
+_CODE = re.compile(r"\A\s*\.\. code-block:: Python\n\n((?:    .*\n|\n)+)")
 _TEXT_BOX = re.compile(
     r"^\.\. rst-class:: sphx-glr-script-out\n\n \.\. code-block:: none\n\n((?:    .*\n|\n)+)",
     re.MULTILINE,
@@ -372,8 +372,9 @@ _HTML_BOX = re.compile(
 
 @dataclass(frozen=True)
 class Captured:
-    """What a tutorial's page shows under one code block."""
+    """One code block of a tutorial's page and what the page shows under it."""
 
+    code: str  #: the block's code
     text: str  #: the text box (printed text, then the repr of the last value), or ""
     html: str | None  #: the HTML of the last value, its cards' labels deferred, if any
 
@@ -392,7 +393,7 @@ def captured_outputs(generated: str) -> dict[int, Captured]:
     ...         "    print(1)\\n\\n.. rst-class:: sphx-glr-script-out\\n\\n"
     ...         " .. code-block:: none\\n\\n    1\\n\\n")
     >>> captured_outputs(page)
-    {3: Captured(text='1', html=None)}
+    {3: Captured(code='print(1)', text='1', html=None)}
     """
     found: dict[int, Captured] = {}
     marks = list(_GENERATED.finditer(generated))
@@ -404,6 +405,7 @@ def captured_outputs(generated: str) -> dict[int, Captured]:
         text = _TEXT_BOX.search(part, code.end())
         html = _HTML_BOX.search(part, code.end())
         found[int(mark.group(1))] = Captured(
+            code=_unindent(code.group(1)),
             text=_unindent(text.group(1)) if text else "",
             html=_unindent(html.group(1)) if html else None,
         )
@@ -538,7 +540,7 @@ def _example_outputs(app: Sphinx, script: Path) -> list[list[dict[str, Any]]]:
     blocks = _blocks(app, script.read_text(encoding="utf-8"), script.name)
     return [
         _cell_outputs(
-            captured.get(block.lineno, Captured("", None)),
+            captured.get(block.lineno, Captured(block.content, "", None)),
             block.content,
             f"{script.name}, line {block.lineno}",
         )
