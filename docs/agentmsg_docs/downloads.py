@@ -49,6 +49,7 @@ __all__ = [
     "INSTALL_NOTE",
     "Captured",
     "captured_outputs",
+    "cell_outputs",
     "install_cell",
     "load_catalog",
     "text_msgids",
@@ -412,10 +413,11 @@ def captured_outputs(generated: str) -> dict[int, Captured]:
     return found
 
 
-def _cell_outputs(captured: Captured, code: str, where: str) -> list[dict[str, Any]]:
+def cell_outputs(captured: Captured, where: str) -> list[dict[str, Any]]:
     """The outputs of a code cell that show what its page shows (the HTML not yet in
     the notebook's language), as a run of the cell in Jupyter writes them: the printed
-    text as a stream, the last value's HTML as its result.
+    text as a stream, the last value's HTML as its result. *where* names the cell in an
+    error.
 
     Raises:
         ExtensionError: The cell ends with a value shown as text: printed text and that
@@ -423,7 +425,7 @@ def _cell_outputs(captured: Captured, code: str, where: str) -> list[dict[str, A
     """
     outputs: list[dict[str, Any]] = []
     if captured.text:
-        tree = ast.parse(code)
+        tree = ast.parse(captured.code)
         last = tree.body[-1].value if tree.body and isinstance(tree.body[-1], ast.Expr) else None
         if captured.html is None and last is not None and not isinstance(last, ast.Call):
             msg = (
@@ -539,9 +541,8 @@ def _example_outputs(app: Sphinx, script: Path) -> list[list[dict[str, Any]]]:
     captured = captured_outputs((gallery / f"{script.stem}.rst").read_text(encoding="utf-8"))
     blocks = _blocks(app, script.read_text(encoding="utf-8"), script.name)
     return [
-        _cell_outputs(
+        cell_outputs(
             captured.get(block.lineno, Captured(block.content, "", None)),
-            block.content,
             f"{script.name}, line {block.lineno}",
         )
         for block in blocks

@@ -27,13 +27,21 @@ from typing import Any
 import nbformat
 import pytest
 from nbclient import NotebookClient
+from sphinx.errors import ExtensionError
 
 import agentmsg
 from _checkout import TUTORIALS
 from _languages import IN_PROGRESS, shown_text
 from agentmsg_docs.build.lite import build_agentmsg_wheel
 from agentmsg_docs.cards import style_once
-from agentmsg_docs.downloads import INSTALL_MESSAGE, INSTALL_NOTE, install_cell, load_catalog
+from agentmsg_docs.downloads import (
+    INSTALL_MESSAGE,
+    INSTALL_NOTE,
+    Captured,
+    cell_outputs,
+    install_cell,
+    load_catalog,
+)
 from agentmsg_docs.languages import LANGUAGES
 from agentmsg_docs.runner import EXAMPLES, data_files
 
@@ -485,3 +493,35 @@ class TestFreshEnvironment:
             imported,
         )
         assert agentmsg.__version__ == version
+
+
+class TestCellOutputs:
+    """What the page shows under a code cell becomes the outputs a run in Jupyter gives."""
+
+    def test_printed_text_and_html(self) -> None:
+        """Printed text becomes a stream (ending in a newline, as ``print`` writes it) and
+        the last value's HTML its result, with no execution count."""
+        captured = Captured('print("hi")\nmsg', "hi", "<article>card</article>")
+        expected = [
+            {"name": "stdout", "output_type": "stream", "text": "hi\n"},
+            {
+                "data": {"text/html": "<article>card</article>"},
+                "execution_count": None,
+                "metadata": {},
+                "output_type": "execute_result",
+            },
+        ]
+        assert expected == cell_outputs(captured, "x.py, line 3")
+
+    def test_value_shown_as_text_is_refused(self) -> None:
+        """A cell that ends with a value shown as text (its repr in the text box, after
+        what it printed) stops the build, naming the cell: the box cannot be split into
+        the stream and the result a run gives."""
+        with pytest.raises(ExtensionError, match=r"^x\.py, line 3: the cell ends with a value"):
+            cell_outputs(Captured('print("hi")\ncount', "hi\n\n3", None), "x.py, line 3")
+
+    def test_call_ending_a_cell_prints(self) -> None:
+        """A cell that ends with a call (``check(...)``, which returns ``None``) shows
+        printed text only."""
+        outputs = cell_outputs(Captured("check(a, b)", "unanswered: []", None), "x.py, line 3")
+        assert [{"name": "stdout", "output_type": "stream", "text": "unanswered: []\n"}] == outputs
