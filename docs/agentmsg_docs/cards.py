@@ -21,7 +21,7 @@ import contextlib
 import html
 import json
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
 from docutils import nodes
@@ -33,7 +33,15 @@ from agentmsg.cards._labels import Label, Size, resolve_language, writing_labels
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
 
-__all__ = ["MARKER", "LocalizedCards", "OneCardStyle", "deferred", "localize", "marker"]
+__all__ = [
+    "MARKER",
+    "LocalizedCards",
+    "OneCardStyle",
+    "deferred",
+    "localize",
+    "marker",
+    "style_once",
+]
 
 MARKER = "\ue000"
 """The first character of every deferred label."""
@@ -136,6 +144,29 @@ class LocalizedCards(SphinxTransform):
                 _rewrite(raw, localize(text, language))
 
 
+def style_once(texts: Sequence[str]) -> list[str]:
+    """*texts* (HTML, in reading order) with each ``<style>`` block the cards wrote kept
+    where it first appears and dropped after it: one document (a page, a notebook) needs
+    one copy, and every card carries the same one.
+
+    >>> card = "<style>.card{}</style><p>card</p>"
+    >>> style_once([card, card])[1]
+    '<p>card</p>'
+    """
+    seen: set[str] = set()
+
+    def once(match: re.Match[str]) -> str:
+        if match.group() in seen:
+            return ""
+        seen.add(match.group())
+        return match.group()
+
+    return [_STYLE.sub(once, text) if "<style>" in text else text for text in texts]
+
+
+_STYLE = re.compile(r"<style>.*?</style>", re.DOTALL)
+
+
 class OneCardStyle(SphinxTransform):
     """Keep the first copy of each ``<style>`` block the cards wrote in a page; drop the
     copies after it (every card carries the same one)."""
@@ -143,24 +174,10 @@ class OneCardStyle(SphinxTransform):
     default_priority = 801
 
     def apply(self, **kwargs: Any) -> None:
-        seen: set[str] = set()
-        for raw in list(self.document.findall(nodes.raw)):
-            text = raw.astext()
-            if "<style>" not in text:
-                continue
-
-            def once(match: re.Match[str]) -> str:
-                if match.group() in seen:
-                    return ""
-                seen.add(match.group())
-                return match.group()
-
-            kept = _STYLE.sub(once, text)
-            if kept != text:
+        raws = list(self.document.findall(nodes.raw))
+        for raw, kept in zip(raws, style_once([raw.astext() for raw in raws]), strict=True):
+            if kept != raw.astext():
                 _rewrite(raw, kept)
-
-
-_STYLE = re.compile(r"<style>.*?</style>", re.DOTALL)
 
 
 def register(app: Sphinx) -> None:

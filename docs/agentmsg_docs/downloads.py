@@ -4,13 +4,18 @@ In a non-English build, the ``.py`` and ``.zip`` files a tutorial page links to 
 rewritten with the prose translated paragraph by paragraph from the page's catalog (the
 same msgids Sphinx extracts: :func:`text_msgids`), the code untouched. In every language,
 English included, the ``.ipynb`` is written from that script with clean Markdown cells
-(``agentmsg_docs.notebooks``) instead of sphinx-gallery's, which keep raw reST. Every zip,
-in every language, is written with fixed timestamps in a sorted order, so that two builds
-give the same bytes.
+(``agentmsg_docs.notebooks``) instead of sphinx-gallery's, which keep raw reST; its first
+code cell installs this agentmsg where it is missing (:func:`install_cell`), and every code
+cell holds what the page shows under it, read from the page sphinx-gallery generated when
+the build ran the example (:func:`captured_outputs`), the cards in the notebook's language:
+a reader sees them before running anything, and running the notebook shows them again.
+Every zip, in every language, is written with fixed timestamps in a sorted order, so that
+two builds give the same bytes.
 """
 
 from __future__ import annotations
 
+import ast
 import copy
 import functools
 import io
@@ -20,13 +25,16 @@ import tempfile
 import textwrap
 import zipfile
 from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from docutils import nodes
 from docutils.utils import column_width
+from sphinx.errors import ExtensionError
 from sphinx.util import logging
 
+from agentmsg_docs.cards import localize, style_once
 from agentmsg_docs.gallery import GALLERY_DIR, example_scripts
 from agentmsg_docs.languages import SOURCE
 from agentmsg_docs.notebooks import notebook_markdown
@@ -37,6 +45,12 @@ if TYPE_CHECKING:
     from sphinx.application import Sphinx
 
 __all__ = [
+    "INSTALL_MESSAGE",
+    "INSTALL_NOTE",
+    "Captured",
+    "captured_outputs",
+    "cell_outputs",
+    "install_cell",
     "load_catalog",
     "text_msgids",
     "translate_rst",
@@ -276,25 +290,166 @@ def write_zip(path: Path, members: Iterable[tuple[str, bytes]]) -> None:
     path.write_bytes(buffer.getvalue())
 
 
+def _translated(app: Sphinx, text: str) -> str:
+    """*text* in the build's language, from the theme's catalog (``sphinx.po``)."""
+    return str(app.builder.templates.render_string("{{ _(text) }}", {"text": text}))
+
+
 def _language_cells(app: Sphinx) -> list[tuple[str, str]]:
     """The cells that set the build's language in a download, the note translated."""
-    note = app.builder.templates.render_string("{{ _(note) }}", {"note": NOTEBOOK_NOTE})
-    return language_cells(app.config.language or SOURCE.code, note)
+    return language_cells(app.config.language or SOURCE.code, _translated(app, NOTEBOOK_NOTE))
 
 
-def _notebook(app: Sphinx, script: str, name: str, setup: list[tuple[str, str]]) -> bytes:
-    """The notebook of gallery script *name* (its text *script*, maybe translated).
+# ----------------------------------------------------------------------------------------
+# A notebook that installs agentmsg where it is missing
 
-    Its cells are sphinx-gallery's (the same split, the same code cells), each text block
-    written as Markdown by :func:`agentmsg_docs.notebooks.notebook_markdown`, with the
-    cells *setup* (:func:`_language_cells`) after the title cell.
+#: The comment of a notebook's first code cell and the line it prints when it installs
+#: (in ``_templates/agentmsg-runner.html`` too, so that ``make update-po`` extracts them
+#: into sphinx.po); ``%s`` is the version.
+INSTALL_NOTE = (
+    "Installs agentmsg %s where this Python lacks it. In the site's JupyterLite, or "
+    "wherever agentmsg is already installed, it does nothing."
+)
+INSTALL_MESSAGE = "agentmsg is not installed here: installing agentmsg==%s with pip…"
+
+
+def _python_string(text: str) -> str:
+    """*text* as a Python string literal, in double quotes where it can be."""
+    return f'"{text}"' if not re.search(r'["\\\n]', text) else repr(text)
+
+
+def install_cell(version: str, note: str, message: str) -> str:
+    """The code of a notebook's first code cell: where ``import agentmsg`` fails, it
+    prints *message* and installs ``agentmsg==<version>`` with the kernel's own pip (whose
+    settings, such as ``PIP_FIND_LINKS``, apply); elsewhere (the site's JupyterLite, whose
+    Python has agentmsg, or a checkout) it does nothing. *note* (its comment) and
+    *message* hold ``%s`` for *version*.
+
+    >>> print(install_cell("1.0", "Installs %s.", "Installing %s…").splitlines()[0])
+    # Installs 1.0.
     """
-    from sphinx_gallery import py_source_parser
-    from sphinx_gallery.notebook import (
-        add_code_cell,
-        add_markdown_cell,
-        jupyter_notebook_skeleton,
+    comment = textwrap.wrap(note % version, 86, break_long_words=False, break_on_hyphens=False)
+    command = f'[sys.executable, "-m", "pip", "install", "agentmsg=={version}"]'
+    return "\n".join(
+        [
+            *(f"# {line}" for line in comment),
+            "try:",
+            "    import agentmsg",
+            "except ModuleNotFoundError:",
+            "    import importlib",
+            "    import subprocess",
+            "    import sys",
+            "",
+            f"    print({_python_string(message % version)})",
+            f"    subprocess.run({command}, check=True)",
+            "    importlib.invalidate_caches()",
+        ]
     )
+
+
+def _install_cell(app: Sphinx) -> tuple[str, str]:
+    """The cell that installs the agentmsg of this build, its texts translated."""
+    import agentmsg
+
+    note, message = (_translated(app, text) for text in (INSTALL_NOTE, INSTALL_MESSAGE))
+    return ("code", install_cell(agentmsg.__version__, note, message))
+
+
+# ----------------------------------------------------------------------------------------
+# The outputs a tutorial's page shows, as the build's one run of the example captured them
+
+_GENERATED = re.compile(r"^\.\. GENERATED FROM PYTHON SOURCE LINES (\d+)-\d+\n", re.MULTILINE)
+_CODE = re.compile(r"\A\s*\.\. code-block:: Python\n\n((?:    .*\n|\n)+)")
+_TEXT_BOX = re.compile(
+    r"^\.\. rst-class:: sphx-glr-script-out\n\n \.\. code-block:: none\n\n((?:    .*\n|\n)+)",
+    re.MULTILINE,
+)
+_HTML_BOX = re.compile(
+    r'^    <div class="output_subarea output_html rendered_html output_result">\n'
+    r"((?:    .*\n|\n)+?)    </div>",
+    re.MULTILINE,
+)
+
+
+@dataclass(frozen=True)
+class Captured:
+    """One code block of a tutorial's page and what the page shows under it."""
+
+    code: str  #: the block's code
+    text: str  #: the text box (printed text, then the repr of the last value), or ""
+    html: str | None  #: the HTML of the last value, its cards' labels deferred, if any
+
+
+def _unindent(block: str) -> str:
+    """The content of a reST block indented by four columns, without the blank lines
+    around it."""
+    return "\n".join(line[4:] for line in block.split("\n")).strip("\n").rstrip()
+
+
+def captured_outputs(generated: str) -> dict[int, Captured]:
+    """What sphinx-gallery captured under each code block of the page it generated
+    (*generated*, ``docs/tutorial/<name>.rst``), by the block's first line in the script.
+
+    >>> page = (".. GENERATED FROM PYTHON SOURCE LINES 3-4\\n\\n.. code-block:: Python\\n\\n"
+    ...         "    print(1)\\n\\n.. rst-class:: sphx-glr-script-out\\n\\n"
+    ...         " .. code-block:: none\\n\\n    1\\n\\n")
+    >>> captured_outputs(page)
+    {3: Captured(code='print(1)', text='1', html=None)}
+    """
+    found: dict[int, Captured] = {}
+    marks = list(_GENERATED.finditer(generated))
+    for mark, following in zip(marks, [*marks[1:], None], strict=True):
+        part = generated[mark.end() : following.start() if following else len(generated)]
+        code = _CODE.match(part)
+        if code is None:
+            continue  # a text block
+        text = _TEXT_BOX.search(part, code.end())
+        html = _HTML_BOX.search(part, code.end())
+        found[int(mark.group(1))] = Captured(
+            code=_unindent(code.group(1)),
+            text=_unindent(text.group(1)) if text else "",
+            html=_unindent(html.group(1)) if html else None,
+        )
+    return found
+
+
+def cell_outputs(captured: Captured, where: str) -> list[dict[str, Any]]:
+    """The outputs of a code cell that show what its page shows (the HTML not yet in
+    the notebook's language), as a run of the cell in Jupyter writes them: the printed
+    text as a stream, the last value's HTML as its result. *where* names the cell in an
+    error.
+
+    Raises:
+        ExtensionError: The cell ends with a value shown as text: printed text and that
+            value's repr are one box on the page, which cannot be split.
+    """
+    outputs: list[dict[str, Any]] = []
+    if captured.text:
+        tree = ast.parse(captured.code)
+        last = tree.body[-1].value if tree.body and isinstance(tree.body[-1], ast.Expr) else None
+        if captured.html is None and last is not None and not isinstance(last, ast.Call):
+            msg = (
+                f"{where}: the cell ends with a value shown as text, which its notebook "
+                "cannot tell from the printed text; print the value instead"
+            )
+            raise ExtensionError(msg)
+        outputs.append({"name": "stdout", "output_type": "stream", "text": captured.text + "\n"})
+    if captured.html is not None:
+        outputs.append(
+            {
+                "data": {"text/html": captured.html},
+                "execution_count": None,
+                "metadata": {},
+                "output_type": "execute_result",
+            }
+        )
+    return outputs
+
+
+def _blocks(app: Sphinx, script: str, name: str) -> list[Any]:
+    """sphinx-gallery's blocks of gallery script *name* (its text *script*), as its
+    notebooks cut them."""
+    from sphinx_gallery import py_source_parser
 
     gallery_conf = app.config.sphinx_gallery_conf
     with tempfile.TemporaryDirectory() as tmp:
@@ -313,24 +468,86 @@ def _notebook(app: Sphinx, script: str, name: str, setup: list[tuple[str, str]])
     ]
     if blocks and blocks[-1].content.isspace():
         blocks = blocks[:-1]
+    return blocks
+
+
+def _notebook(
+    app: Sphinx,
+    script: str,
+    name: str,
+    setup: list[tuple[str, str]],
+    outputs: list[list[dict[str, Any]]],
+) -> bytes:
+    """The notebook of gallery script *name* (its text *script*, maybe translated).
+
+    Its cells are sphinx-gallery's (the same split, the same code cells), each text block
+    written as Markdown by :func:`agentmsg_docs.notebooks.notebook_markdown`, with the
+    cells *setup* (:func:`_install_cell`, :func:`_language_cells`) after the title cell,
+    and the *n*-th code cell of the script holding ``outputs[n]``, the cards' labels
+    written in the build's language and their style sheet once.
+    """
+    from sphinx_gallery.notebook import (
+        add_code_cell,
+        add_markdown_cell,
+        jupyter_notebook_skeleton,
+    )
+
+    gallery_conf = app.config.sphinx_gallery_conf
+    blocks = _blocks(app, script, name)
     texts = [block.content for block in blocks if block.type == "text"]
+    if len(blocks) - len(texts) != len(outputs):
+        msg = f"{name}: {len(blocks) - len(texts)} code cells, outputs for {len(outputs)}"
+        raise ExtensionError(msg)
     markdown = iter(notebook_markdown(app, f"{GALLERY_DIR}/{Path(name).stem}", texts, name))
     notebook = jupyter_notebook_skeleton()
     if gallery_conf.get("first_notebook_cell") is not None:
         add_code_cell(notebook, gallery_conf["first_notebook_cell"])
     # After the title cell (the script's docstring), so the notebook opens with its title.
     at = 1 if blocks and blocks[0].type == "text" else 0
+    shown = iter(outputs)
     for index, block in enumerate(blocks):
         if index == at:
             for kind, source in setup:
                 (add_code_cell if kind == "code" else add_markdown_cell)(notebook, source)
         if block.type == "code":
             add_code_cell(notebook, block.content)
+            notebook["cells"][-1]["outputs"] = next(shown)
         else:
             add_markdown_cell(notebook, next(markdown))
     if gallery_conf.get("last_notebook_cell") is not None:
         add_code_cell(notebook, gallery_conf["last_notebook_cell"])
+    _localize_html(notebook, app.config.language or SOURCE.code)
     return (json.dumps(notebook, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
+
+
+def _localize_html(notebook: dict[str, Any], language: str) -> None:
+    """Write the cards' labels of *notebook*'s HTML outputs in *language*, and keep their
+    style sheet in the first only (a notebook is one document, as a page is)."""
+    data = [
+        output["data"]
+        for cell in notebook["cells"]
+        for output in cell.get("outputs", [])
+        if "text/html" in output.get("data", {})
+    ]
+    html = style_once([localize(item["text/html"], language) for item in data])
+    for item, text in zip(data, html, strict=True):
+        item["text/html"] = text
+
+
+def _example_outputs(app: Sphinx, script: Path) -> list[list[dict[str, Any]]]:
+    """The outputs of each code cell of gallery script *script* (English), from the page
+    sphinx-gallery generated when the build ran it (``docs/tutorial/<name>.rst``)."""
+    gallery = Path(app.srcdir) / GALLERY_DIR
+    captured = captured_outputs((gallery / f"{script.stem}.rst").read_text(encoding="utf-8"))
+    blocks = _blocks(app, script.read_text(encoding="utf-8"), script.name)
+    return [
+        cell_outputs(
+            captured.get(block.lineno, Captured(block.content, "", None)),
+            f"{script.name}, line {block.lineno}",
+        )
+        for block in blocks
+        if block.type == "code"
+    ]
 
 
 def _downloads(app: Sphinx, exception: Exception | None) -> None:
@@ -344,15 +561,17 @@ def _downloads(app: Sphinx, exception: Exception | None) -> None:
 
     scripts: dict[str, bytes] = {}
     notebooks: dict[str, bytes] = {}
-    setup = _language_cells(app)
+    language_setup = _language_cells(app)
+    setup = [_install_cell(app), *language_setup]  # a notebook's first cells
     for script in example_scripts(srcdir):
         name = script.stem
         text = (gallery / script.name).read_text(encoding="utf-8")
+        outputs = _example_outputs(app, gallery / script.name)
         if language != "en":
             catalog = load_catalog(locale_dir / GALLERY_DIR / f"{name}.po")
             text = translate_script(text, catalog.get)
-        scripts[name] = with_language_cell(text, setup).encode("utf-8")
-        notebooks[name] = _notebook(app, text, script.name, setup)
+        scripts[name] = with_language_cell(text, language_setup).encode("utf-8")
+        notebooks[name] = _notebook(app, text, script.name, setup, outputs)
 
     files: dict[str, bytes] = {}
     for name in scripts:

@@ -70,26 +70,6 @@ class Cell:
     html: str | None  #: The HTML output of the last expression (``_repr_html_``), if any.
 
 
-_CELL = re.compile(r"^\.\. GENERATED FROM PYTHON SOURCE LINES (\d+)-(\d+)\n", re.MULTILINE)
-_CODE = re.compile(r"\A\s*\.\. code-block:: Python\n\n((?:    .*\n|\n)+)")
-_TEXT = re.compile(
-    r"^\.\. rst-class:: sphx-glr-script-out\n\n \.\. code-block:: none\n\n((?:    .*\n|\n)+)",
-    re.MULTILINE,
-)
-_HTML = re.compile(
-    r'^    <div class="output_subarea output_html rendered_html output_result">\n'
-    r"((?:    .*\n|\n)+?)    </div>",
-    re.MULTILINE,
-)
-
-
-def _unindent(text: str, by: int = 4) -> str:
-    """*text* with *by* columns of the reST block's indentation removed from each line,
-    and blank lines around it dropped (inner indentation is output too, and stays)."""
-    lines = [line[by:] for line in text.split("\n")]
-    return "\n".join(lines).strip("\n").rstrip()
-
-
 def cell_title(code: str) -> str:
     """A cell's first line of code, without its comments (they are in the reader's
     language), cut at 80 characters."""
@@ -104,37 +84,32 @@ def cell_title(code: str) -> str:
 
 def captured_html(generated: str) -> list[str]:
     """The HTML output boxes of a generated page, as captured (cards' labels deferred)."""
-    return [_unindent(match.group(1)) for match in _HTML.finditer(generated)]
+    from agentmsg_docs.downloads import captured_outputs  # docs/ on the path, as above
+
+    return [cell.html for cell in captured_outputs(generated).values() if cell.html is not None]
 
 
 def captured_cells(generated: str, script_lines: Sequence[str]) -> list[Cell]:
-    """The code cells of a page sphinx-gallery generated, with what each shows.
+    """The code cells of a page sphinx-gallery generated, with what each shows
+    (:func:`agentmsg_docs.downloads.captured_outputs` reads them for the notebooks too).
 
     *script_lines* are the lines of the script the page came from, to place each cell at
     its first non-blank line.
     """
     from agentmsg_docs.cards import localize  # docs/ on the path: pytest, make test-record
+    from agentmsg_docs.downloads import captured_outputs
 
     cells = []
-    marks = list(_CELL.finditer(generated))
-    for index, mark in enumerate(marks):
-        end = marks[index + 1].start() if index + 1 < len(marks) else len(generated)
-        part = generated[mark.end() : end]
-        code = _CODE.match(part)
-        if code is None:
-            continue  # a text cell
-        first = int(mark.group(1))
-        while first <= len(script_lines) and not script_lines[first - 1].strip():
-            first += 1
-        rest = part[code.end() :]
-        text = _TEXT.search(rest)
-        html = _HTML.search(rest)
+    for first, captured in captured_outputs(generated).items():
+        line = first
+        while line <= len(script_lines) and not script_lines[line - 1].strip():
+            line += 1
         cells.append(
             Cell(
-                line=first,
-                title=cell_title(_unindent(code.group(1))),
-                text=_unindent(text.group(1)) if text else "",
-                html=localize(_unindent(html.group(1)), "en") if html else None,
+                line=line,
+                title=cell_title(captured.code),
+                text=captured.text,
+                html=None if captured.html is None else localize(captured.html, "en"),
             )
         )
     return cells

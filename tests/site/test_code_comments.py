@@ -48,14 +48,16 @@ def page_code(path: Path) -> list[tuple[str, str]]:
 
 def notebook_code(path: Path, lang: str = "") -> list[str]:
     """The code cells of a notebook without their comments, leaving out the cell that sets
-    the display language of a notebook in *lang* (the tutorial's own code is the same)."""
+    the display language of a notebook in *lang* and the one that installs agentmsg (after
+    the title; it prints a line in the reader's language) (the tutorial's own code is the
+    same)."""
     added = (
         {source for kind, source in language_cells(lang, "") if kind == "code"} if lang else set()
     )
     cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
     return [
         strip_comments("".join(cell["source"]), "python")
-        for cell in cells
+        for cell in cells[:1] + cells[2:]
         if cell["cell_type"] == "code" and "".join(cell["source"]) not in added
     ]
 

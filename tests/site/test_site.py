@@ -582,7 +582,8 @@ class TestTranslatedDownloads:
         Spanish review: run in an editor, the script showed English cards)."""
         english = download(built_site, "en", f"{name}.py").read_text(encoding="utf-8")
         catalog = load_catalog(ROOT / "locales" / lang / "LC_MESSAGES" / "tutorial" / f"{name}.po")
-        cells = notebook_cells(download(built_site, lang, f"{name}.ipynb"))[1:3]
+        # After the title and the cell that installs agentmsg (test_notebooks.py).
+        cells = notebook_cells(download(built_site, lang, f"{name}.ipynb"))[2:4]
         assert [("markdown", True), ("code", True)] == [
             (kind, f'set_display_language("{lang}")' in source or kind == "markdown")
             for kind, source in cells
@@ -630,10 +631,12 @@ class TestTranslatedDownloads:
         """Without its two cells that set the display language (after the title cell),
         the notebook has the English cells in the same order: code cells identical but
         for their comments (in the reader's language), every markdown cell different
-        (translated) in a complete language."""
+        (translated) in a complete language. (The cell that installs agentmsg, after the
+        title, prints its line in the reader's language: test_notebooks.py.)"""
         english = notebook_cells(download(built_site, "en", f"{name}.ipynb"))
         cells = notebook_cells(download(built_site, lang, f"{name}.ipynb"))
-        translated = cells[:1] + cells[3:]
+        english = english[:1] + english[2:]
+        translated = cells[:1] + cells[4:]
         assert [kind for kind, _ in english] == [kind for kind, _ in translated]
         pairs = list(zip(english, translated, strict=True))
         assert [strip_comments(en[1], "python") for en, _ in pairs if en[0] == "code"] == [
