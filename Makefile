@@ -84,9 +84,9 @@ tests/browser/node_modules/.installed: tests/browser/package-lock.json | $(NPM)
 # that what it sets up is set up once; the site copies are shared (tests/conftest.py).
 # `make test WORKERS=0` runs them all in this process.
 WORKERS ?= auto
-test: html tests/browser/node_modules/.installed ## Run every test: unit, property, docs, examples, notebooks, catalogs, browser, in-browser runtime; then the package's tests on the other Pythons
+test: html tests/browser/node_modules/.installed ## Run every test: unit, property, docs, examples, notebooks, catalogs, browser, in-browser runtime; then the package's tests on the other Pythons and the site on the newest Sphinx
 	$(PY) -m pytest --numprocesses=$(WORKERS) --dist=loadscope $(PYTEST_ARGS)
-	$(MAKE) --no-print-directory test-pythons
+	$(MAKE) --no-print-directory test-pythons test-sphinx-next
 
 .PHONY: test-fast
 test-fast: $(VENV)/.installed $(VENV)/.installed-frameworks ## Run the package and docs-tool tests (no site build)
@@ -135,6 +135,38 @@ test-pythons: ## Run the package's tests on each of OTHER_PYTHONS (3.12, 3.13)
 
 python-path-%:
 	@echo $(call python_for,$*)
+
+# The site on the newest Sphinx, with the Python it needs (Sphinx 9.2: Python 3.13), in a
+# venv of its own that keeps every other version of constraints.txt: every language built
+# with -n -W in a copy of the tree (its in-browser runtime linked from .venv/lite), and the
+# search language's tests run there (the Chinese index on a Sphinx that no longer calls a
+# search language's init()).
+SPHINX_NEXT ?= 9.2
+SPHINX_NEXT_PYTHON ?= 3.13
+SPHINX_NEXT_VENV := .venv-sphinx-next
+$(SPHINX_NEXT_VENV)/.installed: pyproject.toml $(CONSTRAINTS)
+	test -x $(SPHINX_NEXT_VENV)/bin/python || $(call python_for,$(SPHINX_NEXT_PYTHON)) -m venv $(SPHINX_NEXT_VENV)
+	grep -iv '^sphinx==' $(CONSTRAINTS) > $(SPHINX_NEXT_VENV)/constraints.txt
+	$(SPHINX_NEXT_VENV)/bin/pip install --quiet --disable-pip-version-check 'pip>=25.1'
+	$(SPHINX_NEXT_VENV)/bin/pip install --quiet --disable-pip-version-check \
+		--constraint $(SPHINX_NEXT_VENV)/constraints.txt -e . --group test 'sphinx==$(SPHINX_NEXT).*'
+	ln -sfn $(abspath $(LITE)) $(SPHINX_NEXT_VENV)/lite
+	touch $@
+
+.PHONY: test-sphinx-next
+test-sphinx-next: $(LITE)/.installed ## Build the site on the newest Sphinx (SPHINX_NEXT) and run the search language's tests there
+	@if [ -z "$(call python_for,$(SPHINX_NEXT_PYTHON))" ]; then \
+	    if [ "$${CI:-}" = true ]; then echo "Python $(SPHINX_NEXT_PYTHON) not found" >&2; exit 1; fi; \
+	    echo "== Python $(SPHINX_NEXT_PYTHON) not found: the build on Sphinx $(SPHINX_NEXT) is skipped"; \
+	else \
+	    $(MAKE) --no-print-directory $(SPHINX_NEXT_VENV)/.installed && \
+	    rm -rf _build/sphinx-next && mkdir -p _build/sphinx-next/tree && \
+	    git ls-files -z -- docs src locales pyproject.toml README.md | xargs -0 cp --parents -t _build/sphinx-next/tree && \
+	    echo "== the site on Sphinx $$($(SPHINX_NEXT_VENV)/bin/python -c 'import sphinx; print(sphinx.__version__)'), Python $(SPHINX_NEXT_PYTHON)" && \
+	    (cd _build/sphinx-next/tree && PYTHONPATH=docs $(abspath $(SPHINX_NEXT_VENV))/bin/python -m agentmsg_docs html --langs "$(LANGS)") && \
+	    $(SPHINX_NEXT_VENV)/bin/python -m pytest tests/site/test_search_language.py -m "not docs" \
+	        -p no:cacheprovider -q --numprocesses=0 $(PYTEST_ARGS); \
+	fi
 
 .PHONY: test-record
 test-record: $(VENV)/.installed $(VENV)/.installed-frameworks ## Re-record tests/expected/ (what each tutorial prints) after an intended change
