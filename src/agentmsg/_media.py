@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 from typing import Any
 
+from ._blocks import MEDIA_KINDS
 from ._errors import MediaError
 from ._validate import check_block, is_block_list, is_file_url, is_local_path, must_be, show
 
@@ -90,7 +91,7 @@ _EXTENSIONS = {
     ".mov": "video/quicktime",
     ".avi": "video/x-msvideo",
 }
-_KINDS = ("image", "audio", "video")
+_KINDS = MEDIA_KINDS
 _XML_STARTS = (b"<?xml", b"<!DOCTYPE svg", b"<!--")
 _SPACE = b"\xef\xbb\xbf \t\r\n"  # a UTF-8 byte order mark and white space
 
