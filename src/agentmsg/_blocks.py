@@ -10,18 +10,10 @@ checks, the JSON Schema, the copies and the media kinds are made from it, and a 
 checks the ``TypedDict``s against it. Adding a block type starts here.
 """
 
-from __future__ import annotations
-
+# No ``from __future__ import annotations``: before Python 3.12 a TypedDict sees
+# ``NotRequired`` only in evaluated annotations (its optional keys would count as required).
 import sys
-from typing import Any, Literal, NamedTuple, NotRequired, TypeAlias
-
-if sys.version_info >= (3, 12):
-    from typing import TypedDict
-else:  # pragma: no cover - pydantic refuses typing.TypedDict before 3.12
-    try:
-        from typing_extensions import TypedDict
-    except ImportError:
-        from typing import TypedDict
+from typing import Any, Literal, NamedTuple, NotRequired, TypeAlias, TypedDict
 
 __all__ = [
     "ARGUMENTS",
@@ -244,3 +236,40 @@ OUTPUT_TYPES: tuple[BlockType, ...] = ("text", *MEDIA_KINDS)
 
 BLOCK_TYPES: tuple[BlockType, ...] = tuple(BLOCK_SPEC)
 """The block type names, in the order the documentation lists them."""
+
+
+# -- pydantic -------------------------------------------------------------------------------
+if sys.version_info < (3, 12):
+    _AS_EXTENSIONS: dict[type, Any] = {}
+
+    def _pydantic_schema(cls: Any, source: Any, handler: Any) -> Any:
+        """pydantic refuses a ``typing.TypedDict`` before Python 3.12 and takes the same
+        class made by ``typing_extensions`` (which pydantic installs): *cls* hands it
+        that twin, made on first use, so ``import agentmsg`` imports neither."""
+        twin = _AS_EXTENSIONS.get(cls)
+        if twin is None:
+            import typing_extensions
+
+            make: Any = typing_extensions.TypedDict
+            fields = {
+                name: hint if name in cls.__required_keys__ else NotRequired[hint]
+                for name, hint in typing_extensions.get_type_hints(cls).items()
+            }
+            twin = make(cls.__name__, fields)
+            twin.__module__, twin.__doc__ = cls.__module__, cls.__doc__
+            _AS_EXTENSIONS[cls] = twin
+        return handler(twin)
+
+    _CLASSES: tuple[Any, ...] = (
+        Base64Source,
+        URLSource,
+        TextBlock,
+        ThinkingBlock,
+        ImageBlock,
+        AudioBlock,
+        VideoBlock,
+        ToolUseBlock,
+        ToolResultBlock,
+    )
+    for _class in _CLASSES:
+        _class.__get_pydantic_core_schema__ = classmethod(_pydantic_schema)
