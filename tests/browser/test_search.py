@@ -17,9 +17,9 @@ from urllib.parse import quote, urlsplit
 import pytest
 from bs4 import BeautifulSoup
 
+from _browser import base_url, browser, page
 from agentmsg_docs.languages import LANGUAGES, SITE_PATH
 from agentmsg_docs.typography import PRIMARY_SUBTAGS
-from test_browser import base_url, browser, page
 
 pytestmark = [pytest.mark.docs, pytest.mark.browser]
 
