@@ -95,23 +95,29 @@ def copy_blocks(blocks: Any) -> list[Any]:
     """
     copied: list[Any] = []
     append = copied.append
-    for index, block in enumerate(blocks):
+    for block in blocks:
         try:
             nested = _NESTED_FIELDS[block["type"]]
         except (KeyError, TypeError):
-            raise _unknown_type(block, index) from None
+            raise _unknown_type(block, len(copied)) from None
         new_block = _dict_copy(block)
-        for name in nested:
-            value = block[name]
-            if type(value) is not str:
-                new_block[name] = copy_json(value)
+        if nested:
+            for name, copy in nested:
+                value = block[name]
+                if type(value) is not str:
+                    new_block[name] = copy(value)
         append(new_block)
     return copied
 
 
-# The fields of each block type that hold dicts or lists (copied again by copy_blocks).
-_NESTED_FIELDS = {
-    kind: tuple(field.name for field in fields if field.value in (SOURCE, ARGUMENTS, OUTPUT))
+# The fields of each block type that hold a dict or list, with their copy: a media source
+# holds only strings (SOURCE_SPEC), so one dict copy copies it whole.
+_NESTED_FIELDS: dict[str, tuple[tuple[str, Callable[[Any], Any]], ...]] = {
+    kind: tuple(
+        (field.name, _dict_copy if field.value == SOURCE else copy_json)
+        for field in fields
+        if field.value in (SOURCE, ARGUMENTS, OUTPUT)
+    )
     for kind, fields in BLOCK_SPEC.items()
 }
 
