@@ -13,7 +13,7 @@ checks the ``TypedDict``s against it. Adding a block type starts here.
 # No ``from __future__ import annotations``: before Python 3.12 a TypedDict sees
 # ``NotRequired`` only in evaluated annotations (its optional keys would count as required).
 import sys
-from typing import Any, Literal, NamedTuple, NotRequired, TypeAlias, TypedDict
+from typing import Any, Literal, NamedTuple, NotRequired, TypeAlias, TypedDict, get_args
 
 __all__ = [
     "ARGUMENTS",
@@ -260,16 +260,6 @@ if sys.version_info < (3, 12):
             _AS_EXTENSIONS[cls] = twin
         return handler(twin)
 
-    _CLASSES: tuple[Any, ...] = (
-        Base64Source,
-        URLSource,
-        TextBlock,
-        ThinkingBlock,
-        ImageBlock,
-        AudioBlock,
-        VideoBlock,
-        ToolUseBlock,
-        ToolResultBlock,
-    )
+    _CLASSES: tuple[Any, ...] = (Base64Source, URLSource, *get_args(ContentBlock))
     for _class in _CLASSES:
         _class.__get_pydantic_core_schema__ = classmethod(_pydantic_schema)

@@ -391,7 +391,7 @@ class TestCopyBlocks:
         rather than being copied as a media block."""
         blocks = [
             {"type": "text", "text": "Hi"},
-            {"type": "toy", "source": {"type": "url", "url": "https://x/a.png"}},
+            {"type": "no_such_type", "source": {"type": "url", "url": "https://x/a.png"}},
         ]
 
         with pytest.raises(MessageError) as info:
@@ -399,5 +399,5 @@ class TestCopyBlocks:
 
         assert ("content[1].type", True) == (
             info.value.path,
-            str(info.value).endswith("not 'toy'."),
+            str(info.value).endswith("not 'no_such_type'."),
         )
