@@ -443,7 +443,7 @@ def _check_fields(block: dict[str, Any], kind: str, path: str) -> dict[str, Any]
     copy: dict[str, Any] = {"type": type_name}
     for name, needed, check in checks:
         if needed or name in block:
-            copy[name] = check(block[name], kind, f"{path}.{name}")
+            copy[name] = check(block[name], type_name, f"{path}.{name}")
     return copy
 
 
