@@ -331,7 +331,7 @@ def _source(source: Any, kind: str, path: str) -> dict[str, Any]:
                 f"a file:// URL or an absolute file path"
             )
             raise must_be(f"{path}.url", requirement, url)
-        return {"type": "url", "url": url}
+        return _in_order(source, {"type": "url", "url": url})
     if source_type == "base64":
         _check_keys(source, *_SOURCE_KEYS["base64"], path, "source")
         media_type = _check_string(source["media_type"], kind, f"{path}.media_type")
@@ -343,8 +343,13 @@ def _source(source: Any, kind: str, path: str) -> dict[str, Any]:
         data = _check_string(source["data"], kind, f"{path}.data")
         if len(_GOOD_MEDIA_TYPES) < _GOOD_MEDIA_TYPES_LIMIT:
             _GOOD_MEDIA_TYPES[media_type] = kind
-        return {"type": "base64", "media_type": media_type, "data": data}
+        return _in_order(source, {"type": "base64", "media_type": media_type, "data": data})
     raise must_be(f"{path}.type", "'base64' or 'url'", source_type)
+
+
+def _in_order(given: dict[str, Any], checked: dict[str, Any]) -> dict[str, Any]:
+    """*checked* (the checked values of *given*'s keys) in *given*'s key order."""
+    return {key: checked[key] for key in given}
 
 
 def is_block_list(value: Any) -> bool:
@@ -436,15 +441,16 @@ _OUTPUT_NAMES = f"{', '.join(repr(kind) for kind in OUTPUT_TYPES[:-1])} or {OUTP
 
 
 def _check_fields(block: dict[str, Any], kind: str, path: str) -> dict[str, Any]:
-    """A checked copy of a *kind* block: its keys are those of the spec, its values are
-    checked in the spec's order, and the copy holds them in that order, ``type`` first."""
+    """A checked copy of a *kind* block: its keys are those of the spec and its values are
+    checked in the spec's order; the copy keeps the block's key order, its ``type`` a
+    plain str."""
     type_name, required, optional, checks = _BLOCK_CHECKS[kind]
     _check_keys(block, required, optional, path)
-    copy: dict[str, Any] = {"type": type_name}
+    checked: dict[str, Any] = {"type": type_name}
     for name, needed, check in checks:
         if needed or name in block:
-            copy[name] = check(block[name], type_name, f"{path}.{name}")
-    return copy
+            checked[name] = check(block[name], type_name, f"{path}.{name}")
+    return {key: checked[key] for key in block}
 
 
 def check_block(block: Any, path: str) -> dict[str, Any]:
@@ -485,16 +491,17 @@ def check_content(value: Any, path: str = "content") -> str | list[dict[str, Any
     append = copied.append
     try:
         for block in value:
-            # Each shortcut holds exactly the spec's required keys, and its copy is
-            # written as check_block writes it: type first, then the spec's order.
+            # Each shortcut takes a block of exactly the spec's required keys, of plain
+            # str type, and copies it as check_block does: the caller's key order kept.
             if type(block) is dict:
                 try:
                     kind = block["type"]
                     size = len(block)
-                    if kind == "text":
-                        text = block["text"]
-                        if size == 2 and type(text) is str:
-                            append({"type": "text", "text": text})
+                    if type(kind) is not str:
+                        pass
+                    elif kind == "text":
+                        if size == 2 and type(block["text"]) is str:
+                            append(block.copy())  # two keys, both present: nothing else
                             continue
                     elif kind == "tool_use":
                         call_id = block["id"]
@@ -510,14 +517,9 @@ def check_content(value: Any, path: str = "content") -> str | list[dict[str, Any
                         ):
                             arguments = _fast_json(tool_input, 1)
                             if arguments is not _INVALID:
-                                append(
-                                    {
-                                        "type": "tool_use",
-                                        "id": call_id,
-                                        "name": name,
-                                        "input": arguments,
-                                    }
-                                )
+                                copy = block.copy()
+                                copy["input"] = arguments
+                                append(copy)
                                 continue
                     elif kind == "tool_result":
                         call_id = block["id"]
@@ -530,29 +532,25 @@ def check_content(value: Any, path: str = "content") -> str | list[dict[str, Any
                             and type(name) is str
                             and name
                         ):
-                            if type(output) is not str:
-                                output = _fast_output(output)
+                            if type(output) is str:
+                                append(block.copy())
+                                continue
+                            output = _fast_output(output)
                             if output is not _INVALID:
-                                append(
-                                    {
-                                        "type": "tool_result",
-                                        "id": call_id,
-                                        "name": name,
-                                        "output": output,
-                                    }
-                                )
+                                copy = block.copy()
+                                copy["output"] = output
+                                append(copy)
                                 continue
                     elif kind in _FAST_MEDIA:
-                        kind = _FAST_MEDIA[kind]
                         source = _fast_source(block["source"], kind)
                         if size == 2 and source is not None:
-                            append({"type": kind, "source": source})
+                            copy = block.copy()
+                            copy["source"] = source
+                            append(copy)
                             continue
-                    elif kind == "thinking":
-                        thinking = block["thinking"]
-                        if size == 2 and type(thinking) is str:
-                            append({"type": "thinking", "thinking": thinking})
-                            continue
+                    elif kind == "thinking" and size == 2 and type(block["thinking"]) is str:
+                        append(block.copy())
+                        continue
                 except (KeyError, TypeError):
                     pass
             append(check_block(block, f"{path}[{len(copied)}]"))
@@ -571,7 +569,7 @@ _GOOD_MEDIA_TYPES: dict[str, str] = {}
 """The media types :func:`_source` found good, each with its kind (``"image/png"``:
 ``"image"``), for the inline check; at most :data:`_GOOD_MEDIA_TYPES_LIMIT` of them."""
 _GOOD_MEDIA_TYPES_LIMIT = 256
-_FAST_MEDIA = {kind: kind for kind in MEDIA_KINDS}  # the plain str of each media kind
+_FAST_MEDIA = frozenset(MEDIA_KINDS)
 _FAST_DEPTH = 32
 """JSON deeper than this goes to the full check, which alone decides how deep is too deep."""
 
@@ -628,16 +626,17 @@ def _fast_source(source: Any, kind: str) -> dict[str, Any] | None:
     if type(source) is not dict:
         return None
     source_type = source["type"]
+    if type(source_type) is not str:
+        return None
     if source_type == "base64":
         media_type = source["media_type"]
-        data = source["data"]
         if (
             len(source) == 3
             and type(media_type) is str
-            and type(data) is str
+            and type(source["data"]) is str
             and _GOOD_MEDIA_TYPES.get(media_type) == kind
         ):
-            return {"type": "base64", "media_type": media_type, "data": data}
+            return source.copy()  # three keys, all present: nothing else
     elif source_type == "url":
         url = source["url"]
         if (
@@ -645,7 +644,7 @@ def _fast_source(source: Any, kind: str) -> dict[str, Any] | None:
             and type(url) is str
             and ((url.startswith("https://") and len(url) > 8) or _good_url(url, kind))
         ):
-            return {"type": "url", "url": url}
+            return source.copy()
     return None
 
 
@@ -663,20 +662,22 @@ def _fast_output(output: Any) -> Any:
                     if type(item) is not dict or len(item) != 2:
                         return _INVALID
                     kind = item["type"]
+                    if type(kind) is not str:
+                        return _INVALID
                     if kind == "text":
-                        text = item["text"]
-                        if type(text) is not str:
+                        if type(item["text"]) is not str:
                             return _INVALID
-                        append({"type": "text", "text": text})
+                        append(item.copy())
                     elif kind in _FAST_MEDIA:
-                        kind = _FAST_MEDIA[kind]
                         source = _fast_source(item["source"], kind)
                         if source is None:
                             return _INVALID
-                        append({"type": kind, "source": source})
+                        copy = item.copy()
+                        copy["source"] = source
+                        append(copy)
                     else:
                         return _INVALID
-            except (KeyError, TypeError):
+            except KeyError:
                 return _INVALID
             return blocks
     return _fast_json(output, 1)

@@ -506,10 +506,13 @@ class Mapping(dict):  # type: ignore[type-arg]
 
 @st.composite
 def reshaped(draw: st.DrawFn, value: Any, depth: int = 0) -> Any:
-    """*value* with its dicts' keys maybe shuffled, and maybe a dict or str made a
-    subclass of its type (one in a few containers)."""
+    """*value* with its dicts' keys maybe shuffled, and maybe a dict, a key or a str made
+    a subclass of its type (one in a few)."""
     if type(value) is dict:
-        items = [(key, draw(reshaped(item, depth + 1))) for key, item in value.items()]
+        items = [
+            (Text(key) if draw(st.integers(0, 15)) == 0 else key, draw(reshaped(item, depth + 1)))
+            for key, item in value.items()
+        ]
         items = draw(st.permutations(items)) if draw(st.booleans()) else items
         return (Mapping if draw(st.integers(0, 7)) == 0 else dict)(items)
     if type(value) is list:
@@ -565,8 +568,8 @@ class TestInlineChecks:
     @PROPERTY_SETTINGS
     @given(st.lists(damaged_blocks() | any_output_results | deep_blocks, max_size=3), st.data())
     def test_same_copy_whatever_the_key_order_subclasses_or_depth(self, content, data):
-        """With the keys of any dict in any order, some dicts and strings of subclasses
-        and JSON nested up to 40 deep, check_content still gives the verdict of
+        """With the keys of any dict in any order, some dicts, keys and strings of
+        subclasses and JSON nested up to 40 deep, check_content still gives the verdict of
         check_block, and the same copy, key order and types included."""
         content = data.draw(reshaped(content))
 
