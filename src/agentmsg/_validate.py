@@ -324,32 +324,31 @@ def _source(source: Any, kind: str, path: str) -> dict[str, Any]:
     source_type = source.get("type")
     if source_type == "url":
         _check_keys(source, *_SOURCE_KEYS["url"], path, "source")
-        url = _check_string(source["url"], kind, f"{path}.url")
+        url = _check_string(source["url"], kind, path, "url")
         if not _good_url(url, kind):
             requirement = (
                 f"an http or https URL, a data: URL holding {kind} data, "
                 f"a file:// URL or an absolute file path"
             )
             raise must_be(f"{path}.url", requirement, url)
-        return _in_order(source, {"type": "url", "url": url})
+        copy = dict(source)  # the caller's key order
+        copy["type"], copy["url"] = "url", url
+        return copy
     if source_type == "base64":
         _check_keys(source, *_SOURCE_KEYS["base64"], path, "source")
-        media_type = _check_string(source["media_type"], kind, f"{path}.media_type")
+        media_type = _check_string(source["media_type"], kind, path, "media_type")
         major, slash, minor = media_type.partition("/")
         if major != kind or not slash or not minor:
             raise must_be(
                 f"{path}.media_type", f"a media type of the form '{kind}/...'", media_type
             )
-        data = _check_string(source["data"], kind, f"{path}.data")
+        data = _check_string(source["data"], kind, path, "data")
         if len(_GOOD_MEDIA_TYPES) < _GOOD_MEDIA_TYPES_LIMIT:
             _GOOD_MEDIA_TYPES[media_type] = kind
-        return _in_order(source, {"type": "base64", "media_type": media_type, "data": data})
+        copy = dict(source)  # the caller's key order
+        copy["type"], copy["media_type"], copy["data"] = "base64", media_type, data
+        return copy
     raise must_be(f"{path}.type", "'base64' or 'url'", source_type)
-
-
-def _in_order(given: dict[str, Any], checked: dict[str, Any]) -> dict[str, Any]:
-    """*checked* (the checked values of *given*'s keys) in *given*'s key order."""
-    return {key: checked[key] for key in given}
 
 
 def is_block_list(value: Any) -> bool:
@@ -369,26 +368,34 @@ def _is_block_type(value: object) -> bool:
     return type(value) is str and value in BLOCK_SPEC
 
 
-def _check_string(value: Any, kind: str, path: str) -> Any:
+# The checks of each kind of value the spec names: (value, block kind, block path, field
+# name); the field's path is built only where it is needed.
+
+
+def _check_string(value: Any, kind: str, path: str, name: str) -> Any:
     if type(value) is str:
         return value
-    raise must_be(path, "a string", value)
+    raise must_be(f"{path}.{name}", "a string", value)
 
 
-def _check_name(value: Any, kind: str, path: str) -> Any:
-    return check_name(value, path)
+def _check_name(value: Any, kind: str, path: str, name: str) -> Any:
+    if type(value) is str and value:
+        return value
+    return check_name(value, f"{path}.{name}")
 
 
-def _check_arguments(value: Any, kind: str, path: str) -> Any:
+def _check_arguments(value: Any, kind: str, path: str, name: str) -> Any:
+    path = f"{path}.{name}"
     if type(value) not in DICT_TYPES:
         raise must_be(path, "a dict of the tool's arguments", value)
     return check_json(value, path)
 
 
-def _check_output(output: Any, kind: str, path: str) -> Any:
+def _check_output(output: Any, kind: str, path: str, name: str) -> Any:
     """A tool output: a string, a list of text and media blocks, or any JSON value."""
     if type(output) is str:
         return output
+    path = f"{path}.{name}"
     if not is_block_list(output):
         return check_json(output, path)
     copied = []
@@ -401,12 +408,11 @@ def _check_output(output: Any, kind: str, path: str) -> Any:
     return copied
 
 
-def _check_source(source: Any, kind: str, path: str) -> Any:
-    return _source(source, kind, path)
+def _check_source(source: Any, kind: str, path: str, name: str) -> Any:
+    return _source(source, kind, f"{path}.{name}")
 
 
-# How each kind of value the spec names is checked and copied: (value, block kind, path).
-_VALUE_CHECKS: dict[str, Callable[[Any, str, str], Any]] = {
+_VALUE_CHECKS: dict[str, Callable[[Any, str, str, str], Any]] = {
     STRING: _check_string,
     NAME: _check_name,
     ARGUMENTS: _check_arguments,
@@ -423,7 +429,7 @@ def _keys(fields: tuple[Field, ...]) -> tuple[tuple[str, ...], tuple[str, ...]]:
 
 # Each block type's name (a plain str), keys, and field checks in the order a copy holds
 # them; each source type's keys.
-_FieldCheck = tuple[str, bool, Callable[[Any, str, str], Any]]
+_FieldCheck = tuple[str, bool, Callable[[Any, str, str, str], Any]]
 _BLOCK_CHECKS: dict[str, tuple[str, tuple[str, ...], tuple[str, ...], tuple[_FieldCheck, ...]]] = {
     kind: (
         kind,
@@ -446,11 +452,12 @@ def _check_fields(block: dict[str, Any], kind: str, path: str) -> dict[str, Any]
     plain str."""
     type_name, required, optional, checks = _BLOCK_CHECKS[kind]
     _check_keys(block, required, optional, path)
-    checked: dict[str, Any] = {"type": type_name}
+    copy = dict(block)  # the keys in the caller's order; each value replaced below
+    copy["type"] = type_name
     for name, needed, check in checks:
         if needed or name in block:
-            checked[name] = check(block[name], type_name, f"{path}.{name}")
-    return {key: checked[key] for key in block}
+            copy[name] = check(block[name], type_name, path, name)
+    return copy
 
 
 def check_block(block: Any, path: str) -> dict[str, Any]:
