@@ -216,9 +216,9 @@ BLOCK_SPEC: dict[BlockType, tuple[Field, ...]] = {
     ),
     "tool_result": (Field("id", NAME), Field("name", NAME), Field("output", OUTPUT)),
 }
-"""Each block type's fields besides ``type``, in the order a checked copy holds them:
-required ones first. The optional ones are those AgentScope 1.x writes, so its messages
-load."""
+"""Each block type's fields besides ``type``, required ones first: the order in which
+they are checked and the JSON Schema lists them. The optional ones are those AgentScope
+1.x writes, so its messages load."""
 
 SOURCE_SPEC: dict[str, tuple[Field, ...]] = {
     "base64": (Field("media_type", MEDIA_TYPE), Field("data", STRING)),

@@ -67,7 +67,7 @@ def _entry(type_name: str, fields: tuple[Field, ...], kind: str) -> dict[str, An
     *kind* block."""
     properties: dict[str, Any] = {"type": {"const": type_name}}
     required = ["type"]
-    for field in sorted(fields, key=lambda field: not field.required):
+    for field in fields:
         properties[field.name] = _value(field.value, kind)
         if field.required:
             required.append(field.name)

@@ -427,17 +427,14 @@ def _keys(fields: tuple[Field, ...]) -> tuple[tuple[str, ...], tuple[str, ...]]:
     return required, tuple(field.name for field in fields if not field.required)
 
 
-# Each block type's name (a plain str), keys, and field checks in the order a copy holds
-# them; each source type's keys.
+# Each block type's name (a plain str), keys, and field checks in the spec's order
+# (required fields first); each source type's keys.
 _FieldCheck = tuple[str, bool, Callable[[Any, str, str, str], Any]]
 _BLOCK_CHECKS: dict[str, tuple[str, tuple[str, ...], tuple[str, ...], tuple[_FieldCheck, ...]]] = {
     kind: (
         kind,
         *_keys(fields),
-        tuple(
-            (field.name, field.required, _VALUE_CHECKS[field.value])
-            for field in sorted(fields, key=lambda field: not field.required)
-        ),
+        tuple((field.name, field.required, _VALUE_CHECKS[field.value]) for field in fields),
     )
     for kind, fields in BLOCK_SPEC.items()
 }

@@ -208,7 +208,7 @@ class TestSpec:
     @pytest.mark.parametrize("kind", list(BLOCK_SPEC))
     def test_required_fields_come_first(self, kind):
         """Each spec entry lists its required fields before its optional ones: the order
-        a checked copy holds them in."""
+        of the checks and of the JSON Schema's properties."""
         flags = [field.required for field in BLOCK_SPEC[kind]]
 
         assert sorted(flags, reverse=True) == flags
