@@ -1,20 +1,38 @@
-"""The content blocks: plain JSON-shaped dicts described by ``TypedDict``s.
+"""The content blocks: plain JSON-shaped dicts described by ``TypedDict``s, and the
+spec of their fields that the rest of the package derives from.
 
 Each class is called the way a dict is built, ``TextBlock(type="text", text="Hi")``,
 and returns an ordinary ``dict``. :class:`~agentmsg.Msg` validates the blocks it is
 given; these classes only describe them for type checkers and readers.
+
+:data:`BLOCK_SPEC` states each block type's fields once: the validator's key and value
+checks, the JSON Schema, the copies and the media kinds are made from it, and a test
+checks the ``TypedDict``s against it. Adding a block type starts here.
 """
 
-from __future__ import annotations
-
-from typing import Any, Literal, NotRequired, TypeAlias, TypedDict
+# No ``from __future__ import annotations``: before Python 3.12 a TypedDict sees
+# ``NotRequired`` only in evaluated annotations (its optional keys would count as required).
+import sys
+from typing import Any, Literal, NamedTuple, NotRequired, TypeAlias, TypedDict, get_args
 
 __all__ = [
+    "ARGUMENTS",
+    "BLOCK_SPEC",
     "BLOCK_TYPES",
+    "MEDIA_KINDS",
+    "MEDIA_TYPE",
+    "NAME",
+    "OUTPUT",
+    "OUTPUT_TYPES",
+    "SOURCE",
+    "SOURCE_SPEC",
+    "STRING",
+    "URL",
     "AudioBlock",
     "Base64Source",
     "BlockType",
     "ContentBlock",
+    "Field",
     "ImageBlock",
     "MediaSource",
     "TextBlock",
@@ -154,13 +172,94 @@ BlockType: TypeAlias = Literal[
 ]
 """The names a block's ``type`` field may hold."""
 
-BLOCK_TYPES: tuple[BlockType, ...] = (
-    "text",
-    "thinking",
-    "image",
-    "audio",
-    "video",
-    "tool_use",
-    "tool_result",
+
+# -- the spec -------------------------------------------------------------------------------
+# What kind of value a field holds (Field.value).
+STRING = "string"
+"""Any string."""
+NAME = "name"
+"""A non-empty string: a tool call's id or a tool's name."""
+ARGUMENTS = "arguments"
+"""A dict of JSON values: a tool call's arguments."""
+SOURCE = "source"
+"""A media source: :class:`Base64Source` or :class:`URLSource`."""
+OUTPUT = "output"
+"""A tool output: a string, a list of :data:`OUTPUT_TYPES` blocks, or any JSON value."""
+MEDIA_TYPE = "media_type"
+"""A MIME type whose major type is the block's kind (``image/png`` in an image block)."""
+URL = "url"
+"""An http(s), ``data:`` or ``file://`` URL, or an absolute local path."""
+
+
+class Field(NamedTuple):
+    """One field of a content block or media source besides its ``type``."""
+
+    name: str
+    value: str
+    required: bool = True
+
+
+_SOURCE_FIELD = (Field("source", SOURCE),)
+
+BLOCK_SPEC: dict[BlockType, tuple[Field, ...]] = {
+    "text": (Field("text", STRING), Field("thought_signature", STRING, False)),
+    "thinking": (Field("thinking", STRING), Field("signature", STRING, False)),
+    "image": _SOURCE_FIELD,
+    "audio": _SOURCE_FIELD,
+    "video": _SOURCE_FIELD,
+    "tool_use": (
+        Field("id", NAME),
+        Field("name", NAME),
+        Field("input", ARGUMENTS),
+        Field("raw_input", STRING, False),
+        Field("thought_signature", STRING, False),
+    ),
+    "tool_result": (Field("id", NAME), Field("name", NAME), Field("output", OUTPUT)),
+}
+"""Each block type's fields besides ``type``, required ones first: the order in which
+they are checked and the JSON Schema lists them. The optional ones are those AgentScope
+1.x writes, so its messages load."""
+
+SOURCE_SPEC: dict[str, tuple[Field, ...]] = {
+    "base64": (Field("media_type", MEDIA_TYPE), Field("data", STRING)),
+    "url": (Field("url", URL),),
+}
+"""Each media source type's fields besides ``type``."""
+
+MEDIA_KINDS: tuple[BlockType, ...] = tuple(
+    kind for kind, fields in BLOCK_SPEC.items() if fields == _SOURCE_FIELD
 )
+"""The block types whose bytes come from a media source: image, audio and video."""
+
+OUTPUT_TYPES: tuple[BlockType, ...] = ("text", *MEDIA_KINDS)
+"""The block types a tool output's list of blocks may hold."""
+
+BLOCK_TYPES: tuple[BlockType, ...] = tuple(BLOCK_SPEC)
 """The block type names, in the order the documentation lists them."""
+
+
+# -- pydantic -------------------------------------------------------------------------------
+if sys.version_info < (3, 12):
+    _AS_EXTENSIONS: dict[type, Any] = {}
+
+    def _pydantic_schema(cls: Any, source: Any, handler: Any) -> Any:
+        """pydantic refuses a ``typing.TypedDict`` before Python 3.12 and takes the same
+        class made by ``typing_extensions`` (which pydantic installs): *cls* hands it
+        that twin, made on first use, so ``import agentmsg`` imports neither."""
+        twin = _AS_EXTENSIONS.get(cls)
+        if twin is None:
+            import typing_extensions
+
+            make: Any = typing_extensions.TypedDict
+            fields = {
+                name: hint if name in cls.__required_keys__ else NotRequired[hint]
+                for name, hint in typing_extensions.get_type_hints(cls).items()
+            }
+            twin = make(cls.__name__, fields)
+            twin.__module__, twin.__doc__ = cls.__module__, cls.__doc__
+            _AS_EXTENSIONS[cls] = twin
+        return handler(twin)
+
+    _CLASSES: tuple[Any, ...] = (Base64Source, URLSource, *get_args(ContentBlock))
+    for _class in _CLASSES:
+        _class.__get_pydantic_core_schema__ = classmethod(_pydantic_schema)

@@ -36,6 +36,9 @@ from collections.abc import Callable, Iterable
 from functools import partial
 from typing import Any, SupportsIndex
 
+from ._blocks import ARGUMENTS, BLOCK_SPEC, OUTPUT, SOURCE, Field
+from ._errors import MessageError
+
 __all__ = [
     "DICT_TYPES",
     "LIST_TYPES",
@@ -92,34 +95,54 @@ def copy_json(value: Any) -> Any:
 def copy_blocks(blocks: Any) -> list[Any]:
     """A deep copy of a message's validated content blocks: :func:`copy_json`, faster.
 
-    The blocks' shapes are known: text and thinking blocks hold only strings and a media
-    block one flat source, so one C-level dict copy (and one of the source) copies them
-    whole, without looking at each value; a tool block's input and output, which nest,
-    go through :func:`copy_json`.
+    The blocks' shapes are known from :data:`~agentmsg._blocks.BLOCK_SPEC`: one C-level
+    dict copy copies a block's strings, and only its fields that nest (a media source, a
+    tool's input and output) are copied again. A block of a type the spec does not know
+    raises :class:`~agentmsg.MessageError`.
     """
     copied: list[Any] = []
     append = copied.append
     for block in blocks:
-        kind = block["type"]
-        if kind == "text" or kind == "thinking":
+        try:
+            nested = _NESTED_FIELD[block["type"]]
+        except (KeyError, TypeError):
+            raise _unknown_type(block, len(copied)) from None
+        if nested is None:
             append(_dict_copy(block))
-        elif kind == "tool_use":
-            new_block = _dict_copy(block)
-            new_block["input"] = copy_json(block["input"])
-            append(new_block)
-        elif kind == "tool_result":
-            new_block = _dict_copy(block)
-            output = block["output"]
-            if type(output) is not str:
-                new_block["output"] = copy_json(output)
-            append(new_block)
-        else:
-            append({"type": kind, "source": _dict_copy(block["source"])})
+            continue
+        name, copy = nested
+        new_block = _dict_copy(block)
+        value = new_block[name]
+        if type(value) is not str:
+            new_block[name] = copy(value)
+        append(new_block)
     return copied
 
 
 _new_dict = dict.__new__
 _new_list = list.__new__
+
+
+def _nested_field(fields: tuple[Field, ...]) -> tuple[str, Callable[[Any], Any]] | None:
+    """The one field of a block type that holds a dict or list, with its copy (a media
+    source holds only strings, SOURCE_SPEC: one dict copy copies it), or None."""
+    nested = [field for field in fields if field.value in (SOURCE, ARGUMENTS, OUTPUT)]
+    if len(nested) > 1:  # copy_blocks copies one; a spec that nests more must extend it
+        raise NotImplementedError(f"copy_blocks copies one nested field, not {nested}")
+    if not nested:
+        return None
+    return nested[0].name, _dict_copy if nested[0].value == SOURCE else copy_json
+
+
+_NESTED_FIELD = {kind: _nested_field(fields) for kind, fields in BLOCK_SPEC.items()}
+
+
+def _unknown_type(block: Any, index: int) -> MessageError:
+    from ._validate import must_be  # the import cycle: _validate imports this module
+
+    names = ", ".join(repr(name) for name in BLOCK_SPEC)
+    kind = block.get("type") if type(block) in DICT_TYPES else block
+    return must_be(f"content[{index}].type", f"one of {names}", kind)
 
 
 def _checked(value: Any, parent: Any) -> Any:

@@ -15,6 +15,7 @@ import os
 import stat
 from typing import Any
 
+from ._blocks import MEDIA_KINDS
 from ._errors import MediaError
 from ._validate import (
     check_block,
@@ -103,7 +104,7 @@ _EXTENSIONS = {
     ".mov": "video/quicktime",
     ".avi": "video/x-msvideo",
 }
-_KINDS = ("image", "audio", "video")
+_KINDS = MEDIA_KINDS
 _XML_STARTS = (b"<?xml", b"<!DOCTYPE svg", b"<!--")
 _SPACE = b"\xef\xbb\xbf \t\r\n"  # a UTF-8 byte order mark and white space
 

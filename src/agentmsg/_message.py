@@ -6,6 +6,7 @@ from operator import itemgetter
 from time import time_ns as _time_ns
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
+from ._blocks import MEDIA_KINDS
 from ._containers import (
     DICT_TYPES,
     LIST_TYPES,
@@ -594,7 +595,7 @@ def _json_writer() -> Any:
     return _writer
 
 
-_MEDIA_KINDS = frozenset({"image", "audio", "video"})
+_MEDIA_KINDS = frozenset(MEDIA_KINDS)
 _PAYLOAD_MIN = 256
 """A media source's text this long or longer (base64 data, a data: URL) is written by
 :func:`_write_with_payloads` as it is when it needs no escaping."""

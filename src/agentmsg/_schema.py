@@ -4,6 +4,19 @@ from __future__ import annotations
 
 from typing import Any
 
+from ._blocks import (
+    ARGUMENTS,
+    BLOCK_SPEC,
+    MEDIA_TYPE,
+    NAME,
+    OUTPUT,
+    SOURCE,
+    SOURCE_SPEC,
+    STRING,
+    URL,
+    Field,
+)
+
 __all__ = ["json_schema"]
 
 _STRING = {"type": "string"}
@@ -14,34 +27,53 @@ _TIMESTAMP = {
 }
 
 
-def _object(properties: dict[str, Any], optional: tuple[str, ...] = ()) -> dict[str, Any]:
-    """An object with these *properties*, all required but the *optional* ones (strings)."""
+def _object(properties: dict[str, Any], required: list[str]) -> dict[str, Any]:
     return {
         "type": "object",
-        "properties": {**properties, **{name: _STRING for name in optional}},
-        "required": list(properties),
+        "properties": properties,
+        "required": required,
         "additionalProperties": False,
     }
 
 
-def _media_block(kind: str) -> dict[str, Any]:
-    base64_source = _object(
-        {
-            "type": {"const": "base64"},
-            "media_type": {"type": "string", "pattern": f"^{kind}/[\\s\\S]"},
-            "data": _STRING,
-        }
-    )
-    # http(s) with something after the scheme, a data: URL whose media type, if any, is
-    # of this kind, a file:// URL (a host, then a path), an absolute local path, or a
-    # relative one (no slash first, no ":" before the first slash).
-    url = (
-        f"^(https?://[\\s\\S]|data:({kind}/[^;,]*)?(;[^,]*)?,"
-        "|file://[^/?#\\\\]*/[\\s\\S]|/[^/]|[A-Za-z]:[\\\\/][\\s\\S]"
-        "|[^/\\\\:]+($|[/\\\\]))"
-    )
-    url_source = _object({"type": {"const": "url"}, "url": {"type": "string", "pattern": url}})
-    return _object({"type": {"const": kind}, "source": {"oneOf": [base64_source, url_source]}})
+def _value(value: str, kind: str) -> dict[str, Any]:
+    """The schema of a field that holds this kind of *value* (a spec constant) in a
+    *kind* block."""
+    if value == SOURCE:
+        return {"oneOf": [_entry(source, fields, kind) for source, fields in SOURCE_SPEC.items()]}
+    if value == MEDIA_TYPE:
+        return {"type": "string", "pattern": f"^{kind}/[\\s\\S]"}
+    if value == URL:
+        # http(s) with something after the scheme, a data: URL whose media type, if any,
+        # is of this kind, a file:// URL (a host, then a path), an absolute local path, or
+        # a relative one (no slash first, no ":" before the first slash).
+        url = (
+            f"^(https?://[\\s\\S]|data:({kind}/[^;,]*)?(;[^,]*)?,"
+            "|file://[^/?#\\\\]*/[\\s\\S]|/[^/]|[A-Za-z]:[\\\\/][\\s\\S]"
+            "|[^/\\\\:]+($|[/\\\\]))"
+        )
+        return {"type": "string", "pattern": url}
+    return _VALUES[value]
+
+
+_VALUES: dict[str, dict[str, Any]] = {
+    STRING: _STRING,
+    NAME: _NAME,
+    ARGUMENTS: {"type": "object"},
+    OUTPUT: {},  # a string, blocks or any JSON value: the library checks the blocks
+}
+
+
+def _entry(type_name: str, fields: tuple[Field, ...], kind: str) -> dict[str, Any]:
+    """The object schema of a block or media source of *type_name* with *fields*, in a
+    *kind* block."""
+    properties: dict[str, Any] = {"type": {"const": type_name}}
+    required = ["type"]
+    for field in fields:
+        properties[field.name] = _value(field.value, kind)
+        if field.required:
+            required.append(field.name)
+    return _object(properties, required)
 
 
 def json_schema() -> dict[str, Any]:
@@ -60,25 +92,7 @@ def json_schema() -> dict[str, Any]:
         >>> sorted(schema["$defs"])
         ['audio', 'image', 'text', 'thinking', 'tool_result', 'tool_use', 'video']
     """
-    defs: dict[str, Any] = {
-        "text": _object({"type": {"const": "text"}, "text": _STRING}, ("thought_signature",)),
-        "thinking": _object({"type": {"const": "thinking"}, "thinking": _STRING}, ("signature",)),
-        "image": _media_block("image"),
-        "audio": _media_block("audio"),
-        "video": _media_block("video"),
-        "tool_use": _object(
-            {
-                "type": {"const": "tool_use"},
-                "id": _NAME,
-                "name": _NAME,
-                "input": {"type": "object"},
-            },
-            ("raw_input", "thought_signature"),
-        ),
-        "tool_result": _object(
-            {"type": {"const": "tool_result"}, "id": _NAME, "name": _NAME, "output": {}}
-        ),
-    }
+    defs = {kind: _entry(kind, fields, kind) for kind, fields in BLOCK_SPEC.items()}
     block_refs = [{"$ref": f"#/$defs/{name}"} for name in defs]
     properties = {
         # from_dict makes a fresh id and timestamp when they are missing or null

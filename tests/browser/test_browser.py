@@ -1,6 +1,6 @@
 """The built site in a real browser: Debian's Chromium, driven by playwright.
 
-The site (``built_site``) is served on 127.0.0.1 by a thread of this module, under the
+The site (``built_site``) is served on 127.0.0.1 by a thread (``_browser.py``), under the
 path it is published at (like GitHub Pages, a missing address answers with the root
 ``404.html``). One browser runs every test; each page of every language is visited once
 per colour scheme and the results are shared by the console and accessibility tests.
@@ -12,24 +12,19 @@ where a missing browser is a failure.
 
 from __future__ import annotations
 
-import functools
-import http.server
 import io
 import json
 import os
-import shutil
-import sys
-import threading
 import zipfile
 from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar
-from urllib.parse import unquote, urlsplit
+from urllib.parse import urlsplit
 
 import pytest
 
+from _browser import ALL_WCAG_RULES, DESKTOP, _axe, base_url, browser, new_context, page
 from agentmsg_docs.gallery import TUTORIAL_ORDER
 from agentmsg_docs.languages import LANGUAGES, SITE_PATH
 
@@ -38,21 +33,10 @@ ROOT = Path(__file__).resolve().parents[2]
 
 pytestmark = [pytest.mark.docs, pytest.mark.browser]
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_FLAGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
-AXE = ROOT / "tests" / "browser" / "node_modules" / "axe-core" / "axe.min.js"
-#: axe-core's tags for the success criteria of WCAG 2.0, 2.1 and 2.2, levels A and AA.
-WCAG_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22a", "wcag22aa"]
+__all__ = ["base_url", "browser", "page"]  # fixtures of _browser
+
 #: Where the screenshots for review go (CI sets it and keeps them); else a temporary folder.
 SCREENSHOTS = "AGENTMSG_SCREENSHOTS"
-DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 375, "height": 740}
 
 LANGS = [language.code for language in LANGUAGES]
@@ -82,117 +66,6 @@ PREFERENCES = [
 # The server and the browser
 
 
-class _SiteHandler(http.server.SimpleHTTPRequestHandler):
-    """Serves the site under SITE_PATH; a missing page answers with the root 404.html."""
-
-    site: Path
-
-    def log_message(self, format: str, *args: Any) -> None:
-        pass
-
-    def translate_path(self, path: str) -> str:
-        path = unquote(urlsplit(path).path)
-        if not path.startswith(SITE_PATH):
-            return str(self.site / "__outside_the_site__")
-        return str(self.site.joinpath(*[p for p in path[len(SITE_PATH) :].split("/") if p]))
-
-    def send_error(self, code: int, message: str | None = None, explain: str | None = None):
-        page = self.site / "404.html"
-        if code != 404 or not page.is_file():
-            super().send_error(code, message, explain)
-            return
-        body = page.read_bytes()
-        self.send_response(404)
-        self.send_header("Content-Type", "text/html; charset=utf-8")
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        if self.command != "HEAD":
-            self.wfile.write(body)
-
-
-class _SiteServer(http.server.ThreadingHTTPServer):
-    """A local server that takes a browser's cancelled request (a closed connection, as
-    when a page moves on before a file has arrived) as the browser's right, not an error."""
-
-    def handle_error(self, request: Any, client_address: Any) -> None:
-        if not isinstance(sys.exc_info()[1], ConnectionError):
-            super().handle_error(request, client_address)
-
-
-@contextmanager
-def serve_site(site: Path) -> Iterator[str]:
-    """``http://127.0.0.1:<port><SITE_PATH>``, serving *site* while the block runs."""
-    handler = type("Handler", (_SiteHandler,), {"site": site})
-    server = _SiteServer(("127.0.0.1", 0), functools.partial(handler, directory=str(site)))
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}{SITE_PATH}"
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join()
-
-
-@pytest.fixture(scope="module")
-def base_url(built_site: Path) -> Iterator[str]:
-    """``http://127.0.0.1:<port><SITE_PATH>``, serving the built site."""
-    with serve_site(built_site) as url:
-        yield url
-
-
-def _unavailable(reason: str) -> None:
-    if os.environ.get("CI") == "true":
-        pytest.fail(f"CI needs the browser tests: {reason}", pytrace=False)
-    pytest.skip(reason)
-
-
-def chromium() -> tuple[Any, str]:
-    """Playwright's ``sync_playwright`` and the Chromium to drive; skipped locally (failed
-    in CI) when either is missing."""
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        _unavailable("the playwright package is not installed (pip install -e '.[test]')")
-    executable = CHROMIUM if Path(CHROMIUM).is_file() else shutil.which("chromium")
-    if executable is None:
-        _unavailable(f"Chromium is missing: {CHROMIUM} (apt-get install -y chromium)")
-    return sync_playwright, executable
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    """Chromium, launched once for the module (skipped locally when it is missing)."""
-    sync_playwright, executable = chromium()
-    if not AXE.is_file():
-        _unavailable(f"axe-core is missing: {AXE} (npm ci --prefix tests/browser)")
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_FLAGS)
-        yield browser
-        browser.close()
-
-
-#: How long any wait may take before it fails. Every wait ends as soon as what it waits
-#: for happens; the bound is generous because the machine may be busy with other work.
-WAIT_BOUND_MS = 120_000
-
-
-def new_context(browser: Any, **options: Any) -> Any:
-    """A browser context whose waits fail only after :data:`WAIT_BOUND_MS`."""
-    context = browser.new_context(**options)
-    context.set_default_timeout(WAIT_BOUND_MS)
-    return context
-
-
-@pytest.fixture
-def page(browser: Any, base_url: str) -> Iterator[Any]:
-    """A fresh desktop page in light mode, with clipboard access."""
-    context = new_context(browser, viewport=DESKTOP, color_scheme="light")
-    context.grant_permissions(["clipboard-read", "clipboard-write"], origin=base_url[:-1])
-    yield context.new_page()
-    context.close()
-
-
 # ----------------------------------------------------------------------------------------
 # One visit per page and colour scheme: console errors and axe-core violations
 
@@ -215,19 +88,6 @@ def site_pages(site: Path) -> list[str]:
     ]
 
 
-def _axe(page: Any, options: dict[str, Any]) -> list[str]:
-    if not page.evaluate("() => typeof window.axe === 'object'"):
-        page.add_script_tag(content=AXE.read_text(encoding="utf-8"))
-    result = page.evaluate("options => window.axe.run(document, options)", options)
-    return [
-        f"{violation['id']} ({violation['impact']}): {node['target']} "
-        f"{node['failureSummary'].splitlines()[-1].strip()}"
-        for violation in result["violations"]
-        for node in violation["nodes"]
-    ]
-
-
-ALL_WCAG_RULES = {"runOnly": {"type": "tag", "values": WCAG_TAGS}}
 COLOUR_RULES = {"runOnly": {"type": "rule", "values": ["color-contrast", "link-in-text-block"]}}
 
 

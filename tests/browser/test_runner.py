@@ -24,9 +24,8 @@ from typing import Any
 
 import pytest
 
-from _outputs import cards_in, cell_title, readable_html
-from test_browser import ALL_WCAG_RULES, AXE, _axe
-from test_lite import (
+from _browser import ALL_WCAG_RULES, AXE, _axe
+from _lite import (
     BROWSER_OUTPUTS,
     LANGS,
     TUTORIALS,
@@ -37,11 +36,12 @@ from test_lite import (
     recorded,
     site_url,
 )
-from test_notebooks import kernel_dir, notebook, run_notebook
+from _notebooks import kernel_dir, notebook, run_notebook
+from _outputs import cards_in, cell_title, readable_html
 
 pytestmark = [pytest.mark.docs, pytest.mark.browser]
 
-__all__ = ["kernel_dir", "lite_browser", "site_url"]  # fixtures of test_lite, test_notebooks
+__all__ = ["kernel_dir", "lite_browser", "site_url"]  # fixtures of _lite, _notebooks
 
 PAGES = [(lang, name) for name in TUTORIALS for lang in LANGS]
 #: Milliseconds to wait for Pyodide and a whole page of blocks (a busy 2-core machine).
@@ -352,7 +352,7 @@ class TestNotebookInKernel:
     ) -> None:
         """Its first code cell sets the display language: the first card is the recorded
         one in Chinese (ids and times aside)."""
-        executed = run_notebook(notebook(built_site, "zh_CN", "create_message"), tmp_path)
+        executed, _ = run_notebook(notebook(built_site, "zh_CN", "create_message"), tmp_path)
         cards = [
             output["data"]["text/html"]
             for cell in executed.cells

@@ -24,9 +24,9 @@ from urllib.parse import quote, urlsplit
 import pytest
 from bs4 import BeautifulSoup
 
+from _browser import DESKTOP, base_url, browser, new_context, page, serve_site
 from agentmsg_docs.languages import LANGUAGES, SITE_PATH
 from agentmsg_docs.typography import PRIMARY_SUBTAGS
-from test_browser import DESKTOP, base_url, browser, new_context, page, serve_site
 
 pytestmark = [pytest.mark.docs, pytest.mark.browser]
 

@@ -12,7 +12,9 @@ from agentmsg import (
     AudioBlock,
     Base64Source,
     BlockType,
+    ContentBlock,
     ImageBlock,
+    MediaSource,
     MessageError,
     Msg,
     TextBlock,
@@ -22,6 +24,19 @@ from agentmsg import (
     URLSource,
     VideoBlock,
     json_schema,
+)
+from agentmsg._blocks import (
+    ARGUMENTS,
+    BLOCK_SPEC,
+    MEDIA_KINDS,
+    MEDIA_TYPE,
+    NAME,
+    OUTPUT,
+    OUTPUT_TYPES,
+    SOURCE,
+    SOURCE_SPEC,
+    STRING,
+    URL,
 )
 
 BLOCK_CLASSES = {
@@ -106,3 +121,149 @@ class TestBlockTypes:
             kind: typing.get_args(typing.get_type_hints(cls)["type"])
             for kind, cls in BLOCK_CLASSES.items()
         }
+
+
+def _class_of(kind: str) -> type:
+    """The ``ContentBlock`` member whose ``type`` is the literal *kind*."""
+    found = [
+        cls
+        for cls in typing.get_args(ContentBlock)
+        if typing.get_args(typing.get_type_hints(cls)["type"]) == (kind,)
+    ]
+    assert len(found) == 1, f"no TypedDict in ContentBlock for the spec's {kind!r} blocks"
+    return found[0]
+
+
+# The annotation each kind of value the spec names is written with in a TypedDict.
+ANNOTATIONS = {
+    STRING: str,
+    NAME: str,
+    ARGUMENTS: dict[str, typing.Any],
+    SOURCE: MediaSource,
+    MEDIA_TYPE: str,
+    URL: str,
+    OUTPUT: str
+    | list[typing.Union[tuple(BLOCK_CLASSES[kind] for kind in OUTPUT_TYPES)]]  # noqa: UP007
+    | typing.Any,
+}
+
+
+class TestSpec:
+    """The TypedDicts, ``BLOCK_TYPES`` and the media kinds follow ``_blocks.BLOCK_SPEC``."""
+
+    @pytest.mark.parametrize("kind", list(BLOCK_SPEC))
+    def test_typeddict_follows_the_spec(self, kind):
+        """The block's TypedDict has the spec's fields, required and optional as the spec
+        says, each annotated with the type of its kind of value."""
+        cls = _class_of(kind)
+        fields = BLOCK_SPEC[kind]
+        hints = typing.get_type_hints(cls)
+
+        assert (
+            {"type", *(field.name for field in fields if field.required)},
+            {field.name for field in fields if not field.required},
+            {field.name: ANNOTATIONS[field.value] for field in fields},
+        ) == (
+            set(cls.__required_keys__),
+            set(cls.__optional_keys__),
+            {name: hint for name, hint in hints.items() if name != "type"},
+        )
+
+    @pytest.mark.parametrize("source", list(SOURCE_SPEC))
+    def test_sources_follow_the_spec(self, source):
+        """Each source TypedDict has the spec's fields, all required."""
+        cls = {"base64": Base64Source, "url": URLSource}[source]
+        fields = SOURCE_SPEC[source]
+
+        assert (
+            {"type", *(field.name for field in fields)},
+            {field.name: ANNOTATIONS[field.value] for field in fields},
+        ) == (
+            set(cls.__required_keys__),
+            {name: hint for name, hint in typing.get_type_hints(cls).items() if name != "type"},
+        )
+
+    def test_block_types_are_the_spec_types(self):
+        """``BLOCK_TYPES``, the ``BlockType`` literal and the ContentBlock members name
+        the spec's types, in its order."""
+        members = [
+            typing.get_args(typing.get_type_hints(cls)["type"])[0]
+            for cls in typing.get_args(ContentBlock)
+        ]
+
+        assert [list(BLOCK_SPEC)] * 3 == [
+            list(BLOCK_TYPES),
+            list(typing.get_args(BlockType)),
+            members,
+        ]
+
+    def test_media_kinds(self):
+        """The media kinds are the blocks made of one source; tool outputs hold text and
+        media blocks."""
+        assert (("image", "audio", "video"), ("text", "image", "audio", "video")) == (
+            MEDIA_KINDS,
+            OUTPUT_TYPES,
+        )
+
+    @pytest.mark.parametrize("kind", list(BLOCK_SPEC))
+    def test_required_fields_come_first(self, kind):
+        """Each spec entry lists its required fields before its optional ones: the order
+        of the checks and of the JSON Schema's properties."""
+        flags = [field.required for field in BLOCK_SPEC[kind]]
+
+        assert sorted(flags, reverse=True) == flags
+
+
+VALID_BLOCKS = {
+    "text": {"type": "text", "text": "Hi", "thought_signature": "c2ln"},
+    "thinking": {"type": "thinking", "thinking": "Hmm."},
+    "image": {"type": "image", "source": {"type": "url", "url": "https://x/a.png"}},
+    "audio": {"type": "audio", "source": {"type": "base64", "media_type": "audio/wav", "data": ""}},
+    "video": {"type": "video", "source": {"type": "url", "url": "/tmp/a.mp4"}},
+    "tool_use": {"type": "tool_use", "id": "1", "name": "f", "input": {"a": [1]}},
+    "tool_result": {
+        "type": "tool_result",
+        "id": "1",
+        "name": "f",
+        "output": [{"type": "text", "text": "ok"}],
+    },
+}
+
+
+class TestPydantic:
+    """The blocks are pydantic fields on every supported Python (pydantic refuses a
+    ``typing.TypedDict`` before 3.12)."""
+
+    pydantic = pytest.importorskip("pydantic")
+
+    @pytest.mark.parametrize("kind", BLOCK_TYPES)
+    def test_block_field_validates_the_block(self, kind):
+        """A model with a field of the block's class accepts a valid block, returning it
+        as a plain dict equal to it."""
+        model = self.pydantic.create_model("Model", block=(BLOCK_CLASSES[kind], ...))
+
+        dumped = model(block=VALID_BLOCKS[kind]).model_dump()
+
+        assert {"block": VALID_BLOCKS[kind]} == dumped
+
+    def test_missing_required_field_is_refused(self):
+        """A block without a required field fails the model's validation at that field."""
+        model = self.pydantic.create_model("Model", block=(ToolUseBlock, ...))
+
+        with pytest.raises(self.pydantic.ValidationError) as info:
+            model(block={"type": "tool_use", "id": "1", "name": "f"})
+
+        assert [(("block", "input"), "missing")] == [
+            (error["loc"], error["type"]) for error in info.value.errors()
+        ]
+
+    def test_content_block_union_and_json_schema(self):
+        """``list[ContentBlock]`` validates a mixed list, and the model's JSON Schema names
+        every block class."""
+        model = self.pydantic.create_model("Model", content=(list[ContentBlock], ...))
+        content = list(VALID_BLOCKS.values())
+
+        assert (content, {cls.__name__ for cls in BLOCK_CLASSES.values()}) == (
+            model(content=content).model_dump()["content"],
+            set(model.model_json_schema()["$defs"]) - {"Base64Source", "URLSource"},
+        )

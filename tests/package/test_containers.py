@@ -10,7 +10,7 @@ import pickle
 import pytest
 
 from agentmsg import MessageError, Msg
-from agentmsg._containers import CheckedDict, copy_json
+from agentmsg._containers import CheckedDict, copy_blocks, copy_json
 
 LIMA = {"type": "tool_use", "id": "call_1", "name": "get_weather", "input": {"city": "Lima"}}
 
@@ -605,3 +605,55 @@ class TestOneDepthLimit:
         text = '{"name": "A", "role": "user", "content": "Hi", "metadata": {"v": ' + "[" * 100_000
 
         assert "not valid JSON" in str(refused(lambda: Msg.from_json(text)))
+
+
+def _containers_in(value: object) -> list[object]:
+    """Every dict and list inside *value*, itself included."""
+    if isinstance(value, dict):
+        return [value, *(inner for item in value.values() for inner in _containers_in(item))]
+    if isinstance(value, list):
+        return [value, *(inner for item in value for inner in _containers_in(item))]
+    return []
+
+
+ONE_OF_EACH = [
+    {"type": "text", "text": "Hi", "thought_signature": "c2ln"},
+    {"type": "thinking", "thinking": "Hmm.", "signature": "c2ln"},
+    {"type": "image", "source": {"type": "url", "url": "https://x/a.png"}},
+    {"type": "audio", "source": {"type": "base64", "media_type": "audio/wav", "data": ""}},
+    {"type": "video", "source": {"type": "url", "url": "/tmp/a.mp4"}},
+    {"type": "tool_use", "id": "1", "name": "f", "input": {"a": [1, {"b": None}]}},
+    {"type": "tool_result", "id": "1", "name": "f", "output": [{"type": "text", "text": "ok"}]},
+    {"type": "tool_result", "id": "2", "name": "f", "output": {"rows": [[1, 2]]}},
+]
+
+
+class TestCopyBlocks:
+    """copy_blocks, the deep copy of a message's blocks that ``to_dict`` makes."""
+
+    def test_every_block_type_is_copied_deeply(self):
+        """Each block type comes out equal, with no dict or list shared with the original."""
+        blocks = Msg("A", ONE_OF_EACH, "user").to_dict()["content"]
+
+        copied = copy_blocks(blocks)
+
+        shared = {id(item) for item in _containers_in(blocks)} & {
+            id(item) for item in _containers_in(copied)
+        }
+        assert (blocks, set()) == (copied, shared)
+
+    def test_unknown_type_is_refused(self):
+        """A block of a type the spec does not know raises MessageError naming its place,
+        rather than being copied as a media block."""
+        blocks = [
+            {"type": "text", "text": "Hi"},
+            {"type": "no_such_type", "source": {"type": "url", "url": "https://x/a.png"}},
+        ]
+
+        with pytest.raises(MessageError) as info:
+            copy_blocks(blocks)
+
+        assert ("content[1].type", True) == (
+            info.value.path,
+            str(info.value).endswith("not 'no_such_type'."),
+        )

@@ -57,7 +57,8 @@ def sources(draw: st.DrawFn, kind: str) -> dict[str, Any]:
     choice = draw(st.sampled_from(["base64", "http", "data", "file"]))
     if choice == "file":  # an absolute path or a file:// URL (nothing reads it)
         prefix = draw(st.sampled_from(["/", "file:///", "file://localhost/", "C:\\", "d:/"]))
-        return {"type": "url", "url": prefix + draw(st.text(min_size=1, max_size=12)).lstrip("/")}
+        path = draw(st.text(min_size=1, max_size=12)).lstrip("/") or "a"  # "/" alone is no file
+        return {"type": "url", "url": prefix + path}
     if choice == "base64":
         subtype = draw(st.text(min_size=1, max_size=10))
         return {"type": "base64", "media_type": f"{kind}/{subtype}", "data": draw(texts)}
@@ -479,11 +480,69 @@ def damaged_blocks(draw: st.DrawFn) -> Any:
     return block
 
 
+def _exact(value: Any) -> Any:
+    """*value* with every container's type and key order spelled out, so that ``==``
+    tells apart ``{"a": 1, "b": 2}`` and ``{"b": 2, "a": 1}``, or ``"x"`` and a str
+    subclass equal to it."""
+    if isinstance(value, dict):
+        return (type(value), [(_exact(key), _exact(item)) for key, item in value.items()])
+    if isinstance(value, list):
+        return (type(value), [_exact(item) for item in value])
+    return (type(value), value)
+
+
 def _outcome(check: Any) -> Any:
     try:
-        return check()
+        return _exact(check())
     except MessageError as error:
         return ("MessageError", error.path, str(error))
+
+
+class Text(str):
+    """A str subclass, as some frameworks' string enums are."""
+
+
+class SubDict(dict):  # type: ignore[type-arg]
+    """A dict subclass, as ERNIE Bot Agent's ``PluginInfo`` is."""
+
+
+@st.composite
+def reshaped(draw: st.DrawFn, value: Any, depth: int = 0) -> Any:
+    """*value* with its dicts' keys maybe shuffled, and maybe a dict, a key or a str made
+    a subclass of its type (one in a few)."""
+    if type(value) is dict:
+        items = [
+            (Text(key) if draw(st.integers(0, 15)) == 0 else key, draw(reshaped(item, depth + 1)))
+            for key, item in value.items()
+        ]
+        items = draw(st.permutations(items)) if draw(st.booleans()) else items
+        return (SubDict if draw(st.integers(0, 7)) == 0 else dict)(items)
+    if type(value) is list:
+        return [draw(reshaped(item, depth + 1)) for item in value]
+    if type(value) is str and draw(st.integers(0, 7)) == 0:
+        return Text(value)
+    return value
+
+
+def nested(value: Any, depth: int) -> Any:
+    """*value* inside *depth* alternating dicts and lists."""
+    for level in range(depth):
+        value = {"x": value} if level % 2 else [value]
+    return value
+
+
+# Tool calls and results whose JSON nests around the inline checks' depth limit.
+deep_blocks = st.builds(
+    lambda field, value, depth: {
+        "type": "tool_use" if field == "input" else "tool_result",
+        "id": "1",
+        "name": "f",
+        field: {"deep": nested(value, depth)} if field == "input" else nested(value, depth),
+    },
+    st.sampled_from(["input", "output"]),
+    json_scalars | junk,
+    st.integers(0, 40),
+)
 
 
 # A tool result whose output holds blocks of any type: thinking and tool blocks make it
@@ -502,6 +561,19 @@ class TestInlineChecks:
     def test_same_verdict_as_check_block(self, content):
         """check_content accepts what check_block accepts block by block, copies it the
         same way, and rejects the first bad block with the same error."""
+
+        def one_by_one() -> list[Any]:
+            return [check_block(block, f"content[{index}]") for index, block in enumerate(content)]
+
+        assert _outcome(one_by_one) == _outcome(lambda: check_content(content))
+
+    @PROPERTY_SETTINGS
+    @given(st.lists(damaged_blocks() | any_output_results | deep_blocks, max_size=3), st.data())
+    def test_same_copy_whatever_the_key_order_subclasses_or_depth(self, content, data):
+        """With the keys of any dict in any order, some dicts, keys and strings of
+        subclasses and JSON nested up to 40 deep, check_content still gives the verdict of
+        check_block, and the same copy, key order and types included."""
+        content = data.draw(reshaped(content))
 
         def one_by_one() -> list[Any]:
             return [check_block(block, f"content[{index}]") for index, block in enumerate(content)]

@@ -26,12 +26,12 @@ from typing import Any
 
 import nbformat
 import pytest
-from nbclient import NotebookClient
 from sphinx.errors import ExtensionError
 
 import agentmsg
 from _checkout import TUTORIALS
 from _languages import IN_PROGRESS, shown_text
+from _notebooks import kernel_dir, notebook, run_notebook
 from agentmsg_docs.build.lite import build_agentmsg_wheel
 from agentmsg_docs.cards import style_once
 from agentmsg_docs.downloads import (
@@ -47,37 +47,10 @@ from agentmsg_docs.runner import EXAMPLES, data_files
 
 ROOT = Path(__file__).resolve().parents[2]
 LANGS = tuple(language.code for language in LANGUAGES)
-KERNEL = "agentmsg-test-python3"
-CELL_TIMEOUT = 60
-
 #: Seconds each notebook took, printed at the end of the session by ``timings``.
 TIMINGS: dict[str, float] = {}
 
-
-@pytest.fixture(scope="module")
-def kernel_dir(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
-    """A Jupyter data folder with one kernel, ``sys.executable -m ipykernel_launcher``,
-    put first on ``JUPYTER_PATH`` while the module's tests run."""
-    folder = tmp_path_factory.mktemp("jupyter")
-    spec = folder / "kernels" / KERNEL
-    spec.mkdir(parents=True)
-    (spec / "kernel.json").write_text(
-        json.dumps(
-            {
-                "argv": [sys.executable, "-m", "ipykernel_launcher", "-f", "{connection_file}"],
-                "display_name": "Python 3 (agentmsg tests)",
-                "language": "python",
-                "env": {"PYTHONPATH": str(ROOT / "src"), "JUPYTER_PLATFORM_DIRS": "1"},
-            }
-        ),
-        encoding="utf-8",
-    )
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv(
-            "JUPYTER_PATH", os.pathsep.join([str(folder), os.environ.get("JUPYTER_PATH", "")])
-        )
-        patch.setenv("JUPYTER_PLATFORM_DIRS", "1")
-        yield folder
+__all__ = ["kernel_dir"]  # a fixture of _notebooks
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -89,42 +62,6 @@ def timings() -> Iterator[None]:
         print(f"\n{len(TIMINGS)} notebooks ran in {total:.1f}s:")
         for name, seconds in sorted(TIMINGS.items()):
             print(f"  {name:32} {seconds:5.1f}s")
-
-
-def notebook(site: Path, lang: str, name: str) -> Path:
-    """The ``<name>.ipynb`` download of *lang*."""
-    found = sorted((site / lang / "_downloads").glob(f"*/{name}.ipynb"))
-    assert 1 == len(found), f"{lang}: {len(found)} downloads called {name}.ipynb"
-    return found[0]
-
-
-def run_notebook(
-    path: Path, workdir: Path, *, seed: str | None = None, kernel: str = KERNEL
-) -> tuple[nbformat.NotebookNode, str]:
-    """Run every cell of *path* in a fresh *kernel* whose working directory is *workdir*;
-    return the executed notebook (without the cells added here) and the file of the
-    agentmsg the kernel imported. With a *seed*, the cells run inside
-    ``agentmsg.deterministic(seed)``, as the docs build runs the example. A cell that
-    raises raises ``CellExecutionError``."""
-    nb = nbformat.read(path, as_version=4)
-    if seed is not None:
-        # Kept in a name: a block that is collected would leave (its generator closes).
-        code = (
-            f"import agentmsg\n_seeded = agentmsg.deterministic(seed={seed!r})\n_seeded.__enter__()"
-        )
-        nb.cells.insert(0, nbformat.v4.new_code_cell(code))
-    # Afterwards, one more cell reports which agentmsg the kernel imported.
-    nb.cells.append(nbformat.v4.new_code_cell("import agentmsg; print(agentmsg.__file__)"))
-    client = NotebookClient(
-        nb,
-        timeout=CELL_TIMEOUT,
-        kernel_name=kernel,
-        resources={"metadata": {"path": str(workdir)}},
-    )
-    client.execute(cwd=str(workdir))
-    imported = "".join(output.get("text", "") for output in nb.cells[-1].outputs).strip()
-    nb.cells = nb.cells[1 if seed is not None else 0 : -1]
-    return nb, imported
 
 
 @dataclass(frozen=True)

@@ -23,10 +23,10 @@ from _checkout import (
     NEW_PARAGRAPH,
     ROOT,
 )
+from _english import CODE, _is_data, english_words, parameter_names
 from _languages import COMPLETE
 from agentmsg_docs import progress
 from agentmsg_docs.po import entry_states
-from test_language import CODE, _is_data, english_words, parameter_names
 
 #: What marks a block in English, or the notice, in a page's markup; or an element in
 #: English (but the language switcher's link to English, an English page's root and code,

@@ -15,6 +15,7 @@ environment (Sphinx 9 no longer calls a search language's ``init()``)::
 from __future__ import annotations
 
 import json
+import logging
 import shutil
 import subprocess
 from pathlib import Path
@@ -97,8 +98,15 @@ def small_build(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
         encoding="utf-8",
     )
     out = source / "_build"
-    app = Sphinx(source, source, out / "html", out / "doctrees", "html", status=None)
-    app.build(force_all=True)
+    # A Sphinx application sets up the "sphinx" logger for itself (its handlers prefix
+    # warnings, it stops propagating): put it back for the tests that run after this one.
+    logger = logging.getLogger("sphinx")
+    saved = (logger.handlers[:], logger.filters[:], logger.level, logger.propagate)
+    try:
+        app = Sphinx(source, source, out / "html", out / "doctrees", "html", status=None)
+        app.build(force_all=True)
+    finally:
+        logger.handlers[:], logger.filters[:], logger.level, logger.propagate = saved
     text = (out / "html" / "searchindex.js").read_text(encoding="utf-8")
     index: dict[str, Any] = json.loads(text[text.index("(") + 1 : text.rindex(")")])
     index["language_data"] = (out / "html" / "_static" / "language_data.js").read_text("utf-8")

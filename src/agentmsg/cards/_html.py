@@ -20,6 +20,7 @@ import json
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Protocol
 
+from .._blocks import MEDIA_KINDS, OUTPUT_TYPES
 from .._validate import MAX_DEPTH, check_json, is_file_url, is_local_path, is_relative_path
 from ._labels import Size, translated
 from ._labels import gettext as _
@@ -349,7 +350,7 @@ def _output(output: Any) -> str:
     return _value(output)
 
 
-_OUTPUT_BLOCKS = frozenset({"text", "image", "audio", "video"})
+_OUTPUT_BLOCKS = frozenset(OUTPUT_TYPES)
 
 
 def _tool_result(block: Mapping[str, Any]) -> str:
@@ -384,7 +385,7 @@ def _block(block: Mapping[str, Any]) -> str:
             f'<details class="agentmsg-thinking"><summary>{_with_note(title, length)}</summary>'
             f'<div class="agentmsg-text">{escape(thinking)}</div></details>'
         )
-    if kind in ("image", "audio", "video"):
+    if kind in MEDIA_KINDS:
         source = block.get("source")
         return _media(str(kind), source if isinstance(source, dict) else {})
     if kind == "tool_use":

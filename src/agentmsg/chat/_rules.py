@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from .._blocks import MEDIA_KINDS
 from .._containers import DICT_TYPES, LIST_TYPES
 from .._errors import MessageError, TokenCountError
 from .._validate import (
@@ -44,7 +45,6 @@ __all__ = [
     "merge_names",
 ]
 
-MEDIA_KINDS = ("image", "audio", "video")
 _FUNCTION_CALL_KEYS = ("name", "thoughts", "arguments", "id")
 _USAGE_COUNTS = ("prompt_tokens", "completion_tokens", "total_tokens")
 _USAGE_KEYS = (*_USAGE_COUNTS, "plugins")

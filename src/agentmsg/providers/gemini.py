@@ -6,6 +6,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
+from .._blocks import MEDIA_KINDS
 from .._errors import MessageError
 from .._validate import (
     check_array,
@@ -44,7 +45,7 @@ __all__ = ["from_gemini", "to_gemini"]
 
 FORMAT = "Gemini"
 STATE_FORMAT = "gemini"
-_KINDS = ("image", "audio", "video")
+_KINDS = MEDIA_KINDS
 _URLSAFE = str.maketrans("-_", "+/")
 
 

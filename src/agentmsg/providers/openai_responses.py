@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import deque
 from typing import Any
 
+from .._blocks import MEDIA_KINDS
 from .._errors import MessageError
 from .._validate import (
     check_array,
@@ -405,7 +406,7 @@ class _Writer(Report):
                 url = _image_url(self, block, path)
                 if url is not None:
                     parts.append({"type": "input_image", "image_url": url, "detail": "auto"})
-            elif kind in ("image", "audio", "video"):
+            elif kind in MEDIA_KINDS:
                 why = (
                     "Responses system messages hold text only"
                     if kind == "image"
