@@ -639,7 +639,7 @@ def _response(report: Report, turns: Turns, data: dict[str, Any], names: dict[st
         report.drop(
             f"choices[{extra}]",
             "another choice",
-            "a message holds one reply; convert the first choice only",
+            "a message holds one reply, so only the first choice is converted",
             choices[extra],
         )
     turns.metadata = metadata or None
