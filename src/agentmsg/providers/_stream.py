@@ -17,9 +17,60 @@ from .._validate import show
 
 if TYPE_CHECKING:
     from .._message import Msg
-    from ._common import Parsed
+    from ._common import Loss, Parsed
 
-__all__ = ["Stream", "merge_into", "reject"]
+__all__ = ["Stream", "foreign", "merge_into", "reject", "report_unread"]
+
+# Keys that mark an event of each API, to tell a foreign event from a new kind of one.
+_MARKS = {
+    "Chat Completions": frozenset({"choices"}),
+    "Responses": frozenset({"sequence_number"}),
+    "Gemini": frozenset(
+        {"candidates", "usageMetadata", "usage_metadata", "promptFeedback", "prompt_feedback"}
+    ),
+}
+_ANTHROPIC_TYPES = frozenset(
+    {
+        "message_start",
+        "content_block_start",
+        "content_block_delta",
+        "content_block_stop",
+        "message_delta",
+        "message_stop",
+    }
+)
+
+
+def foreign(format: str, event: dict[str, Any]) -> str | None:
+    """The API whose event *event* is, when it is plainly another API's than *format*."""
+    kind = event.get("type")
+    if format != "Anthropic" and kind in _ANTHROPIC_TYPES:
+        return "Anthropic"
+    if format != "Responses" and type(kind) is str and kind.startswith("response."):
+        return "Responses"
+    for api, marks in _MARKS.items():
+        if api != format and not marks.isdisjoint(event):
+            return api
+    return None
+
+
+def report_unread(
+    report: Any, data: dict[str, Any], path: str, read: frozenset[str], what: str
+) -> None:
+    """Report each field of *data* not in *read* that holds something (not None, zero,
+    false or empty): a usage breakdown or an envelope field the conversion has no place
+    for."""
+    for key, value in data.items():
+        if key in read or not value or value in ({}, []):
+            continue
+        if isinstance(value, dict) and not any(value.values()):
+            continue  # a breakdown of zeros says nothing
+        report.drop(
+            f"{path}.{key}" if path else key,
+            f"`{key}` {what}",
+            "agentmsg has no place for it",
+            value,
+        )
 
 
 def reject(format: str, index: int, field: str, value: Any, why: str) -> NoReturn:
@@ -32,19 +83,23 @@ def reject(format: str, index: int, field: str, value: Any, why: str) -> NoRetur
 def merge_into(target: dict[str, Any], update: dict[str, Any]) -> None:
     """Merge a streamed piece of an object into what came before: text is appended,
     lists extended, objects merged the same way, anything else replaced; None is no
-    value."""
+    value. The target owns its lists and objects (they are copied in when first met),
+    so a list grows in place: merging n pieces costs their length, not n copies."""
     for key, value in update.items():
         if value is None:
             continue
         old: Any = target.get(key)
         if type(value) is str and type(old) is str:
             target[key] = old + value
-        elif isinstance(value, list) and isinstance(old, list):
-            target[key] = [*old, *value]
-        elif isinstance(value, dict) and isinstance(old, dict):
-            merged = dict(old)
-            merge_into(merged, value)
-            target[key] = merged
+        elif isinstance(value, list):
+            if isinstance(old, list):
+                old.extend(value)
+            else:
+                target[key] = list(value)
+        elif isinstance(value, dict):
+            if not isinstance(old, dict):
+                old = target[key] = {}
+            merge_into(old, value)
         else:
             target[key] = value
 
@@ -57,13 +112,15 @@ class Stream:
     (``_convert``).
     """
 
-    __slots__ = ("_count", "_partial")
+    __slots__ = ("_count", "_losses", "_partial")
     _FORMAT: ClassVar[str] = ""
     _LAST: ClassVar[str] = ""
 
     def __init__(self) -> None:
         self._count = 0
         self._partial: Msg | None = None
+        # What the stream itself could not carry (a cut tool input, an unknown event).
+        self._losses: list[Loss] = []
 
     def add(self, event: Any) -> None:
         """Take the next event of the stream.
@@ -133,7 +190,14 @@ class Stream:
             snapshot = self._snapshot()
             if snapshot is None:
                 return None
-            messages = self._convert(snapshot, False).messages
+            try:
+                messages = self._convert(snapshot, False).messages
+            except MessageError:
+                # Every event was checked when it came; what the conversion still
+                # refuses of a reply half come (an empty id, say) shows as nothing yet.
+                messages = []
+            except RecursionError:
+                messages = []
             if messages:
                 partial = self._shown(messages[0])
             else:  # nothing of the reply has come yet
@@ -165,7 +229,27 @@ class Stream:
                 f"({self._LAST}); read `msg` for the reply so far."
             )
             raise MessageError(msg, f"events[{self._count}]")
-        return self._convert(snapshot, strict)
+        parsed = self._convert(snapshot, strict)
+        losses = self._losses
+        if not losses:
+            return parsed
+        if strict:
+            loss = losses[0]
+            msg = f"`{loss.path}`: {loss.what} cannot be carried (strict mode): {loss.why}."
+            raise MessageError(msg, loss.path)
+        from ._common import Parsed
+
+        return Parsed(parsed.messages, (*parsed.losses, *losses))
+
+    def _lose(self, path: str, what: str, why: str) -> None:
+        from ._common import Loss
+
+        self._losses.append(Loss(path, what, why))
+
+    def _refuse_foreign(self, event: dict[str, Any], index: int) -> None:
+        api = foreign(self._FORMAT, event)
+        if api is not None:
+            reject(self._FORMAT, index, "", event, f"it is an event of {api}, not of this stream")
 
     def __repr__(self) -> str:
         state = "done" if self._ended() else "open"

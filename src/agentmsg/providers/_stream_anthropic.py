@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any
 
+from .._validate import show
 from ._stream import Stream, reject
 from .anthropic import from_anthropic
 
@@ -21,6 +22,36 @@ _DELTAS: dict[str, tuple[str, tuple[str, ...]]] = {
     "thinking_delta": ("thinking", ("thinking",)),
     "input_json_delta": ("partial_json", ("tool_use", "server_tool_use", "mcp_tool_use")),
 }
+
+
+# The fields of a starting block that must be text when given.
+_TEXT_FIELDS = {
+    "text": ("text",),
+    "thinking": ("thinking", "signature"),
+    "tool_use": ("id", "name"),
+    "redacted_thinking": ("data",),
+}
+_KNOWN = frozenset(
+    {
+        "message_start",
+        "content_block_start",
+        "content_block_delta",
+        "content_block_stop",
+        "message_delta",
+        "message_stop",
+    }
+)
+
+
+def _check_usage(usage: Any, index: int, path: str) -> None:
+    if usage is None:
+        return
+    if not isinstance(usage, dict):
+        reject(FORMAT, index, path, usage, "it must be an object")
+    for key in ("input_tokens", "output_tokens"):
+        value = usage.get(key)
+        if value is not None and (type(value) is not int or value < 0):
+            reject(FORMAT, index, f"{path}.{key}", value, "it must be an integer >= 0")
 
 
 class AnthropicStream(Stream):
@@ -84,7 +115,18 @@ class AnthropicStream(Stream):
             return
         if kind == "error":
             error = event.get("error")
-            reject(FORMAT, index, "error", error, "the API ended the stream with an error")
+            message = error.get("message", error) if isinstance(error, dict) else error
+            reject(
+                FORMAT, index, "error.message", message, "the API ended the stream with an error"
+            )
+        if kind not in _KNOWN:
+            self._refuse_foreign(event, index)
+            if type(kind) is not str or not kind:
+                reject(FORMAT, index, "type", kind, "an Anthropic stream event has a `type`")
+            # The API may add event types (its versioning policy says clients tolerate
+            # them): the event is passed over and said.
+            self._lose(f"events[{index}]", f"{kind!r} event", "agentmsg does not know this event")
+            return
         if self._stopped:
             reject(FORMAT, index, "type", kind, "it comes after message_stop")
         if kind == "message_start":
@@ -96,9 +138,20 @@ class AnthropicStream(Stream):
             content = message.get("content") or []
             if not isinstance(content, list):
                 reject(FORMAT, index, "message.content", content, "it must be a list")
+            for position, block in enumerate(content):
+                if not isinstance(block, dict) or type(block.get("type")) is not str:
+                    here = f"message.content[{position}]"
+                    reject(FORMAT, index, here, block, "it must be an object with a `type`")
+            usage = message.get("usage")
+            _check_usage(usage, index, "message.usage")
+            for key in ("id", "model", "stop_reason"):
+                value = message.get(key)
+                if value is not None and type(value) is not str:
+                    reject(FORMAT, index, f"message.{key}", value, "it must be text")
+            if message.get("role") not in (None, "assistant"):
+                reject(FORMAT, index, "message.role", message["role"], "a reply is 'assistant'")
             message = dict(message)
             self._blocks = list(content)
-            usage = message.get("usage")
             if isinstance(usage, dict):
                 message["usage"] = dict(usage)
             self._message = message
@@ -110,14 +163,20 @@ class AnthropicStream(Stream):
         elif kind == "content_block_stop":
             self._stop(event, index)
         elif kind == "message_delta":
-            if self._open is not None:
-                reject(FORMAT, index, "type", kind, f"content block {self._open} is still open")
             if self._delta_seen:
                 reject(FORMAT, index, "type", kind, "a second message_delta: a duplicated event")
             delta = event.get("delta") or {}
             usage = event.get("usage") or {}
-            if not isinstance(delta, dict) or not isinstance(usage, dict):
-                reject(FORMAT, index, "delta", delta, "a message_delta holds objects")
+            if not isinstance(delta, dict):
+                reject(FORMAT, index, "delta", delta, "it must be an object")
+            _check_usage(usage, index, "usage")
+            for key in ("stop_reason", "stop_sequence"):
+                value = delta.get(key)
+                if value is not None and type(value) is not str:
+                    reject(FORMAT, index, f"delta.{key}", value, "it must be text")
+            if self._open is not None:
+                # Cut by max_tokens: the open block gets no content_block_stop.
+                self._cut(index)
             message = self._message
             for key, value in delta.items():
                 if value is not None:
@@ -131,10 +190,28 @@ class AnthropicStream(Stream):
             self._delta_seen = True
         elif kind == "message_stop":
             if self._open is not None:
-                reject(FORMAT, index, "type", kind, f"content block {self._open} is still open")
+                self._cut(index)
             self._stopped = True
-        else:
-            reject(FORMAT, index, "type", kind, "it is not an Anthropic stream event")
+
+    def _cut(self, index: int) -> None:
+        """Close the open block of a reply cut short; its tool input so far is said."""
+        number = self._open
+        assert number is not None  # callers check it
+        block = self._blocks[number]
+        text = "".join(self._parts)
+        if block["type"] in _DELTAS["input_json_delta"][1] and text:
+            try:
+                json.loads(text)
+            except (ValueError, RecursionError):
+                self._parts = []
+                self._lose(
+                    f"content[{number}].input",
+                    "cut tool input",
+                    f"the reply stopped before its input was whole JSON; it was {show(text)}",
+                )
+        self._blocks[number] = self._finish(block, index)
+        self._open = None
+        self._parts = []
 
     def _start(self, event: dict[str, Any], index: int) -> None:
         number = event.get("index")
@@ -153,6 +230,12 @@ class AnthropicStream(Stream):
         block = event.get("content_block")
         if not isinstance(block, dict) or type(block.get("type")) is not str:
             reject(FORMAT, index, "content_block", block, "it must be an object with a `type`")
+        for field in _TEXT_FIELDS.get(block["type"], ()):
+            value = block.get(field)
+            if value is not None and type(value) is not str:
+                reject(FORMAT, index, f"content_block.{field}", value, "it must be text")
+        if block["type"] == "tool_use" and not isinstance(block.get("input", {}), dict):
+            reject(FORMAT, index, "content_block.input", block["input"], "it must be an object")
         block = dict(block)
         if block["type"] in _DELTAS["input_json_delta"][1]:
             # The pieces make the whole input; the start holds an empty one.
@@ -177,8 +260,10 @@ class AnthropicStream(Stream):
         if not isinstance(delta, dict):
             reject(FORMAT, index, "delta", delta, "it must be an object")
         kind = delta.get("type")
+        if type(kind) is not str:
+            reject(FORMAT, index, "delta.type", kind, "a delta has a `type`")
         block = self._blocks[number]
-        entry = _DELTAS.get(kind)  # type: ignore[arg-type]
+        entry = _DELTAS.get(kind)
         if entry is not None:
             field, fits = entry
             piece = delta.get(field)
@@ -198,9 +283,20 @@ class AnthropicStream(Stream):
             citation = delta.get("citation")
             if block["type"] != "text":
                 reject(FORMAT, index, "delta.type", kind, f"block {number} is a {block['type']}")
-            block["citations"] = [*(block.get("citations") or []), citation]
+            if not isinstance(citation, dict):
+                reject(FORMAT, index, "delta.citation", citation, "it must be an object")
+            citations = block.get("citations")
+            if type(citations) is not list:
+                citations = block["citations"] = []
+            citations.append(citation)
         else:
-            reject(FORMAT, index, "delta.type", kind, "it is not a content block delta")
+            # A new kind of delta (compaction_delta): its text fields grow the block's,
+            # the rest replace them; the conversion says what it cannot carry.
+            for key, value in delta.items():
+                if key == "type" or value is None:
+                    continue
+                old = block.get(key)
+                block[key] = old + value if type(old) is str and type(value) is str else value
 
     def _stop(self, event: dict[str, Any], index: int) -> None:
         given = event.get("index")

@@ -17,6 +17,12 @@ FORMAT = "Chat Completions"
 _NOT_KEPT = frozenset({"choices", "usage", "object", "obfuscation"})
 _SAME = ("id", "model")
 _QUICK_KEYS = frozenset({"choices", "usage", "object", "obfuscation"})
+# A differing id is taken when these are the first chunk's.
+_ALSO = ("model", "created")
+# A chunk has one of these at least.
+_MARKS = frozenset({"choices", "usage", "object", "id"})
+# The fields of a message's audio that are replaced, not appended to, by a later piece.
+_AUDIO_TEXT = frozenset({"data", "transcript"})
 
 
 class _Choice:
@@ -120,13 +126,15 @@ class OpenAIChatStream(Stream):
         head = self._head
         # Most chunks bring one more piece of text: take it with the fewest checks
         # that still catch a chunk of another stream or out of its place.
-        if head is not None and not self._closed and self._keys.issuperset(event):
-            choices = event["choices"]
+        if head is not None and self._keys.issuperset(event):
+            choices = event.get("choices")
             if type(choices) is list and len(choices) == 1:
                 choice = choices[0]
                 delta = choice.get("delta") if type(choice) is dict else None
+                number = choice.get("index", 0) if type(choice) is dict else None
                 if (
                     type(delta) is dict
+                    and type(number) is int
                     and len(delta) == 1
                     and choice.get("finish_reason") is None
                     and not choice.get("logprobs")
@@ -136,7 +144,7 @@ class OpenAIChatStream(Stream):
                     and event.get("object") == "chat.completion.chunk"
                 ):
                     text = delta.get("content")
-                    state = self._choices.get(choice.get("index", 0))
+                    state = self._choices.get(number)
                     if state is not None and state.finish is None:
                         if type(text) is str and state.content is not None:
                             state.content.append(text)
@@ -146,26 +154,36 @@ class OpenAIChatStream(Stream):
                         if type(fragments) is list and len(fragments) == 1:
                             fragment = fragments[0]
                             function = fragment.get("function") if type(fragment) is dict else None
-                            number = fragment["index"] if type(function) is dict else None
+                            call = fragment.get("index") if type(function) is dict else None
                             if (
-                                type(number) is int
-                                and 0 <= number < len(state.calls)
+                                type(call) is int
+                                and 0 <= call < len(state.calls)
                                 and len(fragment) == 2
                                 and len(function) == 1  # type: ignore[arg-type]
                                 and type(function.get("arguments")) is str  # type: ignore[union-attr]
                             ):
-                                state.calls[number][3].append(function["arguments"])  # type: ignore[index]
+                                state.calls[call][3].append(function["arguments"])  # type: ignore[index]
                                 return
+        self._refuse_foreign(event, index)
+        error = event.get("error")
+        if error is not None:
+            message = error.get("message") if isinstance(error, dict) else error
+            reject(FORMAT, index, "error", message, "the API ended the stream with an error")
+        if _MARKS.isdisjoint(event):
+            reject(FORMAT, index, "", event, "it is not a Chat Completions chunk")
         kind = event.get("object")
         if kind is not None and kind != "chat.completion.chunk" and kind != "":
             reject(FORMAT, index, "object", kind, "a stream holds 'chat.completion.chunk' objects")
         if head is not None:
             for key in _SAME:
                 value = event.get(key)
-                if value and head.get(key) and value != head[key]:
-                    reject(FORMAT, index, key, value, f"the stream's first chunk has {head[key]!r}")
-            if self._closed:
-                reject(FORMAT, index, "", event, "the reply ended with its usage chunk")
+                if not value or not head.get(key) or value == head[key]:
+                    continue
+                # Some servers give each chunk its own id: the same model at the same
+                # second is the same stream.
+                if key == "id" and all(event.get(same) == head.get(same) for same in _ALSO):
+                    continue
+                reject(FORMAT, index, key, value, f"the stream's first chunk has {head[key]!r}")
         choices = event.get("choices")
         if choices is None:
             choices = ()
@@ -180,7 +198,9 @@ class OpenAIChatStream(Stream):
         if head is None:
             head = self._head = {}
         for key, value in event.items():
-            if value is not None and key not in _NOT_KEPT:
+            if value is not None and key not in _NOT_KEPT and (value != "" or key not in head):
+                if key in _SAME and key in head and head[key]:
+                    continue  # the first chunk's id and model stand
                 head[key] = value
         # The keys a text chunk may have for the quick way: those seen with a value.
         self._keys = frozenset(head) | _QUICK_KEYS
@@ -188,7 +208,9 @@ class OpenAIChatStream(Stream):
             self._apply(choice)
         if usage is not None:
             self._usage = usage
-            self._closed = not choices and self._ended()
+            if not choices:
+                # The usage chunk comes last: audio streams may send no finish reason.
+                self._closed = True
 
     def _check(self, choice: Any, position: int, index: int) -> None:
         where = f"choices[{position}]"
@@ -203,17 +225,25 @@ class OpenAIChatStream(Stream):
             delta = {}
         elif not isinstance(delta, dict):
             reject(FORMAT, index, f"{where}.delta", delta, "a delta is an object")
-        if state is not None and state.finish is not None:
-            if choice.get("finish_reason") is not None:
-                reject(
-                    FORMAT,
-                    index,
-                    f"{where}.finish_reason",
-                    choice["finish_reason"],
-                    f"choice {number} had finished already: a duplicated chunk",
-                )
-            if any(value for value in delta.values()):
-                reject(FORMAT, index, f"{where}.delta", delta, f"choice {number} had finished")
+        # A finished choice may still get pieces: some servers repeat the finish reason
+        # on every chunk, or send a last one with empty fields; the last reason stands.
+        finish = choice.get("finish_reason")
+        if finish is not None and type(finish) is not str:
+            reject(FORMAT, index, f"{where}.finish_reason", finish, "it must be text")
+        for key in ("content", "refusal", "role"):
+            value = delta.get(key)
+            if value is not None and type(value) is not str:
+                reject(FORMAT, index, f"{where}.delta.{key}", value, "it must be text")
+        audio = delta.get("audio")
+        if audio is not None and not isinstance(audio, dict):
+            reject(FORMAT, index, f"{where}.delta.audio", audio, "it must be an object")
+        logprobs = choice.get("logprobs")
+        if logprobs is not None:
+            if not isinstance(logprobs, dict):
+                reject(FORMAT, index, f"{where}.logprobs", logprobs, "it must be an object")
+            for key, value in logprobs.items():
+                if value is not None and not isinstance(value, list):
+                    reject(FORMAT, index, f"{where}.logprobs.{key}", value, "it must be a list")
         calls = delta.get("tool_calls")
         if calls is None:
             return
@@ -241,6 +271,9 @@ class OpenAIChatStream(Stream):
             arguments = function.get("arguments")
             if arguments is not None and type(arguments) is not str:
                 reject(FORMAT, index, f"{here}.function.arguments", arguments, "it must be text")
+            kind = fragment.get("type")
+            if kind is not None and type(kind) is not str:
+                reject(FORMAT, index, f"{here}.type", kind, "it must be text")
             if call == started:
                 if type(call_id) is not str or not call_id:
                     reject(
@@ -296,6 +329,17 @@ class OpenAIChatStream(Stream):
                         state.refusal.append(value)
                 elif key == "role":
                     state.role = value
+                elif key == "audio":
+                    # The id comes with every piece: only the audio and its words grow.
+                    audio = state.extra.get("audio")
+                    if audio is None:
+                        audio = state.extra["audio"] = {}
+                    for field, piece in value.items():
+                        old = audio.get(field)
+                        if field in _AUDIO_TEXT and type(piece) is str and type(old) is str:
+                            audio[field] = old + piece
+                        elif piece is not None:
+                            audio[field] = piece
                 else:
                     merge_into(state.extra, {key: value})
         logprobs = choice.get("logprobs")
@@ -305,8 +349,9 @@ class OpenAIChatStream(Stream):
             merge_into(state.logprobs, logprobs)
         finish = choice.get("finish_reason")
         if finish is not None:
+            if state.finish is None:
+                self._finished += 1
             state.finish = finish
-            self._finished += 1
 
     @staticmethod
     def _calls(state: _Choice, fragments: list[dict[str, Any]]) -> None:
@@ -333,6 +378,8 @@ class OpenAIChatStream(Stream):
                 calls[number][3].append(arguments)
 
     def _ended(self) -> bool:
+        if self._closed and self._head is not None:
+            return True
         return bool(self._choices) and self._finished == len(self._choices)
 
     def _snapshot(self) -> dict[str, Any] | None:
@@ -340,6 +387,10 @@ class OpenAIChatStream(Stream):
         if head is None:
             return None
         response: dict[str, Any] = dict(head)
+        if not response.get("id"):
+            response.pop("id", None)  # Azure's first chunk: an empty id, no reply yet
+        if not response.get("model"):
+            response.pop("model", None)
         response["object"] = "chat.completion"
         response["choices"] = [
             self._choices[number].dump(number) for number in sorted(self._choices)
