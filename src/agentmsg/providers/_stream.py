@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from .._message import Msg
     from ._common import Loss, Parsed
 
-__all__ = ["Stream", "foreign", "merge_into", "reject", "report_unread"]
+__all__ = ["Stream", "foreign", "merge_into", "reject", "report_counts"]
 
 # Keys that mark an event of each API, to tell a foreign event from a new kind of one.
 _MARKS = {
@@ -44,9 +44,11 @@ _ANTHROPIC_TYPES = frozenset(
 def foreign(format: str, event: dict[str, Any]) -> str | None:
     """The API whose event *event* is, when it is plainly another API's than *format*."""
     kind = event.get("type")
+    if type(kind) is not str:
+        kind = None
     if format != "Anthropic" and kind in _ANTHROPIC_TYPES:
         return "Anthropic"
-    if format != "Responses" and type(kind) is str and kind.startswith("response."):
+    if format != "Responses" and kind is not None and kind.startswith("response."):
         return "Responses"
     for api, marks in _MARKS.items():
         if api != format and not marks.isdisjoint(event):
@@ -54,23 +56,23 @@ def foreign(format: str, event: dict[str, Any]) -> str | None:
     return None
 
 
-def report_unread(
-    report: Any, data: dict[str, Any], path: str, read: frozenset[str], what: str
-) -> None:
-    """Report each field of *data* not in *read* that holds something (not None, zero,
-    false or empty): a usage breakdown or an envelope field the conversion has no place
-    for."""
-    for key, value in data.items():
-        if key in read or not value or value in ({}, []):
+def report_counts(report: Any, usage: dict[str, Any], path: str, read: frozenset[str]) -> None:
+    """Report each count of a usage object that the conversion does not read (cached,
+    reasoning, thinking tokens, server tool uses): a number above zero, or an object of
+    counts not all zero. A response reader calls it, so a stream and its unstreamed
+    response say the same."""
+    for key, value in usage.items():
+        if key in read or not _counts_something(value):
             continue
-        if isinstance(value, dict) and not any(value.values()):
-            continue  # a breakdown of zeros says nothing
         report.drop(
-            f"{path}.{key}" if path else key,
-            f"`{key}` {what}",
-            "agentmsg has no place for it",
-            value,
+            f"{path}.{key}", f"`{key}` count", "agentmsg's token usage has no place for it", value
         )
+
+
+def _counts_something(value: Any) -> bool:
+    if isinstance(value, dict):
+        return any(_counts_something(item) for item in value.values())
+    return type(value) in (int, float) and value > 0
 
 
 def reject(format: str, index: int, field: str, value: Any, why: str) -> NoReturn:

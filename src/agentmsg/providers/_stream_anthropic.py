@@ -119,7 +119,7 @@ class AnthropicStream(Stream):
             reject(
                 FORMAT, index, "error.message", message, "the API ended the stream with an error"
             )
-        if kind not in _KNOWN:
+        if type(kind) is not str or kind not in _KNOWN:
             self._refuse_foreign(event, index)
             if type(kind) is not str or not kind:
                 reject(FORMAT, index, "type", kind, "an Anthropic stream event has a `type`")

@@ -21,6 +21,17 @@ _KEYS: dict[str, str] = {}
 _NAMES: dict[tuple[str, ...], tuple[str, ...] | None] = {}
 _SAME = ("response_id", "model_version")
 _TEXT_KEYS = frozenset({"text", "thought", "thought_signature"})
+# A piece has one of these at least.
+_MARKS = frozenset(
+    {
+        "candidates",
+        "usage_metadata",
+        "prompt_feedback",
+        "model_version",
+        "response_id",
+        "create_time",
+    }
+)
 _QUICK_CANDIDATE = frozenset({"content", "index"})
 
 
@@ -29,6 +40,104 @@ def _key(key: str) -> str:
     if len(_KEYS) < 4096:  # the keys of one API are few
         _KEYS[key] = name
     return name
+
+
+_STREAMED = frozenset({"partial_args", "will_continue"})
+_PATH = re.compile(r"\.([A-Za-z_][A-Za-z0-9_]*)|\[(\d+)\]|\['([^']*)'\]|\[\"([^\"]*)\"\]")
+
+
+def _check_call(call: dict[str, Any], index: int, where: str) -> dict[str, Any]:
+    """A function call in snake_case, its streamed argument pieces checked."""
+    call = _snake(call)
+    pieces = call.get("partial_args")
+    if pieces is not None:
+        if not isinstance(pieces, list):
+            reject(FORMAT, index, f"{where}.partial_args", pieces, "it must be a list")
+        checked = []
+        for number, piece in enumerate(pieces):
+            here = f"{where}.partial_args[{number}]"
+            if not isinstance(piece, dict):
+                reject(FORMAT, index, here, piece, "it must be an object")
+            piece = _snake(piece)
+            path = piece.get("json_path")
+            if type(path) is not str or _steps(path) is None:
+                reject(
+                    FORMAT,
+                    index,
+                    f"{here}.json_path",
+                    path,
+                    "it must be a JSON path such as '$.a[0].b'",
+                )
+            checked.append(piece)
+        call = {**call, "partial_args": checked}
+    for key in ("name", "id"):
+        value = call.get(key)
+        if value is not None and type(value) is not str:
+            reject(FORMAT, index, f"{where}.{key}", value, "it must be text")
+    args = call.get("args")
+    if args is not None and not isinstance(args, dict):
+        reject(FORMAT, index, f"{where}.args", args, "it must be an object")
+    return call
+
+
+def _steps(path: str) -> list[str | int] | None:
+    """The keys and indexes of a JSON path (``$.a[0]['b']``), or None if it is not one."""
+    if not path.startswith("$"):
+        return None
+    steps: list[str | int] = []
+    at = 1
+    while at < len(path):
+        found = _PATH.match(path, at)
+        if found is None:
+            return None
+        name, number, quoted, doubled = found.groups()
+        steps.append(int(number) if number is not None else (name or quoted or doubled or ""))
+        at = found.end()
+    return steps or None
+
+
+def _set_path(args: dict[str, Any], piece: dict[str, Any]) -> None:
+    """Put one streamed argument piece at its path: text pieces of one path append."""
+    steps = _steps(piece["json_path"])
+    assert steps is not None  # checked with the event
+    holder: Any = args
+    for step, following in zip(steps, [*steps[1:], None], strict=True):
+        if following is None:
+            break
+        empty: Any = [] if type(following) is int else {}
+        if type(step) is int:
+            if not isinstance(holder, list):
+                return
+            while len(holder) <= step:
+                holder.append(None)
+            if not isinstance(holder[step], (dict, list)):
+                holder[step] = empty
+            holder = holder[step]
+        else:
+            if not isinstance(holder, dict):
+                return
+            if not isinstance(holder.get(step), (dict, list)):
+                holder[step] = empty
+            holder = holder[step]
+    last = steps[-1]
+    if "string_value" in piece:
+        value: Any = piece["string_value"]
+    elif "number_value" in piece:
+        value = piece["number_value"]
+    elif "bool_value" in piece:
+        value = piece["bool_value"]
+    else:
+        value = None
+    if type(last) is int:
+        if not isinstance(holder, list):
+            return
+        while len(holder) <= last:
+            holder.append(None)
+        old = holder[last]
+        holder[last] = old + value if type(old) is str and type(value) is str else value
+    elif isinstance(holder, dict):
+        old = holder.get(last)
+        holder[last] = old + value if type(old) is str and type(value) is str else value
 
 
 def _snake(data: dict[str, Any]) -> dict[str, Any]:
@@ -47,9 +156,11 @@ def _snake(data: dict[str, Any]) -> dict[str, Any]:
 class _Candidate:
     """One candidate so far: its parts (a run of text pieces grows the last one)."""
 
-    __slots__ = ("extra", "finish", "parts", "role", "texts")
+    __slots__ = ("call", "extra", "finish", "parts", "role", "texts")
 
     def __init__(self) -> None:
+        # The function call whose arguments are still streaming (willContinue), if any.
+        self.call: dict[str, Any] | None = None
         self.parts: list[dict[str, Any]] = []
         # The pieces of the last part while it is text that may still grow, else None.
         self.texts: list[str] | None = None
@@ -126,7 +237,16 @@ class GeminiStream(Stream):
                     head[_KEYS.get(key) or _key(key)] = value
             self._candidates[0].texts.append(text)  # type: ignore[union-attr]
             return
+        self._refuse_foreign(event, index)
+        if "error" in event:
+            error = event["error"]
+            message = error.get("message", error) if isinstance(error, dict) else error
+            reject(
+                FORMAT, index, "error.message", message, "the API ended the stream with an error"
+            )
         event = _snake(event)
+        if _MARKS.isdisjoint(event):
+            reject(FORMAT, index, "", event, "it is not a Gemini response piece")
         if head is not None:
             for key in _SAME:
                 value = event.get(key)
@@ -203,29 +323,22 @@ class GeminiStream(Stream):
                 here = f"{where}.content.parts[{place}].text"
                 reject(FORMAT, index, here, text, "it must be text")
             call = part.get("function_call")
-            if isinstance(call, dict) and any(
-                key in call
-                for key in ("partial_args", "partialArgs", "will_continue", "willContinue")
-            ):
-                here = f"{where}.content.parts[{place}].function_call"
-                why = (
-                    "function-call arguments streamed in pieces are not supported: ask for "
-                    "whole function calls"
-                )
-                reject(FORMAT, index, here, call, why)
+            if call is not None:
+                if not isinstance(call, dict):
+                    here = f"{where}.content.parts[{place}].function_call"
+                    reject(FORMAT, index, here, call, "it must be an object")
+                part = {
+                    **part,
+                    "function_call": _check_call(
+                        call, index, f"{where}.content.parts[{place}].function_call"
+                    ),
+                }
             checked.append(part)
-        state = self._candidates.get(number)
-        if state is not None and state.finish is not None:
-            if checked:
-                reject(FORMAT, index, f"{where}.content.parts", parts, f"candidate {number} ended")
-            if candidate.get("finish_reason") is not None:
-                reject(
-                    FORMAT,
-                    index,
-                    f"{where}.finish_reason",
-                    candidate["finish_reason"],
-                    f"candidate {number} had finished already: a duplicated piece",
-                )
+        finish = candidate.get("finish_reason")
+        if finish is not None and type(finish) is not str:
+            reject(FORMAT, index, f"{where}.finish_reason", finish, "it must be text")
+        # Gemini may send the finish reason before the last piece, or on every piece:
+        # later parts still count, and the last reason stands.
         if content.get("role") not in (None, "model"):
             reject(FORMAT, index, f"{where}.content.role", content["role"], "a reply is 'model'")
         return number, candidate, checked
@@ -235,6 +348,13 @@ class GeminiStream(Stream):
         if state is None:
             state = self._candidates[number] = _Candidate()
         for part in parts:
+            call = part.get("function_call")
+            if (
+                call is not None
+                and (state.call is not None or _STREAMED.intersection(call))
+                and self._call_piece(state, part, call)
+            ):
+                continue
             text = part.get("text")
             texts = state.texts
             if (
@@ -273,6 +393,29 @@ class GeminiStream(Stream):
                 merge_into(state.extra, {key: value})
             else:
                 state.extra[key] = value
+
+    @staticmethod
+    def _call_piece(state: _Candidate, part: dict[str, Any], call: dict[str, Any]) -> bool:
+        """Take one piece of a function call streamed in pieces; False when *call* is a
+        whole call of its own."""
+        open_call = state.call
+        pieces = call.get("partial_args") or ()
+        more = bool(call.get("will_continue"))
+        if open_call is None:
+            if state.texts is not None and len(state.texts) > 1:
+                state.parts[-1] = {**state.parts[-1], "text": "".join(state.texts)}
+            state.texts = None
+            whole = {key: value for key, value in call.items() if key not in _STREAMED}
+            whole["args"] = dict(whole.get("args") or {})
+            state.parts.append({**part, "function_call": whole})
+            open_call = whole
+        elif call.get("name") and call["name"] != open_call.get("name") and not pieces and not more:
+            state.call = None
+            return False  # a new whole call after the streamed one
+        for piece in pieces:
+            _set_path(open_call["args"], piece)
+        state.call = open_call if more else None
+        return True
 
     def _ended(self) -> bool:
         candidates = self._candidates

@@ -17,8 +17,6 @@ FORMAT = "Chat Completions"
 _NOT_KEPT = frozenset({"choices", "usage", "object", "obfuscation"})
 _SAME = ("id", "model")
 _QUICK_KEYS = frozenset({"choices", "usage", "object", "obfuscation"})
-# A differing id is taken when these are the first chunk's.
-_ALSO = ("model", "created")
 # A chunk has one of these at least.
 _MARKS = frozenset({"choices", "usage", "object", "id"})
 # The fields of a message's audio that are replaced, not appended to, by a later piece.
@@ -179,11 +177,10 @@ class OpenAIChatStream(Stream):
                 value = event.get(key)
                 if not value or not head.get(key) or value == head[key]:
                     continue
-                # Some servers give each chunk its own id: the same model at the same
-                # second is the same stream.
-                if key == "id" and all(event.get(same) == head.get(same) for same in _ALSO):
-                    continue
                 reject(FORMAT, index, key, value, f"the stream's first chunk has {head[key]!r}")
+            if self._closed and event.get("choices"):
+                # After the usage chunk only fields of the whole reply come (moderation).
+                reject(FORMAT, index, "", event, "the reply ended with its usage chunk")
         choices = event.get("choices")
         if choices is None:
             choices = ()

@@ -36,6 +36,10 @@ _PART_EVENTS = {
 }
 
 
+_OPENING = frozenset({"response.in_progress", "response.queued"})
+_KNOWN = frozenset({"error"})
+
+
 class _Item:
     """One output item so far: the item, and the growing text of each of its parts."""
 
@@ -126,10 +130,21 @@ class OpenAIResponsesStream(Stream):
         number = event.get("sequence_number")
         expected = self._next
         if kind == "error":
-            reject(FORMAT, index, "message", event.get("message"), "the API reported an error")
-        if type(number) is not int:
-            reject(FORMAT, index, "sequence_number", number, "every event has one (an integer)")
-        if expected is not None and number != expected:
+            error = event.get("error")
+            message = event.get("message")
+            if message is None and isinstance(error, dict):
+                message = error.get("message", error)
+            reject(FORMAT, index, "message", message, "the API reported an error")
+        if type(kind) is not str or (kind not in _KNOWN and not kind.startswith("response.")):
+            self._refuse_foreign(event, index)
+            if type(kind) is not str or not kind:
+                reject(FORMAT, index, "type", kind, "a Responses stream event has a `type`")
+        if number is None:
+            # The API reference's own examples have none: order is then not checked.
+            pass
+        elif type(number) is not int:
+            reject(FORMAT, index, "sequence_number", number, "it must be an integer")
+        elif expected is not None and number != expected:
             if number < expected:
                 why = f"event {number} had come already: a duplicated or late event"
             else:
@@ -152,6 +167,9 @@ class OpenAIResponsesStream(Stream):
         elif kind == "response.created":
             if self._response is not None:
                 reject(FORMAT, index, "type", kind, "a second response.created: another stream's")
+            self._response = self._envelope(event, index, kind)
+        elif kind in _OPENING:
+            # A stream resumed with starting_after begins here, without response.created.
             self._response = self._envelope(event, index, kind)
         elif self._response is None:
             reject(FORMAT, index, "type", kind, "the stream starts with response.created")
@@ -196,19 +214,28 @@ class OpenAIResponsesStream(Stream):
             entry.arguments = [arguments]
         elif kind in _FINAL:
             self._final = self._envelope(event, index, kind)
-        elif kind == "response.in_progress" or kind == "response.queued":
-            self._response = self._envelope(event, index, kind)
         elif type(kind) is str and kind.startswith("response."):
             if "output_index" in event:
                 self._item(event, index)
+        elif type(kind) is str and kind:
+            # A new kind of event: passed over, and said.
+            self._lose(f"events[{index}]", f"{kind!r} event", "agentmsg does not know this event")
         else:
-            reject(FORMAT, index, "type", kind, "it is not a Responses stream event")
-        self._next = number + 1
+            reject(FORMAT, index, "type", kind, "a Responses stream event has a `type`")
+        if number is not None:
+            self._next = number + 1
 
     def _envelope(self, event: dict[str, Any], index: int, kind: str) -> dict[str, Any]:
         response = event.get("response")
         if not isinstance(response, dict):
             reject(FORMAT, index, "response", response, f"a {kind} event holds the response")
+        for key in ("id", "status", "model"):
+            value = response.get(key)
+            if value is not None and type(value) is not str:
+                reject(FORMAT, index, f"response.{key}", value, "it must be text")
+        output = response.get("output")
+        if output is not None and not isinstance(output, list):
+            reject(FORMAT, index, "response.output", output, "it must be a list")
         known = self._response
         if known is not None and response.get("id") != known.get("id"):
             reject(
@@ -227,7 +254,11 @@ class OpenAIResponsesStream(Stream):
         entry = items[position]
         if entry.done:
             reject(FORMAT, index, "output_index", position, f"output item {position} is done")
-        given = event.get("item_id") if not also else (event.get(also) or {}).get("id")
+        if also:
+            holder = event.get(also)
+            given = holder.get("id") if isinstance(holder, dict) else None
+        else:
+            given = event.get("item_id")
         known = entry.item.get("id")
         if given is not None and known is not None and given != known:
             field = "item_id" if not also else f"{also}.id"
@@ -267,7 +298,7 @@ class OpenAIResponsesStream(Stream):
         self, entry: _Item, event: dict[str, Any], index: int, key: str, at: str
     ) -> list[str]:
         number = event.get(at)
-        pieces = entry.texts.get((key, number))  # type: ignore[arg-type]
+        pieces = entry.texts.get((key, number)) if type(number) is int else None
         if pieces is None:
             reject(FORMAT, index, at, number, "no open part of that index takes text")
         return pieces
