@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import inspect
 import json
@@ -434,6 +435,83 @@ def _bad_cases() -> list[tuple[str, str, int, dict[str, Any], str]]:
             _other("gemini"),
             r"`events\[2\]\.response_id` .* is 'another-response'",
         ),
+        (
+            "gemini",
+            "text not text",
+            2,
+            {**gemini[2], "candidates": [{"content": {"role": "model", "parts": [{"text": 5}]}}]},
+            r"`events\[2\]\.candidates\[0\]\.content\.parts\[0\]\.text` .* is 5",
+        ),
+        (
+            "gemini",
+            "unhashable index",
+            2,
+            {**gemini[2], "candidates": [{**gemini[2]["candidates"][0], "index": [0]}]},
+            r"`events\[2\]\.candidates\[0\]\.index` .* is \[0\]",
+        ),
+        (
+            "gemini",
+            "finish reason not text",
+            2,
+            {**gemini[2], "candidates": [{**gemini[2]["candidates"][0], "finishReason": 5}]},
+            r"`events\[2\]\.candidates\[0\]\.finish_reason` .* is 5",
+        ),
+        (
+            "openai_chat",
+            "content not text",
+            2,
+            {**chat[2], "choices": [{"index": 0, "delta": {"content": 5}}]},
+            r"`events\[2\]\.choices\[0\]\.delta\.content` .* is 5",
+        ),
+        (
+            "openai_chat",
+            "unhashable index",
+            2,
+            {**chat[2], "choices": [{"index": [0], "delta": {"content": "x"}}]},
+            r"`events\[2\]\.choices\[0\]\.index` .* is \[0\]",
+        ),
+        (
+            "openai_chat",
+            "logprobs not an object",
+            2,
+            {**chat[2], "choices": [{"index": 0, "delta": {"content": "x"}, "logprobs": 5}]},
+            r"`events\[2\]\.choices\[0\]\.logprobs` .* is 5",
+        ),
+        (
+            "openai_chat",
+            "tool-call fragment without index or id",
+            2,
+            {**chat[2], "choices": [{"index": 0, "delta": {"tool_calls": [{"function": {}}]}}]},
+            r"`events\[2\]\.choices\[0\]\.delta\.tool_calls\[0\]\.index` .* is None",
+        ),
+        (
+            "anthropic",
+            "text not text",
+            9,
+            {**anthropic[9], "delta": {"type": "text_delta", "text": 5}},
+            r"`events\[9\]\.delta\.text` .* is 5",
+        ),
+        (
+            "anthropic",
+            "unhashable delta type",
+            9,
+            {**anthropic[9], "delta": {"type": ["text_delta"], "text": "x"}},
+            r"`events\[9\]\.delta\.type`",
+        ),
+        (
+            "openai_responses",
+            "delta not text",
+            5,
+            {**responses[5], "delta": 5},
+            r"`events\[5\]\.delta` .* is 5",
+        ),
+        (
+            "openai_responses",
+            "unhashable part index",
+            5,
+            {**responses[5], "summary_index": [0]},
+            r"`events\[5\]\.summary_index` .* is \[0\]",
+        ),
     ]
     return cases
 
@@ -766,6 +844,36 @@ REFUSED = {
     "openai_chat/pydantic-ai-test_tool_use_failed_error_streaming_with_text-0": (
         r"`events\[85\]\.error`.*Tool choice is required"
     ),
+    "openai_chat/vercel-ai-mistral-mistral-reasoning": (
+        r"`events\[0\]\.choices\[0\]\.delta\.content`.*must be text"
+    ),
+    # The legacy Completions API, and Perplexity's closing chat.completion.done object.
+    "openai_chat/vercel-ai-openai-openai-completion-text": (
+        r"`events\[0\]\.object`.*'text_completion'"
+    ),
+    "openai_chat/vercel-ai-perplexity-perplexity-citations": (
+        r"`events\[7\]\.object`.*'chat\.completion\.done'"
+    ),
+    "openai_chat/vercel-ai-perplexity-perplexity-text": (
+        r"`events\[7\]\.object`.*'chat\.completion\.done'"
+    ),
+    # Made by hand to test a client's refusal: two streams spliced together.
+    "anthropic/vercel-ai-anthropic-duplicate-message-start": (
+        r"`events\[1\]\.type`.*a second message_start"
+    ),
+    "anthropic/vercel-ai-anthropic-spliced-message-start": (
+        r"`events\[7\]\.type`.*a second message_start"
+    ),
+    # A proxy that changes the response id mid-stream; a fixture with events left out.
+    "openai_responses/vercel-ai-openai-github-copilot-id-rotation_1": (
+        r"`events\[1\]\.response\.id`.*'capture-id-2'"
+    ),
+    "openai_responses/vercel-ai-openai-openai-phase_1": (
+        r"`events\[6\]\.sequence_number`.*41: event 6 is the next"
+    ),
+    "openai_responses/vercel-ai-openai-openai-error_1": (
+        r"`events\[2\]\.message`.*You exceeded your current quota"
+    ),
 }
 
 
@@ -774,9 +882,9 @@ class TestRecordedFixtures:
     itself ended it with an error."""
 
     def test_the_corpus_is_there(self):
-        """The corpus holds dozens of recordings of each API (a score of Gemini's)."""
+        """The corpus holds scores of recordings of each API (fewer of Gemini's)."""
         counts = {name: sum(key.startswith(name + "/") for key in RECORDED) for name in STREAMS}
-        least = {"openai_chat": 50, "openai_responses": 35, "anthropic": 25, "gemini": 20}
+        least = {"openai_chat": 80, "openai_responses": 90, "anthropic": 75, "gemini": 25}
         assert {name: True for name in STREAMS} == {
             name: counts[name] >= least[name] for name in STREAMS
         }
@@ -847,10 +955,18 @@ class TestRecordedFixtures:
         sdk = agentmsg.from_anthropic(dumped)
         ours = fed("anthropic", RECORDED[key]).result()
         cut = [loss.path for loss in ours.losses if loss.what == "cut tool input"]
+        if key in REFUSED:
+            return  # made to be refused; the SDK takes the second start over the first
         if key.endswith("incomplete_partial_json_response"):
             assert ["content[1].input"] == cut
         else:
-            assert said(sdk) == said(ours)
+            # The losses in any order: the SDK's usage model orders its counts its way.
+            assert unordered(said(sdk)) == unordered(said(ours))
+
+
+def unordered(said: tuple[Any, ...]) -> tuple[Any, ...]:
+    """What a conversion says, its losses sorted."""
+    return said[0], sorted(said[1])
 
 
 def _events_of(format: str) -> list[list[dict[str, Any]]]:
@@ -927,10 +1043,8 @@ class TestMangledStreams:
         format, events = case
         stream = STREAMS[format]()
         for event in events:
-            try:
+            with contextlib.suppress(MessageError):
                 stream.add(copy.deepcopy(event))
-            except MessageError:
-                pass
             partial = stream.msg
             assert partial is None or isinstance(partial, agentmsg.Msg)
         try:

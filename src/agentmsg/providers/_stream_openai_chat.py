@@ -23,6 +23,19 @@ _MARKS = frozenset({"choices", "usage", "object", "id"})
 _AUDIO_TEXT = frozenset({"data", "transcript"})
 
 
+def _index(fragment: dict[str, Any], ids: list[str]) -> Any:
+    """The number of the call a tool-call fragment is for: its ``index``; or, from a
+    server that sends none (Mistral), the call with its id, a new call when the id is
+    new, else the last call."""
+    number = fragment.get("index")
+    if number is not None:
+        return number
+    call_id = fragment.get("id")
+    if type(call_id) is str and call_id:
+        return ids.index(call_id) if call_id in ids else len(ids)
+    return len(ids) - 1 if ids else None
+
+
 class _Choice:
     """What one choice of the reply has received so far."""
 
@@ -247,11 +260,12 @@ class OpenAIChatStream(Stream):
         if not isinstance(calls, list):
             reject(FORMAT, index, f"{where}.delta.tool_calls", calls, "it must be a list")
         started = len(state.calls) if state is not None else 0
+        ids = [known[0] for known in state.calls] if state is not None else []
         for place, fragment in enumerate(calls):
             here = f"{where}.delta.tool_calls[{place}]"
             if not isinstance(fragment, dict):
                 reject(FORMAT, index, here, fragment, "a tool-call fragment is an object")
-            call = fragment.get("index")
+            call = _index(fragment, ids)
             if type(call) is not int or call < 0 or call > started:
                 why = (
                     f"tool call {started} is the next one: a fragment is missing or out of order"
@@ -289,11 +303,12 @@ class OpenAIChatStream(Stream):
                         f"the first fragment of tool call {call} names its function",
                     )
                 started += 1
+                ids.append(call_id)
                 continue
             known = state.calls[call] if state is not None else None
-            if known is not None and call_id is not None and call_id != known[0]:
+            if known is not None and call_id and call_id != known[0]:
                 reject(FORMAT, index, f"{here}.id", call_id, f"tool call {call} is {known[0]!r}")
-            if known is not None and name is not None and name != known[2]:
+            if known is not None and name and name != known[2]:
                 reject(
                     FORMAT,
                     index,
@@ -356,7 +371,7 @@ class OpenAIChatStream(Stream):
         for fragment in fragments:
             function = fragment.get("function") or {}
             arguments = function.get("arguments")
-            number = fragment["index"]
+            number = _index(fragment, [call[0] for call in calls])
             if number == len(calls):
                 extra = {
                     key: value
