@@ -912,25 +912,36 @@ class TestRecordedFixtures:
             assert ["assistant"] == outcome
 
     @pytest.mark.parametrize(
-        "key", [key for key in sorted(RECORDED) if key.startswith("openai_chat/openai-python")]
+        "key", [key for key in sorted(RECORDED) if key.startswith("openai_chat/")]
     )
     def test_chat_same_as_the_sdk(self, key):
-        """A recording of the OpenAI SDK's own tests gives what converting the SDK's own
-        accumulated completion gives (the SDK keeps each call's stream ``index``, which
-        the unstreamed completion has not)."""
+        """A recording gives what converting the OpenAI SDK's own accumulated completion
+        gives (the SDK keeps each call's stream ``index``, which the unstreamed
+        completion has not), whenever the SDK takes the recording: it refuses those of
+        servers that stray from the API (no ``object``, a Mistral ``content`` list)."""
         from openai.lib.streaming.chat._completions import ChatCompletionStreamState
         from openai.types.chat import ChatCompletionChunk
 
-        state = ChatCompletionStreamState()
-        for event in RECORDED[key]:
-            state.handle_chunk(ChatCompletionChunk.model_validate(event))
-        completion = state.current_completion_snapshot.model_dump(mode="json", exclude_none=True)
-        for choice in completion["choices"]:
-            for call in choice["message"].get("tool_calls") or []:
-                call.pop("index", None)
-
-        expected = said(agentmsg.from_openai_chat(completion))
-        assert expected == said(fed("openai_chat", RECORDED[key]).result())
+        try:
+            state = ChatCompletionStreamState()
+            for event in RECORDED[key]:
+                state.handle_chunk(ChatCompletionChunk.model_validate(event))
+            snapshot = state.current_completion_snapshot
+            completion = snapshot.model_dump(mode="json", exclude_none=True)
+            for choice in completion["choices"]:
+                for call in choice["message"].get("tool_calls") or []:
+                    call.pop("index", None)
+            sdk = agentmsg.from_openai_chat(completion)
+        except (ValueError, RuntimeError) as error:  # pydantic's ValidationError is one
+            pytest.skip(f"the SDK does not take this recording: {type(error).__name__}")
+        ours = fed("openai_chat", RECORDED[key]).result()
+        if key.endswith("moderation_stream-0"):
+            # The SDK takes the usage of the last chunk, the moderation one, which has
+            # none: agentmsg keeps the usage the chunk before brought.
+            assert 24 == ours.messages[0].metadata["token_usage"]["total_tokens"]
+            assert "token_usage" not in sdk.messages[0].metadata
+            return
+        assert unordered(said(sdk)) == unordered(said(ours))
 
     @pytest.mark.parametrize(
         "key",
