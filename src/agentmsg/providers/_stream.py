@@ -13,6 +13,8 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, ClassVar, NoReturn
 
 from .._errors import MessageError
+from .._message import _CONTENT, _METADATA
+from .._message import Msg as _Msg
 from .._validate import show
 
 if TYPE_CHECKING:
@@ -80,6 +82,18 @@ def reject(format: str, index: int, field: str, value: Any, why: str) -> NoRetur
     path = f"events[{index}]{'.' + field if field else ''}"
     msg = f"`{path}` of the {format} stream is {show(value)}: {why}."
     raise MessageError(msg, path)
+
+
+def trusted_msg(
+    content: list[dict[str, Any]], metadata: dict[str, Any] | None, invocation_id: str | None
+) -> Msg:
+    """An assistant Msg of blocks and metadata that conversions made (so valid), without
+    checking them again: the partial message of a long reply is built at every event."""
+    msg = _Msg("assistant", [], "assistant", None, None, invocation_id)
+    values = msg._values
+    values[_CONTENT] = content
+    values[_METADATA] = metadata
+    return msg
 
 
 def merge_into(target: dict[str, Any], update: dict[str, Any]) -> None:
@@ -189,16 +203,21 @@ class Stream:
         new event."""
         partial = self._partial
         if partial is None:
+            try:
+                partial = self._built()
+            except (MessageError, RecursionError):
+                partial = None
+            if partial is not None:
+                self._partial = partial
+                return partial
             snapshot = self._snapshot()
             if snapshot is None:
                 return None
             try:
                 messages = self._convert(snapshot, False).messages
-            except MessageError:
+            except (MessageError, RecursionError):
                 # Every event was checked when it came; what the conversion still
                 # refuses of a reply half come (an empty id, say) shows as nothing yet.
-                messages = []
-            except RecursionError:
                 messages = []
             if messages:
                 partial = self._shown(messages[0])
@@ -278,6 +297,12 @@ class Stream:
 
     def _convert(self, response: dict[str, Any], strict: bool) -> Parsed:
         raise NotImplementedError
+
+    def _built(self) -> Msg | None:
+        """The partial message built from what the stream keeps converted (a format
+        whose parts convert one by one builds it so, each part once); None: convert
+        the whole response so far instead."""
+        return None
 
     def _shown(self, msg: Msg) -> Msg:
         """The partial message as shown: what the conversion made of the response so far."""

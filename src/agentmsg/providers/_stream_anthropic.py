@@ -6,8 +6,9 @@ import json
 from typing import TYPE_CHECKING, Any
 
 from .._validate import show
-from ._stream import Stream, reject
-from .anthropic import from_anthropic
+from ._common import STATE_KEY, Report
+from ._stream import Stream, reject, trusted_msg
+from .anthropic import STATE_FORMAT, _block, from_anthropic
 
 if TYPE_CHECKING:
     from .._message import Msg
@@ -92,7 +93,18 @@ class AnthropicStream(Stream):
         [{'type': 'text', 'text': 'Hello'}]
     """
 
-    __slots__ = ("_blocks", "_delta_seen", "_message", "_open", "_parts", "_stopped")
+    __slots__ = (
+        "_blocks",
+        "_converted",
+        "_delta_seen",
+        "_done",
+        "_envelope",
+        "_message",
+        "_open",
+        "_parts",
+        "_state",
+        "_stopped",
+    )
     _FORMAT = FORMAT
     _LAST = "message_stop"
 
@@ -105,6 +117,12 @@ class AnthropicStream(Stream):
         self._parts: list[str] = []
         self._delta_seen = False
         self._stopped = False
+        # For the partial message, built a block at a time: the converted blocks of the
+        # stopped blocks, their provider state, and the message's metadata and id.
+        self._done: list[dict[str, Any]] = []
+        self._state: dict[str, Any] = {}
+        self._envelope: tuple[dict[str, Any] | None, str | None] | None = None
+        self._converted = 0
 
     def _take(self, event: dict[str, Any], index: int) -> None:
         kind = event.get("type")
@@ -155,6 +173,7 @@ class AnthropicStream(Stream):
             if isinstance(usage, dict):
                 message["usage"] = dict(usage)
             self._message = message
+            self._envelope = None
             return
         if self._message is None:
             reject(FORMAT, index, "type", kind, "the stream starts with message_start")
@@ -188,6 +207,7 @@ class AnthropicStream(Stream):
                 totals.update((key, value) for key, value in usage.items() if value is not None)
                 message["usage"] = totals
             self._delta_seen = True
+            self._envelope = None
         elif kind == "message_stop":
             if self._open is not None:
                 self._cut(index)
@@ -348,6 +368,62 @@ class AnthropicStream(Stream):
                 block[block["type"]] = "".join(self._parts)
             blocks[self._open] = block
         return {**message, "content": blocks}
+
+    def _built(self) -> Msg | None:
+        message = self._message
+        if message is None:
+            return None
+        if self._envelope is None:
+            # Converted with no blocks: the metadata and the id, and nothing said.
+            made = from_anthropic({**message, "content": []}).messages[0]
+            metadata = made.to_dict()["metadata"]
+            if metadata is not None:
+                metadata.pop(STATE_KEY, None)
+            self._envelope = (metadata, made.invocation_id)
+        metadata, invocation_id = self._envelope
+        # The stopped blocks not yet converted, each converted once, as the response's
+        # conversion converts it (what it drops is said by the result, not here).
+        stopped = len(self._blocks) - (self._open is not None)
+        if self._converted < stopped:
+            report = Report(FORMAT, False)
+            done, state = self._done, self._state
+            for position in range(self._converted, stopped):
+                keep: dict[str, Any] = {}
+                block = _block(
+                    report, self._blocks[position], "content", {}, "assistant", keep, len(done)
+                )
+                if block is not None:
+                    state.update(keep)
+                    done.append(block)
+            self._converted = stopped
+        content = list(self._done)
+        state = self._state
+        if self._open is not None:
+            block = self._blocks[self._open]
+            kind = block["type"]
+            text = "".join(self._parts)
+            if len(self._parts) > 1:
+                self._parts[:] = [text]  # joined once: the next read joins two pieces
+            if kind == "text":
+                content.append({"type": "text", "text": text})
+            elif kind == "thinking":
+                content.append({"type": "thinking", "thinking": text})
+                if block.get("signature"):
+                    state = {**state, str(len(self._done)): {"signature": block["signature"]}}
+            elif kind == "tool_use":
+                shown = {"type": "tool_use", "id": block["id"], "name": block["name"]}
+                shown["input"] = {}
+                if text:
+                    shown["raw_input"] = text
+                content.append(shown)
+            else:
+                report = Report(FORMAT, False)
+                shown_block = _block(report, block, "content", {}, "assistant", {}, len(content))
+                if shown_block is not None:
+                    content.append(shown_block)
+        if state:
+            metadata = {**(metadata or {}), STATE_KEY: {STATE_FORMAT: dict(state)}}
+        return trusted_msg(content, metadata, invocation_id)
 
     def _shown(self, msg: Msg) -> Msg:
         # An open tool call shows its input text so far, as the other formats' partial
