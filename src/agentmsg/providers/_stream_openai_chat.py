@@ -19,6 +19,8 @@ _SAME = ("id", "model")
 _QUICK_KEYS = frozenset({"choices", "usage", "object", "obfuscation"})
 # A chunk has one of these at least.
 _MARKS = frozenset({"choices", "usage", "object", "id"})
+# The log-probability lists a chunk may extend the quick way.
+_LOGPROB_KEYS = frozenset({"content", "refusal"})
 # The fields of a message's audio that are replaced, not appended to, by a later piece.
 _AUDIO_TEXT = frozenset({"data", "transcript"})
 
@@ -39,7 +41,7 @@ def _index(fragment: dict[str, Any], ids: list[str]) -> Any:
 class _Choice:
     """What one choice of the reply has received so far."""
 
-    __slots__ = ("calls", "content", "extra", "finish", "logprobs", "refusal", "role")
+    __slots__ = ("calls", "content", "extra", "finish", "logprobs", "refusal", "role", "texts")
 
     def __init__(self) -> None:
         self.role = "assistant"
@@ -51,6 +53,7 @@ class _Choice:
         self.finish: str | None = None
         self.logprobs: dict[str, Any] | None = None
         self.extra: dict[str, Any] = {}
+        self.texts: dict[str, list[str]] = {}
 
     def dump(self, index: int) -> dict[str, Any]:
         message: dict[str, Any] = {"role": self.role}
@@ -77,6 +80,8 @@ class _Choice:
                 for call_id, kind, name, pieces, extra, function in self.calls
             ]
         message.update(self.extra)
+        for key, pieces in self.texts.items():
+            message[key] = "".join(pieces)
         choice: dict[str, Any] = {"index": index, "message": message}
         if self.finish is not None:
             choice["finish_reason"] = self.finish
@@ -148,7 +153,6 @@ class OpenAIChatStream(Stream):
                     and type(number) is int
                     and len(delta) == 1
                     and choice.get("finish_reason") is None
-                    and not choice.get("logprobs")
                     and event.get("usage") is None
                     and event.get("id") == head.get("id")
                     and event.get("model") == head.get("model")
@@ -156,9 +160,28 @@ class OpenAIChatStream(Stream):
                 ):
                     text = delta.get("content")
                     state = self._choices.get(number)
+                    logprobs = choice.get("logprobs")
+                    if logprobs and not (
+                        type(logprobs) is dict
+                        and state is not None
+                        and state.logprobs is not None
+                        and _LOGPROB_KEYS.issuperset(logprobs)
+                        and all(
+                            type(value) is list and type(state.logprobs.get(key)) is list
+                            for key, value in logprobs.items()
+                            if value is not None
+                        )
+                    ):
+                        state = None  # the slow way checks and merges them
                     if state is not None and state.finish is None:
                         if type(text) is str and state.content is not None:
                             state.content.append(text)
+                            if logprobs:
+                                # Each chunk's tokens extend the lists: no copy per chunk.
+                                merged = state.logprobs
+                                for key, value in logprobs.items():
+                                    if value is not None:
+                                        merged[key].extend(value)  # type: ignore[index]
                             return
                         # The next piece of a started tool call's arguments.
                         fragments = delta.get("tool_calls")
@@ -352,6 +375,16 @@ class OpenAIChatStream(Stream):
                             audio[field] = old + piece
                         elif piece is not None:
                             audio[field] = piece
+                elif type(value) is str:
+                    # Text of a field agentmsg has no place for (``reasoning``): its
+                    # pieces kept, joined when read, as the content's are.
+                    texts = state.texts.get(key)
+                    if texts is None:
+                        if key in state.extra:
+                            merge_into(state.extra, {key: value})
+                            continue
+                        texts = state.texts[key] = []
+                    texts.append(value)
                 else:
                     merge_into(state.extra, {key: value})
         logprobs = choice.get("logprobs")
