@@ -1062,3 +1062,176 @@ class TestMangledStreams:
         except MessageError:
             outcome = MessageError
         assert outcome in (agentmsg.Parsed, MessageError)
+
+
+def replayed(key: str) -> Any:
+    """The stream of recording *key*, fed whole."""
+    return fed(key.split("/")[0], RECORDED[key])
+
+
+class TestStreamsAsRecorded:
+    """The classes of real streams issue 19 lists, each from a recording or a shape."""
+
+    def test_chat_audio_without_choices_or_finish(self):
+        """An audio stream (chunks without choices, usage-only chunks, no finish reason)
+        ends with its usage chunk; the audio's id, repeated in every piece, is kept once."""
+        stream = replayed("openai_chat/shape-audio-no-finish")
+        audio = stream.response["choices"][0]["message"]["audio"]
+
+        expected = {"id": "audio_1", "transcript": "Hello.", "data": "UklGRiQA"}
+        assert expected == {key: audio[key] for key in expected}
+        assert [("choices[0].message.audio", "audio reply")] == [
+            (loss.path, loss.what) for loss in stream.result().losses if "audio" in loss.path
+        ]
+
+    def test_azure_first_chunk(self):
+        """Azure's first chunk (empty id and choices) gives an empty partial Msg, and the
+        stream then takes the reply."""
+        events = RECORDED["openai_chat/shape-azure-empty-first-chunk"]
+        stream = fed("openai_chat", events[:1])
+
+        assert [] == stream.msg.content
+        stream.extend(events[1:])
+        assert ("Hi", "chatcmpl-az1") == (
+            stream.msg.get_text_content(),
+            stream.result().messages[0].invocation_id,
+        )
+
+    def test_unknown_delta_is_carried(self):
+        """Anthropic's compaction_delta grows its block, which the conversion reports."""
+        stream = replayed("anthropic/anthropic-sdk-compaction_response")
+
+        assert "Earlier conversation summarized." == stream.response["content"][0]["content"]
+        assert ["content[0]"] == [loss.path for loss in stream.result().losses]
+
+    def test_unknown_event_is_reported(self):
+        """An Anthropic event type agentmsg does not know is passed over and reported."""
+        events = RECORDED["anthropic/anthropic-sdk-basic_response"]
+        stream = fed("anthropic", [*events[:2], {"type": "thread_note", "note": "x"}, *events[2:]])
+
+        losses = [(loss.path, loss.what) for loss in stream.result().losses]
+        assert [("events[2]", "'thread_note' event")] == losses
+
+    def test_cut_tool_input(self):
+        """A reply stopped by max_tokens inside a tool input (no content_block_stop)
+        gives its Msg, the call's input empty and the partial input reported."""
+        parsed = replayed("anthropic/anthropic-sdk-incomplete_partial_json_response").result()
+        call = parsed.messages[0].content[1]
+        (loss,) = [loss for loss in parsed.losses if loss.what == "cut tool input"]
+
+        assert ("tool_use", {}) == (call["type"], call["input"])
+        assert ("content[1].input", True) == (loss.path, "taxes.txt" in loss.why)
+
+    def test_cut_tool_input_strict(self):
+        """In strict mode the cut input raises, naming where it was."""
+        stream = replayed("anthropic/anthropic-sdk-incomplete_partial_json_response")
+        with pytest.raises(MessageError, match=r"`content\[1\]\.input`: cut tool input"):
+            stream.result(strict=True)
+
+    def test_gemini_finish_on_every_piece(self):
+        """A finish reason on every piece: the pieces after it still count."""
+        parsed = replayed("gemini/shape-finish-every-piece").result()
+
+        assert "Sunny." == parsed.messages[0].get_text_content()
+
+    def test_responses_resumed(self):
+        """A stream resumed with starting_after begins at response.queued or
+        response.in_progress, not response.created."""
+        key = "openai_responses/pydantic-ai-test_background_mode_streaming_starting_after_vcr-1"
+        assert "response.queued" == RECORDED[key][0]["type"]
+        assert "assistant" == replayed(key).result().messages[0].role
+
+    def test_responses_without_sequence_number(self):
+        """Events without sequence_number (the API reference's example) are taken."""
+        parsed = replayed("openai_responses/shape-no-sequence-number").result()
+
+        assert "Hi" == parsed.messages[0].get_text_content()
+
+    def test_responses_error_message(self):
+        """The nested message of an error event reaches the MessageError."""
+        events = RECORDED["openai_responses/shape-no-sequence-number"]
+        stream = fed("openai_responses", events[:2])
+        error = {"type": "error", "error": {"type": "server_error", "message": "It broke."}}
+        with pytest.raises(MessageError, match=r"`events\[2\]\.message` .* 'It broke\.'"):
+            stream.add(error)
+
+
+class TestNothingVanishes:
+    """What a reply holds and agentmsg cannot carry is reported, from a stream as from
+    the unstreamed response."""
+
+    @pytest.mark.parametrize(
+        ("key", "path"),
+        [
+            ("anthropic/pydantic-ai-test_anthropic_code_execution_tool_stream-0", "container"),
+            ("anthropic/anthropic-sdk-refusal_response", "stop_details"),
+            ("gemini/shape-finish-every-piece", "candidates[0].finish_message"),
+            (
+                "openai_chat/pydantic-ai-test_deepseek_model_thinking_stream-0",
+                "usage.completion_tokens_details",
+            ),
+            (
+                "openai_responses/pydantic-ai-test_deepseek_responses_function_tool_stream_-0",
+                "usage.output_tokens_details",
+            ),
+            (
+                "gemini/pydantic-ai-test_code_execution_stream-0",
+                "usage_metadata.tool_use_prompt_token_count",
+            ),
+        ],
+    )
+    def test_reported(self, key, path):
+        """The field is reported dropped, by the stream and by the response's conversion."""
+        stream = replayed(key)
+        format = key.split("/")[0]
+
+        from_stream = [loss.path for loss in stream.result().losses]
+        from_response = [loss.path for loss in CONVERT[format](stream.response).losses]
+        assert (True, True) == (path in from_stream, path in from_response)
+
+    def test_every_item_dropped(self):
+        """A reply whose only item is dropped still gives its Msg: id, usage and stop
+        reason, with the loss."""
+        key = "openai_responses/pydantic-ai-test_openai_client_tool_search_streaming-0"
+        parsed = replayed(key).result()
+        (msg,) = parsed.messages
+
+        assert ([], "completed", 270) == (
+            msg.content,
+            msg.metadata["stop_reason"],
+            msg.metadata["token_usage"]["total_tokens"],
+        )
+        assert msg.invocation_id.startswith("resp_")
+        assert ["output[0]"] == [loss.path for loss in parsed.losses]
+
+
+class TestLogProbabilities:
+    """Log probabilities of every chunk are merged into one list, the chunks untouched."""
+
+    def test_merged(self):
+        """A long stream's log probabilities hold one entry per token, in order; the
+        events' own lists are not changed."""
+        events = RECORDED["openai_chat/openai-python-83b060bae42e"]
+        long = [events[0], *[copy.deepcopy(events[1 + n % 2]) for n in range(50)], *events[3:]]
+        before = copy.deepcopy(long)
+        stream = fed("openai_chat", long)
+
+        tokens = [entry["token"] for entry in stream.response["choices"][0]["logprobs"]["content"]]
+        assert (["Foo", "!"] * 25, before) == (tokens, long)
+
+
+class TestPartialMsg:
+    """The partial Msg, read after the last event, is the result's reply."""
+
+    @pytest.mark.parametrize("key", [key for key in sorted(RECORDED) if key not in REFUSED])
+    def test_last_partial_is_the_result(self, key):
+        """Read after every event and once more at the end, the partial Msg says what the
+        result's Msg says (content, metadata, invocation id)."""
+        format = key.split("/")[0]
+        stream = STREAMS[format]()
+        for event in RECORDED[key]:
+            stream.add(event)
+            stream.msg  # noqa: B018  # read as a display would, event by event
+        (expected, *_) = stream.result().messages
+
+        assert without_raw_input(expected) == without_raw_input(stream.msg)
