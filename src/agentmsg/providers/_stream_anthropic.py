@@ -71,11 +71,15 @@ class AnthropicStream(Stream):
     JSON its ``input_json_delta`` pieces make together, read when its block stops (until
     then the partial message shows the text so far in ``raw_input``, with an empty input).
 
-    Rejected: an event before ``message_start`` or after ``message_stop``, a second
-    ``message_start`` (another stream's), a block that starts out of turn or twice, a
-    delta or a stop for a block that is not open, a delta of the wrong kind for its
-    block, a second ``message_delta``, and an ``error`` event (its text is in the
-    error's).
+    A reply cut short (``max_tokens``) may end with a block open: ``message_delta``
+    closes it, and a tool input that is not yet whole JSON is reported as a loss. A new
+    kind of delta grows its block's fields (the conversion reports what it cannot
+    carry); a new kind of event is passed over and reported. Rejected: an event before
+    ``message_start`` or after ``message_stop``, a second ``message_start`` (another
+    stream's), a block that starts out of turn or twice, a delta or a stop for a block
+    that is not open, a delta of the wrong kind for its block, a value of the wrong
+    type, a second ``message_delta``, an event of another API, and an ``error`` event
+    (its message is in the error's).
 
     Example:
         >>> from agentmsg import AnthropicStream

@@ -193,12 +193,15 @@ class GeminiStream(Stream):
     Each piece holds the next parts of the candidate. Text pieces in a row (of the same
     kind, thought or answer) make one text part, as in the unstreamed response; a thought
     signature ends the part it comes with, so the signature that Gemini sends in a last
-    empty text piece lands on the text before it. Function calls come whole, one part
-    each. ``usage_metadata`` is a running total: the last one stands.
+    empty text piece lands on the text before it. Function calls come one part each.
+    ``usage_metadata`` is a running total: the last one stands.
 
-    Pieces carry no sequence number, so a repeated text piece cannot be told from a real
-    one; rejected are: a piece of another response (another ``response_id`` or model
-    version), and parts for a candidate that has finished.
+    A function call whose arguments come in pieces (``partialArgs`` with
+    ``willContinue``) is put together into one call. The finish reason may come before
+    the last piece, or with every piece: the parts after it still count. Pieces carry no
+    sequence number, so a repeated text piece cannot be told from a real one; rejected
+    are: a piece of another response (another ``response_id`` or model version), an
+    event of another API, a value of the wrong type, and an ``error``.
 
     Example:
         >>> from agentmsg import GeminiStream

@@ -104,10 +104,12 @@ class OpenAIChatStream(Stream):
     ended when every choice has a finish reason; a usage chunk may still follow.
 
     Chunks carry no sequence number, so a repeated text piece cannot be told from a
-    real one; rejected are: a chunk of another response (another ``id`` or ``model``),
-    content or a second finish reason for a finished choice, anything after the usage
-    chunk of a finished reply, and a tool-call fragment whose call was not started by a
-    first fragment with an id and a name, or that names another id.
+    real one. A chunk without choices (usage, audio streams) is taken, and a usage chunk
+    without choices ends the reply even when no finish reason came. Rejected are: an
+    event of another API, a chunk of another response (another ``id`` or ``model``), a
+    value of the wrong type, content after the usage chunk, a tool-call fragment whose
+    call was not started by a first fragment with an id and a name, or that names
+    another id, and a chunk that holds an ``error`` (its message is in the error's).
 
     Example:
         >>> from agentmsg import OpenAIChatStream

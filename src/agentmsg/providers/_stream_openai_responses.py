@@ -88,10 +88,13 @@ class OpenAIResponsesStream(Stream):
     kinds (tool progress, annotations) are checked for their place and otherwise left
     to the items that hold their outcome.
 
-    Every event has a ``sequence_number``, one more than the event before: a missing,
-    repeated or late event is rejected, as is an event before ``response.created`` or
-    after the end, an event for an output item, part or response id other than the
-    open ones (another stream's), and an ``error`` event.
+    An event's ``sequence_number``, when it has one, is one more than the event
+    before: a missing, repeated or late event is rejected, as is an event before the
+    start (``response.created``, or ``response.queued`` or ``response.in_progress`` for
+    a stream resumed with ``starting_after``) or after the end, an event for an output
+    item, part or response id other than the open ones (another stream's), an event of
+    another API, and an ``error`` event (its message is in the error's). An event type
+    agentmsg does not know is passed over and reported as a loss.
 
     Example:
         >>> from agentmsg import OpenAIResponsesStream
