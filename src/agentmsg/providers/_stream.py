@@ -85,7 +85,9 @@ def reject(format: str, index: int, field: str, value: Any, why: str) -> NoRetur
 
 
 def trusted_msg(
-    content: list[dict[str, Any]], metadata: dict[str, Any] | None, invocation_id: str | None
+    content: str | list[dict[str, Any]],
+    metadata: dict[str, Any] | None,
+    invocation_id: str | None,
 ) -> Msg:
     """An assistant Msg of blocks and metadata that conversions made (so valid), without
     checking them again: the partial message of a long reply is built at every event."""

@@ -5,10 +5,11 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
-from ._stream import Stream, merge_into, reject
+from ._stream import Stream, merge_into, reject, trusted_msg
 from .gemini import from_gemini
 
 if TYPE_CHECKING:
+    from .._message import Msg
     from ._common import Parsed
 
 __all__ = ["GeminiStream"]
@@ -43,6 +44,8 @@ def _key(key: str) -> str:
 
 
 _STREAMED = frozenset({"partial_args", "will_continue"})
+# The keys of a part the quick partial message shows (text or thought text).
+_PLAIN = frozenset({"text", "thought"})
 _PATH = re.compile(r"\.([A-Za-z_][A-Za-z0-9_]*)|\[(\d+)\]|\['([^']*)'\]|\[\"([^\"]*)\"\]")
 
 
@@ -215,7 +218,7 @@ class GeminiStream(Stream):
         [{'type': 'text', 'text': 'Sunny.'}]
     """
 
-    __slots__ = ("_candidates", "_head")
+    __slots__ = ("_candidates", "_envelope", "_head")
     _FORMAT = FORMAT
     _LAST = "a piece with a finish reason"
 
@@ -223,6 +226,9 @@ class GeminiStream(Stream):
         super().__init__()
         self._head: dict[str, Any] | None = None
         self._candidates: dict[int, _Candidate] = {}
+        # The partial message's metadata and id while the reply is text and thoughts
+        # alone; made again after any piece that does more than add text.
+        self._envelope: tuple[dict[str, Any] | None, str | None] | None = None
 
     def _take(self, event: dict[str, Any], index: int) -> None:
         head = self._head
@@ -239,7 +245,10 @@ class GeminiStream(Stream):
                 if value is not None and key != "candidates":
                     head[_KEYS.get(key) or _key(key)] = value
             self._candidates[0].texts.append(text)  # type: ignore[union-attr]
+            if "usageMetadata" in event or "usage_metadata" in event:
+                self._envelope = None
             return
+        self._envelope = None
         self._refuse_foreign(event, index)
         if "error" in event:
             error = event["error"]
@@ -396,6 +405,39 @@ class GeminiStream(Stream):
                 merge_into(state.extra, {key: value})
             else:
                 state.extra[key] = value
+
+    def _built(self) -> Msg | None:
+        # The most frequent partial message, text and thoughts alone, made without
+        # converting the whole response at each piece.
+        candidates = self._candidates
+        state = candidates.get(0)
+        if len(candidates) != 1 or state is None or self._head is None or state.call:
+            return None
+        content: list[dict[str, Any]] = []
+        parts = state.parts
+        last = len(parts) - 1
+        for number, part in enumerate(parts):
+            if not _PLAIN.issuperset(part) or type(part.get("text")) is not str:
+                return None
+            text = part["text"]
+            if number == last and state.texts is not None and len(state.texts) > 1:
+                text = "".join(state.texts)
+                # Joined once: the next read joins two pieces.
+                state.texts[:] = [text]
+                parts[last] = {**part, "text": text}
+            if part.get("thought"):
+                content.append({"type": "thinking", "thinking": text})
+            else:
+                content.append({"type": "text", "text": text})
+        envelope = self._envelope
+        if envelope is None:
+            response = dict(self._head)
+            response["candidates"] = [{**state.dump(0), "content": {"role": "model", "parts": []}}]
+            made = from_gemini(response).messages
+            if not made:
+                return None
+            envelope = self._envelope = (made[0].to_dict()["metadata"], made[0].invocation_id)
+        return trusted_msg(content, envelope[0], envelope[1])
 
     @staticmethod
     def _call_piece(state: _Candidate, part: dict[str, Any], call: dict[str, Any]) -> bool:

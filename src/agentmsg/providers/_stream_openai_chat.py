@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ._stream import Stream, merge_into, reject
+from ._stream import Stream, merge_into, reject, trusted_msg
 from .openai_chat import from_openai_chat
 
 if TYPE_CHECKING:
+    from .._message import Msg
     from ._common import Parsed
 
 __all__ = ["OpenAIChatStream"]
@@ -127,7 +128,7 @@ class OpenAIChatStream(Stream):
         'stop'
     """
 
-    __slots__ = ("_choices", "_closed", "_finished", "_head", "_keys", "_usage")
+    __slots__ = ("_choices", "_closed", "_envelope", "_finished", "_head", "_keys", "_usage")
     _FORMAT = FORMAT
     _LAST = "a chunk with a finish reason"
 
@@ -139,6 +140,9 @@ class OpenAIChatStream(Stream):
         self._finished = 0
         self._closed = False
         self._keys: frozenset[str] = frozenset()
+        # The partial message's metadata and id while the reply is text alone; made
+        # again after any chunk that does more than add text.
+        self._envelope: tuple[dict[str, Any] | None, str | None] | None = None
 
     def _take(self, event: dict[str, Any], index: int) -> None:
         head = self._head
@@ -200,6 +204,7 @@ class OpenAIChatStream(Stream):
                             ):
                                 state.calls[call][3].append(function["arguments"])  # type: ignore[index]
                                 return
+        self._envelope = None
         self._refuse_foreign(event, index)
         error = event.get("error")
         if error is not None:
@@ -423,6 +428,34 @@ class OpenAIChatStream(Stream):
                 calls.append([fragment["id"], kind, function["name"], pieces, extra, others])
             elif arguments:
                 calls[number][3].append(arguments)
+
+    def _built(self) -> Msg | None:
+        # The most frequent partial message, a reply of text alone, made without
+        # converting the whole response at each chunk.
+        choices = self._choices
+        state = choices.get(0)
+        if len(choices) != 1 or state is None or self._head is None:
+            return None
+        pieces = state.content
+        if pieces is None or state.calls or state.refusal or state.role != "assistant":
+            return None
+        if state.extra.get("audio") is not None:
+            return None
+        text = "".join(pieces)
+        if not text:
+            return None
+        if len(pieces) > 1:
+            pieces[:] = [text]  # joined once: the next read joins two pieces
+        envelope = self._envelope
+        if envelope is None:
+            snapshot = self._snapshot()
+            assert snapshot is not None  # the head is there
+            choice = {"index": 0, "message": {"role": "assistant", "content": "-"}}
+            if state.finish is not None:
+                choice["finish_reason"] = state.finish
+            made = from_openai_chat({**snapshot, "choices": [choice]}).messages[0]
+            envelope = self._envelope = (made.to_dict()["metadata"], made.invocation_id)
+        return trusted_msg(text, envelope[0], envelope[1])
 
     def _ended(self) -> bool:
         if self._closed and self._head is not None:
