@@ -5,8 +5,9 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
+from ._common import STATE_KEY
 from ._stream import Stream, merge_into, reject, trusted_msg
-from .gemini import from_gemini
+from .gemini import STATE_FORMAT, _base64, from_gemini
 
 if TYPE_CHECKING:
     from .._message import Msg
@@ -45,7 +46,7 @@ def _key(key: str) -> str:
 
 _STREAMED = frozenset({"partial_args", "will_continue"})
 # The keys of a part the quick partial message shows (text or thought text).
-_PLAIN = frozenset({"text", "thought"})
+_PLAIN = frozenset({"text", "thought", "thought_signature"})
 _PATH = re.compile(r"\.([A-Za-z_][A-Za-z0-9_]*)|\[(\d+)\]|\['([^']*)'\]|\[\"([^\"]*)\"\]")
 
 
@@ -414,6 +415,7 @@ class GeminiStream(Stream):
         if len(candidates) != 1 or state is None or self._head is None or state.call:
             return None
         content: list[dict[str, Any]] = []
+        kept: dict[str, Any] = {}
         parts = state.parts
         last = len(parts) - 1
         for number, part in enumerate(parts):
@@ -425,6 +427,11 @@ class GeminiStream(Stream):
                 # Joined once: the next read joins two pieces.
                 state.texts[:] = [text]
                 parts[last] = {**part, "text": text}
+            signature = part.get("thought_signature")
+            if signature is not None:
+                if type(signature) is not str or not signature:
+                    return None
+                kept[str(number)] = {"thought_signature": _base64(signature, "")}
             if part.get("thought"):
                 content.append({"type": "thinking", "thinking": text})
             else:
@@ -437,7 +444,10 @@ class GeminiStream(Stream):
             if not made:
                 return None
             envelope = self._envelope = (made[0].to_dict()["metadata"], made[0].invocation_id)
-        return trusted_msg(content, envelope[0], envelope[1])
+        metadata = envelope[0]
+        if kept:
+            metadata = {**(metadata or {}), STATE_KEY: {STATE_FORMAT: kept}}
+        return trusted_msg(content, metadata, envelope[1])
 
     @staticmethod
     def _call_piece(state: _Candidate, part: dict[str, Any], call: dict[str, Any]) -> bool:
