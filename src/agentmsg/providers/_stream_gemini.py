@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import TYPE_CHECKING, Any
 
@@ -48,6 +49,40 @@ _STREAMED = frozenset({"partial_args", "will_continue"})
 # The keys of a part the quick partial message shows (text or thought text).
 _PLAIN = frozenset({"text", "thought", "thought_signature"})
 _PATH = re.compile(r"\.([A-Za-z_][A-Za-z0-9_]*)|\[(\d+)\]|\['([^']*)'\]|\[\"([^\"]*)\"\]")
+
+
+_COUNTS = (
+    "prompt_token_count",
+    "candidates_token_count",
+    "thoughts_token_count",
+    "total_token_count",
+)
+
+
+@functools.lru_cache(maxsize=64)
+def _standard(signature: str) -> str:
+    """A thought signature in the standard base64 alphabet, as the conversion keeps it
+    (remembered: the partial message shows the same signatures at every piece)."""
+    return _base64(signature, "")
+
+
+def _token_usage(usage: Any) -> dict[str, int] | None:
+    """The token usage the conversion makes of ``usage_metadata`` ({} without one; None
+    when it holds something the conversion would refuse: then it is left to it)."""
+    if usage is None:
+        return {}
+    if not isinstance(usage, dict):
+        return None
+    usage = _snake(usage)
+    counts = [usage.get(key, 0) for key in _COUNTS]
+    if any(type(count) is not int or count < 0 for count in counts):
+        return None
+    prompt, candidates, thoughts, total = counts
+    return {
+        "prompt_tokens": prompt,
+        "completion_tokens": candidates + thoughts,
+        "total_tokens": total,
+    }
 
 
 def _check_call(call: dict[str, Any], index: int, where: str) -> dict[str, Any]:
@@ -244,10 +279,12 @@ class GeminiStream(Stream):
                     )
             for key, value in event.items():
                 if value is not None and key != "candidates":
-                    head[_KEYS.get(key) or _key(key)] = value
+                    name = _KEYS.get(key) or _key(key)
+                    if head.get(name) != value:
+                        head[name] = value
+                        if name != "usage_metadata":  # the partial Msg reads that anew
+                            self._envelope = None
             self._candidates[0].texts.append(text)  # type: ignore[union-attr]
-            if "usageMetadata" in event or "usage_metadata" in event:
-                self._envelope = None
             return
         self._envelope = None
         self._refuse_foreign(event, index)
@@ -431,20 +468,26 @@ class GeminiStream(Stream):
             if signature is not None:
                 if type(signature) is not str or not signature:
                     return None
-                kept[str(number)] = {"thought_signature": _base64(signature, "")}
+                kept[str(number)] = {"thought_signature": _standard(signature)}
             if part.get("thought"):
                 content.append({"type": "thinking", "thinking": text})
             else:
                 content.append({"type": "text", "text": text})
+        usage = _token_usage(self._head.get("usage_metadata"))
+        if usage is None:
+            return None
         envelope = self._envelope
         if envelope is None:
-            response = dict(self._head)
+            # Converted without parts or usage: the model, stop reason and id.
+            response = {k: v for k, v in self._head.items() if k != "usage_metadata"}
             response["candidates"] = [{**state.dump(0), "content": {"role": "model", "parts": []}}]
             made = from_gemini(response).messages
             if not made:
                 return None
             envelope = self._envelope = (made[0].to_dict()["metadata"], made[0].invocation_id)
         metadata = envelope[0]
+        if usage:
+            metadata = {**(metadata or {}), "token_usage": usage}
         if kept:
             metadata = {**(metadata or {}), STATE_KEY: {STATE_FORMAT: kept}}
         return trusted_msg(content, metadata, envelope[1])
