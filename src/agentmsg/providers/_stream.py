@@ -88,10 +88,16 @@ def trusted_msg(
     content: str | list[dict[str, Any]],
     metadata: dict[str, Any] | None,
     invocation_id: str | None,
+    made: Msg | None = None,
 ) -> Msg:
     """An assistant Msg of blocks and metadata that conversions made (so valid), without
-    checking them again: the partial message of a long reply is built at every event."""
-    msg = _Msg("assistant", [], "assistant", None, None, invocation_id)
+    checking them again: the partial message of a long reply is built at every event.
+    *made*, a message a conversion has just made for this read, is filled in rather
+    than a new one made (one message per read, as a conversion makes: the ids and
+    times that ``deterministic()`` hands out stay the same)."""
+    msg = (
+        made if made is not None else _Msg("assistant", [], "assistant", None, None, invocation_id)
+    )
     values = msg._values
     values[_CONTENT] = content
     values[_METADATA] = metadata

@@ -377,6 +377,7 @@ class AnthropicStream(Stream):
         message = self._message
         if message is None:
             return None
+        made = None
         if self._envelope is None:
             # Converted with no blocks: the metadata and the id, and nothing said.
             made = from_anthropic({**message, "content": []}).messages[0]
@@ -427,7 +428,7 @@ class AnthropicStream(Stream):
                     content.append(shown_block)
         if state:
             metadata = {**(metadata or {}), STATE_KEY: {STATE_FORMAT: dict(state)}}
-        return trusted_msg(content, metadata, invocation_id)
+        return trusted_msg(content, metadata, invocation_id, made)
 
     def _shown(self, msg: Msg) -> Msg:
         # An open tool call shows its input text so far, as the other formats' partial

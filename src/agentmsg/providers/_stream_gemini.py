@@ -477,20 +477,19 @@ class GeminiStream(Stream):
         if usage is None:
             return None
         envelope = self._envelope
+        made = None
         if envelope is None:
             # Converted without parts or usage: the model, stop reason and id.
             response = {k: v for k, v in self._head.items() if k != "usage_metadata"}
             response["candidates"] = [{**state.dump(0), "content": {"role": "model", "parts": []}}]
-            made = from_gemini(response).messages
-            if not made:
-                return None
-            envelope = self._envelope = (made[0].to_dict()["metadata"], made[0].invocation_id)
+            made = from_gemini(response).messages[0]
+            envelope = self._envelope = (made.to_dict()["metadata"], made.invocation_id)
         metadata = envelope[0]
         if usage:
             metadata = {**(metadata or {}), "token_usage": usage}
         if kept:
             metadata = {**(metadata or {}), STATE_KEY: {STATE_FORMAT: kept}}
-        return trusted_msg(content, metadata, envelope[1])
+        return trusted_msg(content, metadata, envelope[1], made)
 
     @staticmethod
     def _call_piece(state: _Candidate, part: dict[str, Any], call: dict[str, Any]) -> bool:

@@ -447,6 +447,7 @@ class OpenAIChatStream(Stream):
         if len(pieces) > 1:
             pieces[:] = [text]  # joined once: the next read joins two pieces
         envelope = self._envelope
+        made = None
         if envelope is None:
             snapshot = self._snapshot()
             assert snapshot is not None  # the head is there
@@ -455,7 +456,7 @@ class OpenAIChatStream(Stream):
                 choice["finish_reason"] = state.finish
             made = from_openai_chat({**snapshot, "choices": [choice]}).messages[0]
             envelope = self._envelope = (made.to_dict()["metadata"], made.invocation_id)
-        return trusted_msg(text, envelope[0], envelope[1])
+        return trusted_msg(text, envelope[0], envelope[1], made)
 
     def _ended(self) -> bool:
         if self._closed and self._head is not None:
