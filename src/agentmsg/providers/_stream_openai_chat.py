@@ -180,6 +180,13 @@ class OpenAIChatStream(Stream):
                     ):
                         state = None  # the slow way checks and merges them
                     if state is not None and state.finish is None:
+                        if text is None and not logprobs:
+                            # The next piece of another text field (``reasoning``).
+                            ((key, piece),) = delta.items()
+                            pieces = state.texts.get(key)
+                            if pieces is not None and type(piece) is str:
+                                pieces.append(piece)
+                                return
                         if type(text) is str and state.content is not None:
                             state.content.append(text)
                             if logprobs:
