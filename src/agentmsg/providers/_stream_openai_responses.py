@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ._stream import Stream, reject
+from ._stream import Stream, reject, trusted_msg
 from .openai_responses import from_openai_responses
 
 if TYPE_CHECKING:
+    from .._message import Msg
     from ._common import Parsed
 
 __all__ = ["OpenAIResponsesStream"]
@@ -117,7 +118,7 @@ class OpenAIResponsesStream(Stream):
         'Hi'
     """
 
-    __slots__ = ("_final", "_items", "_next", "_response")
+    __slots__ = ("_final", "_frame", "_items", "_next", "_response")
     _FORMAT = FORMAT
     _LAST = "response.completed"
 
@@ -127,9 +128,15 @@ class OpenAIResponsesStream(Stream):
         self._items: list[_Item] = []
         self._final: dict[str, Any] | None = None
         self._next: int | None = None
+        # The partial message's content (but the growing text), metadata and id, while
+        # only the text of the last part of the last output item grows; with the pieces
+        # of that text.
+        self._frame: tuple[list[Any], dict[str, Any] | None, str | None, list[str]] | None = None
 
     def _take(self, event: dict[str, Any], index: int) -> None:
         kind = event.get("type")
+        if kind != "response.output_text.delta":
+            self._frame = None
         number = event.get("sequence_number")
         expected = self._next
         if kind == "error":
@@ -316,6 +323,48 @@ class OpenAIResponsesStream(Stream):
         if entry.item[key][event[at]].get("type") != part_type:
             reject(FORMAT, index, "type", event.get("type"), f"its part is no {part_type} part")
         pieces.append(delta)
+        frame = self._frame
+        if frame is not None and pieces is not frame[3]:
+            self._frame = None  # another part's text grew: the frame is not this one's
+
+    def _built(self) -> Msg | None:
+        frame = self._frame
+        made = None
+        if frame is None:
+            frame_made = self._new_frame()
+            if frame_made is None:
+                return None
+            frame, made = frame_made
+        content, metadata, invocation_id, pieces = frame
+        text = "".join(pieces)
+        if len(pieces) > 1:
+            pieces[:] = [text]  # joined once: the next read joins two pieces
+        return trusted_msg(
+            [*content, {"type": "text", "text": text}], metadata, invocation_id, made
+        )
+
+    def _new_frame(self) -> tuple[Any, Msg] | None:
+        """The frame of the partial message when the last part of the last output item is
+        output text still growing (then only its text changes from event to event)."""
+        items = self._items
+        if self._final is not None or not items or self._response is None:
+            return None
+        entry = items[-1]
+        parts = entry.item.get("content")
+        if entry.done or entry.item.get("type") != "message" or not isinstance(parts, list):
+            return None
+        pieces = entry.texts.get(("content", len(parts) - 1))
+        if pieces is None or parts[-1].get("type") != "output_text":
+            return None
+        snapshot = self._snapshot()
+        assert snapshot is not None  # the response has started
+        made = from_openai_responses(snapshot).messages[-1]
+        content = made.to_dict()["content"]
+        if type(content) is not list or content[-1:] != [{"type": "text", "text": "".join(pieces)}]:
+            return None
+        frame = (content[:-1], made.to_dict()["metadata"], made.invocation_id, pieces)
+        self._frame = frame
+        return frame, made
 
     def _ended(self) -> bool:
         return self._final is not None
