@@ -1235,3 +1235,18 @@ class TestPartialMsg:
         (expected, *_) = stream.result().messages
 
         assert without_raw_input(expected) == without_raw_input(stream.msg)
+
+    @pytest.mark.parametrize("key", [key for key in sorted(RECORDED) if key not in REFUSED])
+    def test_every_partial_is_the_conversion(self, key):
+        """After each event the partial Msg (built a part at a time) says what converting
+        the response rebuilt so far says."""
+        format = key.split("/")[0]
+        stream = STREAMS[format]()
+        for event in RECORDED[key]:
+            stream.add(event)
+            partial = stream.msg
+            try:
+                messages = CONVERT[format](stream.response).messages
+            except MessageError:
+                continue  # a response half come that its conversion refuses
+            assert without_raw_input(messages[-1]) == without_raw_input(partial)

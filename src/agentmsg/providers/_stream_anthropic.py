@@ -417,15 +417,17 @@ class AnthropicStream(Stream):
                     state = {**state, str(len(self._done)): {"signature": block["signature"]}}
             elif kind == "tool_use":
                 shown = {"type": "tool_use", "id": block["id"], "name": block["name"]}
-                shown["input"] = {}
+                shown["input"] = block.get("input") or {}
                 if text:
                     shown["raw_input"] = text
                 content.append(shown)
             else:
                 report = Report(FORMAT, False)
-                shown_block = _block(report, block, "content", {}, "assistant", {}, len(content))
+                kept: dict[str, Any] = {}
+                shown_block = _block(report, block, "content", {}, "assistant", kept, len(content))
                 if shown_block is not None:
                     content.append(shown_block)
+                    state = {**state, **kept}
         if state:
             metadata = {**(metadata or {}), STATE_KEY: {STATE_FORMAT: dict(state)}}
         return trusted_msg(content, metadata, invocation_id, made)
