@@ -13,13 +13,68 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, ClassVar, NoReturn
 
 from .._errors import MessageError
+from .._message import _CONTENT, _METADATA
+from .._message import Msg as _Msg
 from .._validate import show
 
 if TYPE_CHECKING:
     from .._message import Msg
-    from ._common import Parsed
+    from ._common import Loss, Parsed
 
-__all__ = ["Stream", "merge_into", "reject"]
+__all__ = ["Stream", "foreign", "merge_into", "reject", "report_counts"]
+
+# Keys that mark an event of each API, to tell a foreign event from a new kind of one.
+_MARKS = {
+    "Chat Completions": frozenset({"choices"}),
+    "Responses": frozenset({"sequence_number"}),
+    "Gemini": frozenset(
+        {"candidates", "usageMetadata", "usage_metadata", "promptFeedback", "prompt_feedback"}
+    ),
+}
+_ANTHROPIC_TYPES = frozenset(
+    {
+        "message_start",
+        "content_block_start",
+        "content_block_delta",
+        "content_block_stop",
+        "message_delta",
+        "message_stop",
+    }
+)
+
+
+def foreign(format: str, event: dict[str, Any]) -> str | None:
+    """The API whose event *event* is, when it is plainly another API's than *format*."""
+    kind = event.get("type")
+    if type(kind) is not str:
+        kind = None
+    if format != "Anthropic" and kind in _ANTHROPIC_TYPES:
+        return "Anthropic"
+    if format != "Responses" and kind is not None and kind.startswith("response."):
+        return "Responses"
+    for api, marks in _MARKS.items():
+        if api != format and not marks.isdisjoint(event):
+            return api
+    return None
+
+
+def report_counts(report: Any, usage: dict[str, Any], path: str, read: frozenset[str]) -> None:
+    """Report each count of a usage object that the conversion does not read (cached,
+    reasoning, thinking tokens, server tool uses): a number above zero, or an object of
+    counts not all zero. A response reader calls it, so a stream and its unstreamed
+    response say the same."""
+    for key, value in usage.items():
+        if key in read or not _counts_something(value):
+            continue
+        report.drop(
+            f"{path}.{key}", f"`{key}` count", "agentmsg's token usage has no place for it", value
+        )
+
+
+def _counts_something(value: Any) -> bool:
+    if isinstance(value, dict):
+        return any(_counts_something(item) for item in value.values())
+    return type(value) in (int, float) and value > 0
 
 
 def reject(format: str, index: int, field: str, value: Any, why: str) -> NoReturn:
@@ -29,22 +84,46 @@ def reject(format: str, index: int, field: str, value: Any, why: str) -> NoRetur
     raise MessageError(msg, path)
 
 
+def trusted_msg(
+    content: str | list[dict[str, Any]],
+    metadata: dict[str, Any] | None,
+    invocation_id: str | None,
+    made: Msg | None = None,
+) -> Msg:
+    """An assistant Msg of blocks and metadata that conversions made (so valid), without
+    checking them again: the partial message of a long reply is built at every event.
+    *made*, a message a conversion has just made for this read, is filled in rather
+    than a new one made (one message per read, as a conversion makes: the ids and
+    times that ``deterministic()`` hands out stay the same)."""
+    msg = (
+        made if made is not None else _Msg("assistant", [], "assistant", None, None, invocation_id)
+    )
+    values = msg._values
+    values[_CONTENT] = content
+    values[_METADATA] = metadata
+    return msg
+
+
 def merge_into(target: dict[str, Any], update: dict[str, Any]) -> None:
     """Merge a streamed piece of an object into what came before: text is appended,
     lists extended, objects merged the same way, anything else replaced; None is no
-    value."""
+    value. The target owns its lists and objects (they are copied in when first met),
+    so a list grows in place: merging n pieces costs their length, not n copies."""
     for key, value in update.items():
         if value is None:
             continue
         old: Any = target.get(key)
         if type(value) is str and type(old) is str:
             target[key] = old + value
-        elif isinstance(value, list) and isinstance(old, list):
-            target[key] = [*old, *value]
-        elif isinstance(value, dict) and isinstance(old, dict):
-            merged = dict(old)
-            merge_into(merged, value)
-            target[key] = merged
+        elif isinstance(value, list):
+            if isinstance(old, list):
+                old.extend(value)
+            else:
+                target[key] = list(value)
+        elif isinstance(value, dict):
+            if not isinstance(old, dict):
+                old = target[key] = {}
+            merge_into(old, value)
         else:
             target[key] = value
 
@@ -57,13 +136,15 @@ class Stream:
     (``_convert``).
     """
 
-    __slots__ = ("_count", "_partial")
+    __slots__ = ("_count", "_losses", "_partial")
     _FORMAT: ClassVar[str] = ""
     _LAST: ClassVar[str] = ""
 
     def __init__(self) -> None:
         self._count = 0
         self._partial: Msg | None = None
+        # What the stream itself could not carry (a cut tool input, an unknown event).
+        self._losses: list[Loss] = []
 
     def add(self, event: Any) -> None:
         """Take the next event of the stream.
@@ -130,10 +211,22 @@ class Stream:
         new event."""
         partial = self._partial
         if partial is None:
+            try:
+                partial = self._built()
+            except (MessageError, RecursionError):
+                partial = None
+            if partial is not None:
+                self._partial = partial
+                return partial
             snapshot = self._snapshot()
             if snapshot is None:
                 return None
-            messages = self._convert(snapshot, False).messages
+            try:
+                messages = self._convert(snapshot, False).messages
+            except (MessageError, RecursionError):
+                # Every event was checked when it came; what the conversion still
+                # refuses of a reply half come (an empty id, say) shows as nothing yet.
+                messages = []
             if messages:
                 partial = self._shown(messages[0])
             else:  # nothing of the reply has come yet
@@ -165,7 +258,27 @@ class Stream:
                 f"({self._LAST}); read `msg` for the reply so far."
             )
             raise MessageError(msg, f"events[{self._count}]")
-        return self._convert(snapshot, strict)
+        parsed = self._convert(snapshot, strict)
+        losses = self._losses
+        if not losses:
+            return parsed
+        if strict:
+            loss = losses[0]
+            msg = f"`{loss.path}`: {loss.what} cannot be carried (strict mode): {loss.why}."
+            raise MessageError(msg, loss.path)
+        from ._common import Parsed
+
+        return Parsed(parsed.messages, (*parsed.losses, *losses))
+
+    def _lose(self, path: str, what: str, why: str) -> None:
+        from ._common import Loss
+
+        self._losses.append(Loss(path, what, why))
+
+    def _refuse_foreign(self, event: dict[str, Any], index: int) -> None:
+        api = foreign(self._FORMAT, event)
+        if api is not None:
+            reject(self._FORMAT, index, "", event, f"it is an event of {api}, not of this stream")
 
     def __repr__(self) -> str:
         state = "done" if self._ended() else "open"
@@ -192,6 +305,12 @@ class Stream:
 
     def _convert(self, response: dict[str, Any], strict: bool) -> Parsed:
         raise NotImplementedError
+
+    def _built(self) -> Msg | None:
+        """The partial message built from what the stream keeps converted (a format
+        whose parts convert one by one builds it so, each part once); None: convert
+        the whole response so far instead."""
+        return None
 
     def _shown(self, msg: Msg) -> Msg:
         """The partial message as shown: what the conversion made of the response so far."""

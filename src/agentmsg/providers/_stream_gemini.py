@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import TYPE_CHECKING, Any
 
-from ._stream import Stream, merge_into, reject
-from .gemini import from_gemini
+from ._common import STATE_KEY
+from ._stream import Stream, merge_into, reject, trusted_msg
+from .gemini import STATE_FORMAT, _base64, from_gemini
 
 if TYPE_CHECKING:
+    from .._message import Msg
     from ._common import Parsed
 
 __all__ = ["GeminiStream"]
@@ -21,6 +24,17 @@ _KEYS: dict[str, str] = {}
 _NAMES: dict[tuple[str, ...], tuple[str, ...] | None] = {}
 _SAME = ("response_id", "model_version")
 _TEXT_KEYS = frozenset({"text", "thought", "thought_signature"})
+# A piece has one of these at least.
+_MARKS = frozenset(
+    {
+        "candidates",
+        "usage_metadata",
+        "prompt_feedback",
+        "model_version",
+        "response_id",
+        "create_time",
+    }
+)
 _QUICK_CANDIDATE = frozenset({"content", "index"})
 
 
@@ -29,6 +43,140 @@ def _key(key: str) -> str:
     if len(_KEYS) < 4096:  # the keys of one API are few
         _KEYS[key] = name
     return name
+
+
+_STREAMED = frozenset({"partial_args", "will_continue"})
+# The keys of a part the quick partial message shows (text or thought text).
+_PLAIN = frozenset({"text", "thought", "thought_signature"})
+_PATH = re.compile(r"\.([A-Za-z_][A-Za-z0-9_]*)|\[(\d+)\]|\['([^']*)'\]|\[\"([^\"]*)\"\]")
+
+
+_COUNTS = (
+    "prompt_token_count",
+    "candidates_token_count",
+    "thoughts_token_count",
+    "total_token_count",
+)
+
+
+@functools.lru_cache(maxsize=64)
+def _standard(signature: str) -> str:
+    """A thought signature in the standard base64 alphabet, as the conversion keeps it
+    (remembered: the partial message shows the same signatures at every piece)."""
+    return _base64(signature, "")
+
+
+def _token_usage(usage: Any) -> dict[str, int] | None:
+    """The token usage the conversion makes of ``usage_metadata`` ({} without one; None
+    when it holds something the conversion would refuse: then it is left to it)."""
+    if usage is None:
+        return {}
+    if not isinstance(usage, dict):
+        return None
+    usage = _snake(usage)
+    counts = [usage.get(key, 0) for key in _COUNTS]
+    if any(type(count) is not int or count < 0 for count in counts):
+        return None
+    prompt, candidates, thoughts, total = counts
+    return {
+        "prompt_tokens": prompt,
+        "completion_tokens": candidates + thoughts,
+        "total_tokens": total,
+    }
+
+
+def _check_call(call: dict[str, Any], index: int, where: str) -> dict[str, Any]:
+    """A function call in snake_case, its streamed argument pieces checked."""
+    call = _snake(call)
+    pieces = call.get("partial_args")
+    if pieces is not None:
+        if not isinstance(pieces, list):
+            reject(FORMAT, index, f"{where}.partial_args", pieces, "it must be a list")
+        checked = []
+        for number, piece in enumerate(pieces):
+            here = f"{where}.partial_args[{number}]"
+            if not isinstance(piece, dict):
+                reject(FORMAT, index, here, piece, "it must be an object")
+            piece = _snake(piece)
+            path = piece.get("json_path")
+            if type(path) is not str or _steps(path) is None:
+                reject(
+                    FORMAT,
+                    index,
+                    f"{here}.json_path",
+                    path,
+                    "it must be a JSON path such as '$.a[0].b'",
+                )
+            checked.append(piece)
+        call = {**call, "partial_args": checked}
+    for key in ("name", "id"):
+        value = call.get(key)
+        if value is not None and type(value) is not str:
+            reject(FORMAT, index, f"{where}.{key}", value, "it must be text")
+    args = call.get("args")
+    if args is not None and not isinstance(args, dict):
+        reject(FORMAT, index, f"{where}.args", args, "it must be an object")
+    return call
+
+
+def _steps(path: str) -> list[str | int] | None:
+    """The keys and indexes of a JSON path (``$.a[0]['b']``), or None if it is not one."""
+    if not path.startswith("$"):
+        return None
+    steps: list[str | int] = []
+    at = 1
+    while at < len(path):
+        found = _PATH.match(path, at)
+        if found is None:
+            return None
+        name, number, quoted, doubled = found.groups()
+        steps.append(int(number) if number is not None else (name or quoted or doubled or ""))
+        at = found.end()
+    return steps or None
+
+
+def _set_path(args: dict[str, Any], piece: dict[str, Any]) -> None:
+    """Put one streamed argument piece at its path: text pieces of one path append."""
+    steps = _steps(piece["json_path"])
+    assert steps is not None  # checked with the event
+    holder: Any = args
+    for step, following in zip(steps, [*steps[1:], None], strict=True):
+        if following is None:
+            break
+        empty: Any = [] if type(following) is int else {}
+        if type(step) is int:
+            if not isinstance(holder, list):
+                return
+            while len(holder) <= step:
+                holder.append(None)
+            if not isinstance(holder[step], (dict, list)):
+                holder[step] = empty
+            holder = holder[step]
+        else:
+            if not isinstance(holder, dict):
+                return
+            if not isinstance(holder.get(step), (dict, list)):
+                holder[step] = empty
+            holder = holder[step]
+    last = steps[-1]
+    if "string_value" in piece:
+        value: Any = piece["string_value"]
+    elif "number_value" in piece:
+        value = piece["number_value"]
+    elif "bool_value" in piece:
+        value = piece["bool_value"]
+    else:
+        value = None
+    if type(last) is int:
+        if not isinstance(holder, list):
+            return
+        while len(holder) <= last:
+            holder.append(None)
+        old = holder[last]
+        holder[last] = old + value if type(old) is str and type(value) is str else value
+    elif isinstance(holder, dict):
+        old = holder.get(last)
+        holder[last] = old + value if type(old) is str and type(value) is str else value
 
 
 def _snake(data: dict[str, Any]) -> dict[str, Any]:
@@ -47,9 +195,11 @@ def _snake(data: dict[str, Any]) -> dict[str, Any]:
 class _Candidate:
     """One candidate so far: its parts (a run of text pieces grows the last one)."""
 
-    __slots__ = ("extra", "finish", "parts", "role", "texts")
+    __slots__ = ("call", "extra", "finish", "parts", "role", "texts")
 
     def __init__(self) -> None:
+        # The function call whose arguments are still streaming (willContinue), if any.
+        self.call: dict[str, Any] | None = None
         self.parts: list[dict[str, Any]] = []
         # The pieces of the last part while it is text that may still grow, else None.
         self.texts: list[str] | None = None
@@ -82,12 +232,15 @@ class GeminiStream(Stream):
     Each piece holds the next parts of the candidate. Text pieces in a row (of the same
     kind, thought or answer) make one text part, as in the unstreamed response; a thought
     signature ends the part it comes with, so the signature that Gemini sends in a last
-    empty text piece lands on the text before it. Function calls come whole, one part
-    each. ``usage_metadata`` is a running total: the last one stands.
+    empty text piece lands on the text before it. Function calls come one part each.
+    ``usage_metadata`` is a running total: the last one stands.
 
-    Pieces carry no sequence number, so a repeated text piece cannot be told from a real
-    one; rejected are: a piece of another response (another ``response_id`` or model
-    version), and parts for a candidate that has finished.
+    A function call whose arguments come in pieces (``partialArgs`` with
+    ``willContinue``) is put together into one call. The finish reason may come before
+    the last piece, or with every piece: the parts after it still count. Pieces carry no
+    sequence number, so a repeated text piece cannot be told from a real one; rejected
+    are: a piece of another response (another ``response_id`` or model version), an
+    event of another API, a value of the wrong type, and an ``error``.
 
     Example:
         >>> from agentmsg import GeminiStream
@@ -101,7 +254,7 @@ class GeminiStream(Stream):
         [{'type': 'text', 'text': 'Sunny.'}]
     """
 
-    __slots__ = ("_candidates", "_head")
+    __slots__ = ("_candidates", "_envelope", "_head")
     _FORMAT = FORMAT
     _LAST = "a piece with a finish reason"
 
@@ -109,6 +262,9 @@ class GeminiStream(Stream):
         super().__init__()
         self._head: dict[str, Any] | None = None
         self._candidates: dict[int, _Candidate] = {}
+        # The partial message's metadata and id while the reply is text and thoughts
+        # alone; made again after any piece that does more than add text.
+        self._envelope: tuple[dict[str, Any] | None, str | None] | None = None
 
     def _take(self, event: dict[str, Any], index: int) -> None:
         head = self._head
@@ -123,10 +279,24 @@ class GeminiStream(Stream):
                     )
             for key, value in event.items():
                 if value is not None and key != "candidates":
-                    head[_KEYS.get(key) or _key(key)] = value
+                    name = _KEYS.get(key) or _key(key)
+                    if head.get(name) != value:
+                        head[name] = value
+                        if name != "usage_metadata":  # the partial Msg reads that anew
+                            self._envelope = None
             self._candidates[0].texts.append(text)  # type: ignore[union-attr]
             return
+        self._envelope = None
+        self._refuse_foreign(event, index)
+        if "error" in event:
+            error = event["error"]
+            message = error.get("message", error) if isinstance(error, dict) else error
+            reject(
+                FORMAT, index, "error.message", message, "the API ended the stream with an error"
+            )
         event = _snake(event)
+        if _MARKS.isdisjoint(event):
+            reject(FORMAT, index, "", event, "it is not a Gemini response piece")
         if head is not None:
             for key in _SAME:
                 value = event.get(key)
@@ -203,29 +373,22 @@ class GeminiStream(Stream):
                 here = f"{where}.content.parts[{place}].text"
                 reject(FORMAT, index, here, text, "it must be text")
             call = part.get("function_call")
-            if isinstance(call, dict) and any(
-                key in call
-                for key in ("partial_args", "partialArgs", "will_continue", "willContinue")
-            ):
-                here = f"{where}.content.parts[{place}].function_call"
-                why = (
-                    "function-call arguments streamed in pieces are not supported: ask for "
-                    "whole function calls"
-                )
-                reject(FORMAT, index, here, call, why)
+            if call is not None:
+                if not isinstance(call, dict):
+                    here = f"{where}.content.parts[{place}].function_call"
+                    reject(FORMAT, index, here, call, "it must be an object")
+                part = {
+                    **part,
+                    "function_call": _check_call(
+                        call, index, f"{where}.content.parts[{place}].function_call"
+                    ),
+                }
             checked.append(part)
-        state = self._candidates.get(number)
-        if state is not None and state.finish is not None:
-            if checked:
-                reject(FORMAT, index, f"{where}.content.parts", parts, f"candidate {number} ended")
-            if candidate.get("finish_reason") is not None:
-                reject(
-                    FORMAT,
-                    index,
-                    f"{where}.finish_reason",
-                    candidate["finish_reason"],
-                    f"candidate {number} had finished already: a duplicated piece",
-                )
+        finish = candidate.get("finish_reason")
+        if finish is not None and type(finish) is not str:
+            reject(FORMAT, index, f"{where}.finish_reason", finish, "it must be text")
+        # Gemini may send the finish reason before the last piece, or on every piece:
+        # later parts still count, and the last reason stands.
         if content.get("role") not in (None, "model"):
             reject(FORMAT, index, f"{where}.content.role", content["role"], "a reply is 'model'")
         return number, candidate, checked
@@ -235,6 +398,13 @@ class GeminiStream(Stream):
         if state is None:
             state = self._candidates[number] = _Candidate()
         for part in parts:
+            call = part.get("function_call")
+            if (
+                call is not None
+                and (state.call is not None or _STREAMED.intersection(call))
+                and self._call_piece(state, part, call)
+            ):
+                continue
             text = part.get("text")
             texts = state.texts
             if (
@@ -273,6 +443,76 @@ class GeminiStream(Stream):
                 merge_into(state.extra, {key: value})
             else:
                 state.extra[key] = value
+
+    def _built(self) -> Msg | None:
+        # The most frequent partial message, text and thoughts alone, made without
+        # converting the whole response at each piece.
+        candidates = self._candidates
+        state = candidates.get(0)
+        if len(candidates) != 1 or state is None or self._head is None or state.call:
+            return None
+        content: list[dict[str, Any]] = []
+        kept: dict[str, Any] = {}
+        parts = state.parts
+        last = len(parts) - 1
+        for number, part in enumerate(parts):
+            if not _PLAIN.issuperset(part) or type(part.get("text")) is not str:
+                return None
+            text = part["text"]
+            if number == last and state.texts is not None and len(state.texts) > 1:
+                text = "".join(state.texts)
+                # Joined once: the next read joins two pieces.
+                state.texts[:] = [text]
+                parts[last] = {**part, "text": text}
+            signature = part.get("thought_signature")
+            if signature is not None:
+                if type(signature) is not str or not signature:
+                    return None
+                kept[str(number)] = {"thought_signature": _standard(signature)}
+            if part.get("thought"):
+                content.append({"type": "thinking", "thinking": text})
+            else:
+                content.append({"type": "text", "text": text})
+        usage = _token_usage(self._head.get("usage_metadata"))
+        if usage is None:
+            return None
+        envelope = self._envelope
+        made = None
+        if envelope is None:
+            # Converted without parts or usage: the model, stop reason and id.
+            response = {k: v for k, v in self._head.items() if k != "usage_metadata"}
+            response["candidates"] = [{**state.dump(0), "content": {"role": "model", "parts": []}}]
+            made = from_gemini(response).messages[0]
+            envelope = self._envelope = (made.to_dict()["metadata"], made.invocation_id)
+        metadata = envelope[0]
+        if usage:
+            metadata = {**(metadata or {}), "token_usage": usage}
+        if kept:
+            metadata = {**(metadata or {}), STATE_KEY: {STATE_FORMAT: kept}}
+        return trusted_msg(content, metadata, envelope[1], made)
+
+    @staticmethod
+    def _call_piece(state: _Candidate, part: dict[str, Any], call: dict[str, Any]) -> bool:
+        """Take one piece of a function call streamed in pieces; False when *call* is a
+        whole call of its own."""
+        open_call = state.call
+        pieces = call.get("partial_args") or ()
+        more = bool(call.get("will_continue"))
+        if open_call is None:
+            if state.texts is not None and len(state.texts) > 1:
+                state.parts[-1] = {**state.parts[-1], "text": "".join(state.texts)}
+            state.texts = None
+            whole = {key: value for key, value in call.items() if key not in _STREAMED}
+            whole["args"] = dict(whole.get("args") or {})
+            state.parts.append({**part, "function_call": whole})
+            open_call = whole
+        elif call.get("name") and call["name"] != open_call.get("name") and not pieces and not more:
+            state.call = None
+            return False  # a new whole call after the streamed one
+        for piece in pieces:
+            _set_path(open_call["args"], piece)
+        state.call = open_call if more else None
+        return True
 
     def _ended(self) -> bool:
         candidates = self._candidates

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ._stream import Stream, reject
+from ._stream import Stream, reject, trusted_msg
 from .openai_responses import from_openai_responses
 
 if TYPE_CHECKING:
+    from .._message import Msg
     from ._common import Parsed
 
 __all__ = ["OpenAIResponsesStream"]
@@ -34,6 +35,10 @@ _PART_EVENTS = {
     "response.reasoning_summary_part.added": ("summary", "summary_index", True),
     "response.reasoning_summary_part.done": ("summary", "summary_index", False),
 }
+
+
+_OPENING = frozenset({"response.in_progress", "response.queued"})
+_KNOWN = frozenset({"error"})
 
 
 class _Item:
@@ -84,10 +89,13 @@ class OpenAIResponsesStream(Stream):
     kinds (tool progress, annotations) are checked for their place and otherwise left
     to the items that hold their outcome.
 
-    Every event has a ``sequence_number``, one more than the event before: a missing,
-    repeated or late event is rejected, as is an event before ``response.created`` or
-    after the end, an event for an output item, part or response id other than the
-    open ones (another stream's), and an ``error`` event.
+    An event's ``sequence_number``, when it has one, is one more than the event
+    before: a missing, repeated or late event is rejected, as is an event before the
+    start (``response.created``, or ``response.queued`` or ``response.in_progress`` for
+    a stream resumed with ``starting_after``) or after the end, an event for an output
+    item, part or response id other than the open ones (another stream's), an event of
+    another API, and an ``error`` event (its message is in the error's). An event type
+    agentmsg does not know is passed over and reported as a loss.
 
     Example:
         >>> from agentmsg import OpenAIResponsesStream
@@ -110,7 +118,7 @@ class OpenAIResponsesStream(Stream):
         'Hi'
     """
 
-    __slots__ = ("_final", "_items", "_next", "_response")
+    __slots__ = ("_final", "_frame", "_items", "_next", "_response")
     _FORMAT = FORMAT
     _LAST = "response.completed"
 
@@ -120,16 +128,33 @@ class OpenAIResponsesStream(Stream):
         self._items: list[_Item] = []
         self._final: dict[str, Any] | None = None
         self._next: int | None = None
+        # The partial message's content (but the growing text), metadata and id, while
+        # only the text of the last part of the last output item grows; with the pieces
+        # of that text.
+        self._frame: tuple[list[Any], dict[str, Any] | None, str | None, list[str]] | None = None
 
     def _take(self, event: dict[str, Any], index: int) -> None:
         kind = event.get("type")
+        if kind != "response.output_text.delta":
+            self._frame = None
         number = event.get("sequence_number")
         expected = self._next
         if kind == "error":
-            reject(FORMAT, index, "message", event.get("message"), "the API reported an error")
-        if type(number) is not int:
-            reject(FORMAT, index, "sequence_number", number, "every event has one (an integer)")
-        if expected is not None and number != expected:
+            error = event.get("error")
+            message = event.get("message")
+            if message is None and isinstance(error, dict):
+                message = error.get("message", error)
+            reject(FORMAT, index, "message", message, "the API reported an error")
+        if type(kind) is not str or (kind not in _KNOWN and not kind.startswith("response.")):
+            self._refuse_foreign(event, index)
+            if type(kind) is not str or not kind:
+                reject(FORMAT, index, "type", kind, "a Responses stream event has a `type`")
+        if number is None:
+            # The API reference's own examples have none: order is then not checked.
+            pass
+        elif type(number) is not int:
+            reject(FORMAT, index, "sequence_number", number, "it must be an integer")
+        elif expected is not None and number != expected:
             if number < expected:
                 why = f"event {number} had come already: a duplicated or late event"
             else:
@@ -152,6 +177,9 @@ class OpenAIResponsesStream(Stream):
         elif kind == "response.created":
             if self._response is not None:
                 reject(FORMAT, index, "type", kind, "a second response.created: another stream's")
+            self._response = self._envelope(event, index, kind)
+        elif kind in _OPENING:
+            # A stream resumed with starting_after begins here, without response.created.
             self._response = self._envelope(event, index, kind)
         elif self._response is None:
             reject(FORMAT, index, "type", kind, "the stream starts with response.created")
@@ -196,19 +224,28 @@ class OpenAIResponsesStream(Stream):
             entry.arguments = [arguments]
         elif kind in _FINAL:
             self._final = self._envelope(event, index, kind)
-        elif kind == "response.in_progress" or kind == "response.queued":
-            self._response = self._envelope(event, index, kind)
         elif type(kind) is str and kind.startswith("response."):
             if "output_index" in event:
                 self._item(event, index)
+        elif type(kind) is str and kind:
+            # A new kind of event: passed over, and said.
+            self._lose(f"events[{index}]", f"{kind!r} event", "agentmsg does not know this event")
         else:
-            reject(FORMAT, index, "type", kind, "it is not a Responses stream event")
-        self._next = number + 1
+            reject(FORMAT, index, "type", kind, "a Responses stream event has a `type`")
+        if number is not None:
+            self._next = number + 1
 
     def _envelope(self, event: dict[str, Any], index: int, kind: str) -> dict[str, Any]:
         response = event.get("response")
         if not isinstance(response, dict):
             reject(FORMAT, index, "response", response, f"a {kind} event holds the response")
+        for key in ("id", "status", "model"):
+            value = response.get(key)
+            if value is not None and type(value) is not str:
+                reject(FORMAT, index, f"response.{key}", value, "it must be text")
+        output = response.get("output")
+        if output is not None and not isinstance(output, list):
+            reject(FORMAT, index, "response.output", output, "it must be a list")
         known = self._response
         if known is not None and response.get("id") != known.get("id"):
             reject(
@@ -227,7 +264,11 @@ class OpenAIResponsesStream(Stream):
         entry = items[position]
         if entry.done:
             reject(FORMAT, index, "output_index", position, f"output item {position} is done")
-        given = event.get("item_id") if not also else (event.get(also) or {}).get("id")
+        if also:
+            holder = event.get(also)
+            given = holder.get("id") if isinstance(holder, dict) else None
+        else:
+            given = event.get("item_id")
         known = entry.item.get("id")
         if given is not None and known is not None and given != known:
             field = "item_id" if not also else f"{also}.id"
@@ -267,7 +308,7 @@ class OpenAIResponsesStream(Stream):
         self, entry: _Item, event: dict[str, Any], index: int, key: str, at: str
     ) -> list[str]:
         number = event.get(at)
-        pieces = entry.texts.get((key, number))  # type: ignore[arg-type]
+        pieces = entry.texts.get((key, number)) if type(number) is int else None
         if pieces is None:
             reject(FORMAT, index, at, number, "no open part of that index takes text")
         return pieces
@@ -282,6 +323,48 @@ class OpenAIResponsesStream(Stream):
         if entry.item[key][event[at]].get("type") != part_type:
             reject(FORMAT, index, "type", event.get("type"), f"its part is no {part_type} part")
         pieces.append(delta)
+        frame = self._frame
+        if frame is not None and pieces is not frame[3]:
+            self._frame = None  # another part's text grew: the frame is not this one's
+
+    def _built(self) -> Msg | None:
+        frame = self._frame
+        made = None
+        if frame is None:
+            frame_made = self._new_frame()
+            if frame_made is None:
+                return None
+            frame, made = frame_made
+        content, metadata, invocation_id, pieces = frame
+        text = "".join(pieces)
+        if len(pieces) > 1:
+            pieces[:] = [text]  # joined once: the next read joins two pieces
+        return trusted_msg(
+            [*content, {"type": "text", "text": text}], metadata, invocation_id, made
+        )
+
+    def _new_frame(self) -> tuple[Any, Msg] | None:
+        """The frame of the partial message when the last part of the last output item is
+        output text still growing (then only its text changes from event to event)."""
+        items = self._items
+        if self._final is not None or not items or self._response is None:
+            return None
+        entry = items[-1]
+        parts = entry.item.get("content")
+        if entry.done or entry.item.get("type") != "message" or not isinstance(parts, list):
+            return None
+        pieces = entry.texts.get(("content", len(parts) - 1))
+        if pieces is None or parts[-1].get("type") != "output_text":
+            return None
+        snapshot = self._snapshot()
+        assert snapshot is not None  # the response has started
+        made = from_openai_responses(snapshot).messages[-1]
+        content = made.to_dict()["content"]
+        if type(content) is not list or content[-1:] != [{"type": "text", "text": "".join(pieces)}]:
+            return None
+        frame = (content[:-1], made.to_dict()["metadata"], made.invocation_id, pieces)
+        self._frame = frame
+        return frame, made
 
     def _ended(self) -> bool:
         return self._final is not None

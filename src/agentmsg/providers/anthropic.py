@@ -42,6 +42,7 @@ from ._common import (
     state_of,
     system_prompt,
 )
+from ._stream import report_counts
 
 __all__ = ["from_anthropic", "to_anthropic"]
 
@@ -493,6 +494,12 @@ def _envelope(report: Report, turns: Turns, data: dict[str, Any]) -> None:
             "completion_tokens": counts[1],
             "total_tokens": counts[0] + counts[1],
         }
+        report_counts(report, usage, "usage", frozenset({"input_tokens", "output_tokens"}))
+    for key in ("container", "stop_details", "stop_sequence"):
+        if data.get(key):
+            report.drop(
+                key, f"`{key}` field", "agentmsg's messages have no place for it", data[key]
+            )
     turns.metadata = metadata or None
     if data.get("id") is not None:
         turns.invocation_id = check_name(data["id"], "id")
@@ -536,7 +543,8 @@ def _message(
             if not pending:
                 turns.flush(item_path)
             pending.append(block)
-    if pending or not items:
+    if pending or not items or response:
+        # A reply whose every block was dropped still brings its id, usage and stop reason.
         turns.add(DEFAULT_NAMES[role], pending, role, path or "content", (STATE_FORMAT, keep))
     turns.flush(here)  # a message's tool results stay apart from the next message's
 

@@ -40,6 +40,7 @@ from ._common import (
     state_of,
     system_prompt,
 )
+from ._stream import report_counts
 
 __all__ = ["from_gemini", "to_gemini"]
 
@@ -473,6 +474,9 @@ def from_gemini(data: Any, *, strict: bool = False) -> Parsed:
         )
         _content(report, turns, _snake(content), "candidates[0].content", calls)
         turns.flush("candidates[0].content")
+        if not turns.messages:
+            # A reply whose every part was dropped still brings its id, usage and reason.
+            turns.add("assistant", [], "assistant", "candidates[0].content")
         return Parsed(turns.messages, tuple(report.losses))
     elif isinstance(data, dict) and "contents" in data:
         system = data.get("system_instruction")
@@ -542,6 +546,7 @@ def _envelope(report: Report, turns: Turns, data: dict[str, Any], candidates: li
         ("grounding_metadata", "grounding sources"),
         ("logprobs_result", "log probabilities"),
         ("avg_logprobs", "average log probability"),
+        ("finish_message", "finish message"),
     ):
         if candidate.get(key):
             report.drop(
@@ -577,6 +582,7 @@ def _envelope(report: Report, turns: Turns, data: dict[str, Any], candidates: li
             "completion_tokens": counts["candidates_token_count"] + counts["thoughts_token_count"],
             "total_tokens": counts["total_token_count"],
         }
+        report_counts(report, usage, "usage_metadata", frozenset(counts))
     turns.metadata = metadata or None
     if data.get("response_id") is not None:
         turns.invocation_id = check_name(data["response_id"], "response_id")

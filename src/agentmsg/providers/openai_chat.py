@@ -47,6 +47,7 @@ from ._common import (
     short_id,
     source_from_url,
 )
+from ._stream import report_counts
 
 __all__ = ["from_openai_chat", "to_openai_chat"]
 
@@ -627,6 +628,7 @@ def _response(report: Report, turns: Turns, data: dict[str, Any], names: dict[st
             key: _count(usage, key)
             for key in ("prompt_tokens", "completion_tokens", "total_tokens")
         }
+        report_counts(report, usage, "usage", _USAGE_READ)
     logprobs = choice.get("logprobs")
     if isinstance(logprobs, dict) and any(value is not None for value in logprobs.values()):
         report.drop(
@@ -648,6 +650,9 @@ def _response(report: Report, turns: Turns, data: dict[str, Any], names: dict[st
     message = check_object(check_key(choice, "message", "choices[0]"), "choices[0].message")
     _message(report, turns, message, "choices[0].message", names)
     turns.flush("choices[0].message")
+
+
+_USAGE_READ = frozenset({"prompt_tokens", "completion_tokens", "total_tokens"})
 
 
 def _count(usage: dict[str, Any], key: str) -> int:

@@ -47,6 +47,7 @@ from ._common import (
     state_field,
     state_of,
 )
+from ._stream import report_counts
 
 __all__ = ["from_openai_responses", "to_openai_responses"]
 
@@ -568,7 +569,7 @@ def from_openai_responses(data: Any, *, strict: bool = False) -> Parsed:
     if isinstance(data, list):
         items, base = data, "input"
     elif isinstance(data, dict) and "output" in data:
-        _response_envelope(turns, data)
+        _response_envelope(turns, data, report)
         items, base = check_array(data["output"], "output"), "output"
     elif isinstance(data, dict) and "input" in data:
         instructions = data.get("instructions")
@@ -667,6 +668,9 @@ def from_openai_responses(data: Any, *, strict: bool = False) -> Parsed:
             report.drop(path, f"{kind!s} item", "agentmsg has no block for it", item)
     _flush_assistant(turns, assistant, base)
     turns.flush(base)
+    if base == "output" and not turns.messages:
+        # A reply whose every item was dropped still brings its id, usage and status.
+        turns.add("assistant", [], "assistant", base)
     return Parsed(turns.messages, tuple(report.losses))
 
 
@@ -705,7 +709,7 @@ def _flush_assistant(turns: Turns, assistant: _Assistant, path: str) -> None:
     assistant.state = {}
 
 
-def _response_envelope(turns: Turns, data: dict[str, Any]) -> None:
+def _response_envelope(turns: Turns, data: dict[str, Any], report: Report) -> None:
     metadata: dict[str, Any] = {}
     if data.get("model") is not None:
         metadata["model"] = check_str(data["model"], "model")
@@ -729,6 +733,8 @@ def _response_envelope(turns: Turns, data: dict[str, Any]) -> None:
                 raise MessageError(msg, f"usage.{key}")
             counts[ours] = value
         metadata["token_usage"] = counts
+        read = frozenset({"input_tokens", "output_tokens", "total_tokens"})
+        report_counts(report, usage, "usage", read)
     turns.metadata = metadata or None
     if data.get("id") is not None:
         turns.invocation_id = check_name(data["id"], "id")
