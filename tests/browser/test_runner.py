@@ -254,7 +254,7 @@ class TestInteraction:
         block = page.evaluate(_BLOCKS)[0]
         assert ("failed", True, True) == (
             block["state"],
-            block["text"].startswith("Python no pudo iniciarse en este navegador: "),
+            block["text"].startswith("Python no pudo iniciarse en este navegador ("),
             "Failed to fetch" in block["text"],  # the browser's reason
         )
 

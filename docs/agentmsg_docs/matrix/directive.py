@@ -337,7 +337,10 @@ class ConversionMatrix(SphinxDirective):
         if cell.losses:
             # The exact texts, folded: what a developer searches a log for, in English.
             folded = ExactTexts()
-            folded += ExactLabel("", tr(CELL_CONTEXT, EXACT))
+            label = ExactLabel("", tr(CELL_CONTEXT, EXACT))
+            if in_english((CELL_CONTEXT, EXACT)) is not None:
+                label["classes"].append(ENGLISH_CLASS)  # a language that has not translated it
+            folded += label
             for text in exact_texts(cell):
                 folded += nodes.paragraph("", "", nodes.literal("", text, classes=[ENGLISH_CLASS]))
             parts.append(folded)
