@@ -11,7 +11,7 @@ translator wrote already are not doubled. The spaces reST needs around the refer
 
 The rule reads a reference before Sphinx resolves it (:class:`TitleMarks`); the marks are
 placed around the link it became (:class:`PlaceTitleMarks`). The pages' builds and the
-notebooks' Markdown (:mod:`agentmsg_docs.notebooks`) run both, :data:`TRANSFORMS`.
+notebooks' Markdown (:mod:`agentmsg_docs.gallery.notebooks`) run both, :data:`TRANSFORMS`.
 """
 
 from __future__ import annotations
@@ -27,8 +27,8 @@ from sphinx.util.nodes import clean_astext
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
 
-from agentmsg_docs.languages import built_language
-from agentmsg_docs.typography import PRIMARY_SUBTAGS, is_cjk
+from agentmsg_docs.i18n.languages import built_language
+from agentmsg_docs.zh.typography import PRIMARY_SUBTAGS, is_cjk
 
 __all__ = ["LANGUAGES", "TRANSFORMS", "PlaceTitleMarks", "TitleMarks", "marks_for"]
 

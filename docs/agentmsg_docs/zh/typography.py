@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 from docutils import nodes
 from sphinx.transforms.post_transforms import SphinxPostTransform
 
-from agentmsg_docs.languages import built_language
+from agentmsg_docs.i18n.languages import built_language
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
