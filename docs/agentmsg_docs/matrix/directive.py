@@ -30,9 +30,9 @@ from sphinx.util.docutils import SphinxDirective
 
 from agentmsg.providers import Loss
 
-from ..languages import SOURCE, built_language
-from ..po import context_translations
-from ..progress import CHANGED, CHANGED_CLASS, ENGLISH_CLASS, STATE, block_state
+from ..i18n.languages import SOURCE, built_language
+from ..i18n.po import context_translations
+from ..i18n.progress import CHANGED, CHANGED_CLASS, ENGLISH_CLASS, STATE, block_state
 from . import cells as _cells
 from . import events, probes, replies
 from .cells import Cell
