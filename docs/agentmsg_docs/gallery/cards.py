@@ -85,10 +85,11 @@ def deferred() -> Iterator[None]:
         yield
 
 
-def localize(text: str, language: str) -> str:
+def localize(text: str, language: str, *, mark_english: bool = True) -> str:
     """*text* (HTML holding deferred labels) with every label in *language*, escaped; a
     label that *language* does not translate, written in the page's text (not in an
-    attribute), is marked ``<span lang="en">``."""
+    attribute), is marked ``<span lang="en">`` unless *mark_english* is false (a
+    notebook's saved cards are what the package itself writes when the notebook runs)."""
     code = resolve_language(language)
 
     def replace(match: re.Match[str]) -> str:
@@ -101,7 +102,7 @@ def localize(text: str, language: str) -> str:
         shown = _escape(found.text(code))
         before = text[: match.start()]
         in_text = before.rfind(">") >= before.rfind("<")
-        if in_text and code != "en" and _in_english(found, code):
+        if mark_english and in_text and code != "en" and _in_english(found, code):
             return f'<span lang="en">{shown}</span>'
         return shown
 

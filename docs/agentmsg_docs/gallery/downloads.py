@@ -529,7 +529,7 @@ def _localize_html(notebook: dict[str, Any], language: str) -> None:
         for output in cell.get("outputs", [])
         if "text/html" in output.get("data", {})
     ]
-    html = style_once([localize(item["text/html"], language) for item in data])
+    html = style_once([localize(item["text/html"], language, mark_english=False) for item in data])
     for item, text in zip(data, html, strict=True):
         item["text/html"] = text
 
