@@ -3,26 +3,21 @@ model APIs, with a report of everything a format cannot carry.
 
 One public module per format (:mod:`~agentmsg.providers.openai_chat`,
 :mod:`~agentmsg.providers.openai_responses`, :mod:`~agentmsg.providers.anthropic`,
-:mod:`~agentmsg.providers.gemini`) and what they share (``_common``). ``import agentmsg``
-does not import this package: the same names there are loaded when first used.
-
-A streamed reply is assembled by the stream class of its format (``_stream.py`` holds
-what they share, ``_stream_<format>.py`` each one): :class:`~agentmsg.OpenAIChatStream`,
-:class:`~agentmsg.OpenAIResponsesStream`, :class:`~agentmsg.AnthropicStream` and
-:class:`~agentmsg.GeminiStream`.
+:mod:`~agentmsg.providers.gemini`), each with its request writer, its response reader
+and the stream class that assembles a streamed reply (:class:`~agentmsg.OpenAIChatStream`,
+:class:`~agentmsg.OpenAIResponsesStream`, :class:`~agentmsg.AnthropicStream`,
+:class:`~agentmsg.GeminiStream`), on what they share: ``_common`` (the loss report, ids,
+signatures) and ``_stream`` (the stream base). ``import agentmsg`` does not import this
+package: the same names there are loaded when first used.
 """
 
 from __future__ import annotations
 
 from ._common import Conversion, Loss, Parsed
-from ._stream_anthropic import AnthropicStream
-from ._stream_gemini import GeminiStream
-from ._stream_openai_chat import OpenAIChatStream
-from ._stream_openai_responses import OpenAIResponsesStream
-from .anthropic import from_anthropic, to_anthropic
-from .gemini import from_gemini, to_gemini
-from .openai_chat import from_openai_chat, to_openai_chat
-from .openai_responses import from_openai_responses, to_openai_responses
+from .anthropic import AnthropicStream, from_anthropic, to_anthropic
+from .gemini import GeminiStream, from_gemini, to_gemini
+from .openai_chat import OpenAIChatStream, from_openai_chat, to_openai_chat
+from .openai_responses import OpenAIResponsesStream, from_openai_responses, to_openai_responses
 
 __all__ = [
     "AnthropicStream",
