@@ -28,25 +28,13 @@ from stream_samples import (
 import agentmsg
 from agentmsg import (
     AIMessageChunk,
-    AnthropicStream,
-    GeminiStream,
     MessageError,
     OpenAIChatStream,
-    OpenAIResponsesStream,
 )
+from agentmsg.providers import FORMATS
 
-STREAMS = {
-    "openai_chat": OpenAIChatStream,
-    "openai_responses": OpenAIResponsesStream,
-    "anthropic": AnthropicStream,
-    "gemini": GeminiStream,
-}
-CONVERT = {
-    "openai_chat": agentmsg.from_openai_chat,
-    "openai_responses": agentmsg.from_openai_responses,
-    "anthropic": agentmsg.from_anthropic,
-    "gemini": agentmsg.from_gemini,
-}
+STREAMS = {key: api.stream for key, api in FORMATS.items()}
+CONVERT = {key: api.read for key, api in FORMATS.items()}
 
 
 def said(parsed: agentmsg.Parsed) -> tuple[Any, ...]:
