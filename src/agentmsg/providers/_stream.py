@@ -23,35 +23,24 @@ if TYPE_CHECKING:
 
 __all__ = ["Stream", "foreign", "merge_into", "reject", "report_counts"]
 
-# Keys that mark an event of each API, to tell a foreign event from a new kind of one.
-_MARKS = {
-    "Chat Completions": frozenset({"choices"}),
-    "Responses": frozenset({"sequence_number"}),
-    "Gemini": frozenset(
-        {"candidates", "usageMetadata", "usage_metadata", "promptFeedback", "prompt_feedback"}
-    ),
-}
-_ANTHROPIC_TYPES = frozenset(
-    {
-        "message_start",
-        "content_block_start",
-        "content_block_delta",
-        "content_block_stop",
-        "message_delta",
-        "message_stop",
-    }
-)
+# What marks an event of each API, to tell a foreign event from a new kind of one: each
+# stream class states its own (_EVENT_TYPES, _TYPE_PREFIX, _EVENT_KEYS), gathered here by
+# Stream.__init_subclass__ under the API's name.
+_TYPES: dict[str, frozenset[str]] = {}
+_PREFIXES: dict[str, str] = {}
+_MARKS: dict[str, frozenset[str]] = {}
 
 
 def foreign(format: str, event: dict[str, Any]) -> str | None:
     """The API whose event *event* is, when it is plainly another API's than *format*."""
     kind = event.get("type")
-    if type(kind) is not str:
-        kind = None
-    if format != "Anthropic" and kind in _ANTHROPIC_TYPES:
-        return "Anthropic"
-    if format != "Responses" and kind is not None and kind.startswith("response."):
-        return "Responses"
+    if type(kind) is str:
+        for api, types in _TYPES.items():
+            if api != format and kind in types:
+                return api
+        for api, prefix in _PREFIXES.items():
+            if api != format and kind.startswith(prefix):
+                return api
     for api, marks in _MARKS.items():
         if api != format and not marks.isdisjoint(event):
             return api
@@ -139,6 +128,20 @@ class Stream:
     __slots__ = ("_count", "_losses", "_partial")
     _FORMAT: ClassVar[str] = ""
     _LAST: ClassVar[str] = ""
+    # What marks an event of this API and no other (see foreign()): `type` values, a
+    # prefix of `type`, keys.
+    _EVENT_TYPES: ClassVar[frozenset[str]] = frozenset()
+    _TYPE_PREFIX: ClassVar[str] = ""
+    _EVENT_KEYS: ClassVar[frozenset[str]] = frozenset()
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if cls._EVENT_TYPES:
+            _TYPES[cls._FORMAT] = cls._EVENT_TYPES
+        if cls._TYPE_PREFIX:
+            _PREFIXES[cls._FORMAT] = cls._TYPE_PREFIX
+        if cls._EVENT_KEYS:
+            _MARKS[cls._FORMAT] = cls._EVENT_KEYS
 
     def __init__(self) -> None:
         self._count = 0

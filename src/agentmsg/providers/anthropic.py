@@ -781,6 +781,7 @@ class AnthropicStream(Stream):
         "_stopped",
     )
     _FORMAT = STREAM_FORMAT
+    _EVENT_TYPES = _KNOWN
     _LAST = "message_stop"
 
     def __init__(self) -> None:

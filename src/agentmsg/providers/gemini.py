@@ -999,6 +999,9 @@ class GeminiStream(Stream):
 
     __slots__ = ("_candidates", "_envelope", "_head")
     _FORMAT = FORMAT
+    _EVENT_KEYS = frozenset(
+        {"candidates", "usageMetadata", "usage_metadata", "promptFeedback", "prompt_feedback"}
+    )
     _LAST = "a piece with a finish reason"
 
     def __init__(self) -> None:

@@ -961,6 +961,7 @@ class OpenAIChatStream(Stream):
 
     __slots__ = ("_choices", "_closed", "_envelope", "_finished", "_head", "_keys", "_usage")
     _FORMAT = FORMAT
+    _EVENT_KEYS = frozenset({"choices"})
     _LAST = "a chunk with a finish reason"
 
     def __init__(self) -> None:

@@ -959,6 +959,8 @@ class OpenAIResponsesStream(Stream):
 
     __slots__ = ("_final", "_frame", "_items", "_next", "_response")
     _FORMAT = FORMAT
+    _TYPE_PREFIX = "response."
+    _EVENT_KEYS = frozenset({"sequence_number"})
     _LAST = "response.completed"
 
     def __init__(self) -> None:
