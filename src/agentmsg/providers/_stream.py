@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from .._message import Msg
     from ._common import Loss, Parsed
 
-__all__ = ["Stream", "foreign", "merge_into", "reject", "report_counts"]
+__all__ = ["Stream", "foreign", "merge_into", "reject", "reject_out_of_order", "report_counts"]
 
 # What marks an event of each API, to tell a foreign event from a new kind of one: each
 # stream class states its own (_EVENT_TYPES, _TYPE_PREFIX, _EVENT_KEYS), gathered here by
@@ -71,6 +71,19 @@ def reject(format: str, index: int, field: str, value: Any, why: str) -> NoRetur
     path = f"events[{index}]{'.' + field if field else ''}"
     msg = f"`{path}` of the {format} stream is {show(value)}: {why}."
     raise MessageError(msg, path)
+
+
+def reject_out_of_order(
+    format: str, index: int, field: str, number: Any, count: int, part: str, came: str
+) -> NoReturn:
+    """Raise the MessageError of event *index* that starts *part* number *number* when
+    *count* have started: a duplicate of one that *came* already, or one out of order."""
+    why = (
+        f"{part} {number} {came} already: a duplicated event"
+        if type(number) is int and 0 <= number < count
+        else f"the next {part} is number {count}"
+    )
+    reject(format, index, field, number, why)
 
 
 def trusted_msg(

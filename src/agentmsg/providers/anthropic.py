@@ -45,7 +45,7 @@ from ._common import (
     state_of,
     system_prompt,
 )
-from ._stream import Stream, reject, report_counts, trusted_msg
+from ._stream import Stream, reject, reject_out_of_order, report_counts, trusted_msg
 
 if TYPE_CHECKING:
     from .._message import Msg
@@ -931,12 +931,9 @@ class AnthropicStream(Stream):
                 STREAM_FORMAT, index, "type", "content_block_start", "it comes after message_delta"
             )
         if number != len(blocks):
-            why = (
-                f"content block {number} had started already: a duplicated event"
-                if type(number) is int and 0 <= number < len(blocks)
-                else f"the next content block is number {len(blocks)}"
+            reject_out_of_order(
+                STREAM_FORMAT, index, "index", number, len(blocks), "content block", "had started"
             )
-            reject(STREAM_FORMAT, index, "index", number, why)
         block = event.get("content_block")
         if not isinstance(block, dict) or type(block.get("type")) is not str:
             reject(

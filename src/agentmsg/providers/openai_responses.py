@@ -48,7 +48,7 @@ from ._common import (
     state_field,
     state_of,
 )
-from ._stream import Stream, reject, report_counts, trusted_msg
+from ._stream import Stream, reject, reject_out_of_order, report_counts, trusted_msg
 
 if TYPE_CHECKING:
     from .._message import Msg
@@ -1028,12 +1028,9 @@ class OpenAIResponsesStream(Stream):
             position = event.get("output_index")
             items = self._items
             if position != len(items):
-                why = (
-                    f"output item {position} was added already: a duplicated event"
-                    if type(position) is int and 0 <= position < len(items)
-                    else f"the next output item is number {len(items)}"
+                reject_out_of_order(
+                    FORMAT, index, "output_index", position, len(items), "output item", "was added"
                 )
-                reject(FORMAT, index, "output_index", position, why)
             added = event.get("item")
             if not isinstance(added, dict):
                 reject(FORMAT, index, "item", added, "it must be an object")
