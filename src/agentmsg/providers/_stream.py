@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from .._message import Msg
     from ._common import Loss, Parsed
 
-__all__ = ["Stream", "foreign", "merge_into", "reject", "reject_out_of_order", "report_counts"]
+__all__ = ["Stream", "foreign", "merge_into", "reject", "reject_out_of_order"]
 
 # What marks an event of each API, to tell a foreign event from a new kind of one: each
 # stream class states its own (_EVENT_TYPES, _TYPE_PREFIX, _EVENT_KEYS), gathered here by
@@ -45,25 +45,6 @@ def foreign(format: str, event: dict[str, Any]) -> str | None:
         if api != format and not marks.isdisjoint(event):
             return api
     return None
-
-
-def report_counts(report: Any, usage: dict[str, Any], path: str, read: frozenset[str]) -> None:
-    """Report each count of a usage object that the conversion does not read (cached,
-    reasoning, thinking tokens, server tool uses): a number above zero, or an object of
-    counts not all zero. A response reader calls it, so a stream and its unstreamed
-    response say the same."""
-    for key, value in usage.items():
-        if key in read or not _counts_something(value):
-            continue
-        report.drop(
-            f"{path}.{key}", f"`{key}` count", "agentmsg's token usage has no place for it", value
-        )
-
-
-def _counts_something(value: Any) -> bool:
-    if isinstance(value, dict):
-        return any(_counts_something(item) for item in value.values())
-    return type(value) in (int, float) and value > 0
 
 
 def reject(format: str, index: int, field: str, value: Any, why: str) -> NoReturn:

@@ -35,17 +35,13 @@ from ._common import (
     output_text,
     plain,
     repeated_id_why,
-    report_json_output,
-    report_local,
-    report_raw_input,
-    report_signature,
     result_name,
     source_from_url,
     state_field,
     state_of,
     system_prompt,
 )
-from ._stream import Stream, reject, reject_out_of_order, report_counts, trusted_msg
+from ._stream import Stream, reject, reject_out_of_order, trusted_msg
 
 if TYPE_CHECKING:
     from .._message import Msg
@@ -211,7 +207,7 @@ class _Writer(Report):
     # -- the blocks of a user or assistant message (see _BLOCK_WRITERS) ------------------
 
     def text(self, msg: Any, block: dict[str, Any], path: str, position: int) -> Any:
-        report_signature(self, block, path)
+        self.signature(block, path)
         if not block["text"]:
             self.change(path, "empty text block", "not sent", EMPTY_TEXT)
             return None
@@ -227,8 +223,8 @@ class _Writer(Report):
             )
             return None
         if "raw_input" in block:
-            report_raw_input(self, block, path)
-        report_signature(self, block, path)
+            self.raw_input(block, path)
+        self.signature(block, path)
         return {
             "type": "tool_use",
             "id": block["id"],
@@ -315,7 +311,7 @@ class _Writer(Report):
         if type(output) is str:
             return output
         if not is_block_list(output):
-            report_json_output(self, path)
+            self.json_output(path)
             return output_text(output)
         sent: list[Any] = []
         for item_index, item in enumerate(output):
@@ -378,7 +374,7 @@ def _image(report: Report, block: dict[str, Any], path: str) -> dict[str, Any] |
     if media.form == "url":
         return {"type": "image", "source": {"type": "url", "url": media.data}}
     if media.form == "local":
-        report_local(report, path, "image block", media.data)
+        report.local(path, "image block", media.data)
         return None
     if media.form == "data_url":
         report.drop(
@@ -501,7 +497,7 @@ def _envelope(report: Report, turns: Turns, data: dict[str, Any]) -> None:
             "completion_tokens": counts[1],
             "total_tokens": counts[0] + counts[1],
         }
-        report_counts(report, usage, "usage", frozenset({"input_tokens", "output_tokens"}))
+        report.counts(usage, "usage", frozenset({"input_tokens", "output_tokens"}))
     for key in ("container", "stop_details", "stop_sequence"):
         if data.get(key):
             report.drop(

@@ -36,14 +36,11 @@ from ._common import (
     messages_in,
     output_text,
     plain,
-    report_local,
-    report_raw_input,
-    report_signature,
     state_field,
     state_of,
     system_prompt,
 )
-from ._stream import Stream, merge_into, reject, report_counts, trusted_msg
+from ._stream import Stream, merge_into, reject, trusted_msg
 
 if TYPE_CHECKING:
     from .._message import Msg
@@ -190,7 +187,7 @@ class _Writer(Report):
                 signature = state_field(state, position, "thought_signature")
             if signature is not None:
                 if role != "assistant":
-                    report_signature(self, block, path, model_turn=False)
+                    self.signature(block, path, model_turn=False)
                     signature = None
                 elif not signature:
                     self.drop(
@@ -270,7 +267,7 @@ class _Writer(Report):
                 block,
             )
             return None
-        report_signature(self, block, path)
+        self.signature(block, path)
         return {"text": block["thinking"], "thought": True}
 
     def tool_use(self, block: dict[str, Any], role: str, path: str) -> Any:
@@ -283,7 +280,7 @@ class _Writer(Report):
             )
             return None
         if "raw_input" in block:
-            report_raw_input(self, block, path)
+            self.raw_input(block, path)
         return {"function_call": {"id": block["id"], "name": block["name"], "args": block["input"]}}
 
     def media(self, block: dict[str, Any], role: str, path: str) -> Any:
@@ -388,7 +385,7 @@ def _media(report: Report, block: dict[str, Any], path: str) -> dict[str, Any] |
     if media.form == "base64":
         return {"inline_data": {"mime_type": media.media_type, "data": media.data}}
     if media.form == "local":
-        report_local(report, path, f"{kind} block", media.data)
+        report.local(path, f"{kind} block", media.data)
         return None
     if media.form == "data_url":
         report.drop(
@@ -588,7 +585,7 @@ def _envelope(report: Report, turns: Turns, data: dict[str, Any], candidates: li
             "completion_tokens": counts["candidates_token_count"] + counts["thoughts_token_count"],
             "total_tokens": counts["total_token_count"],
         }
-        report_counts(report, usage, "usage_metadata", frozenset(counts))
+        report.counts(usage, "usage_metadata", frozenset(counts))
     turns.metadata = metadata or None
     if data.get("response_id") is not None:
         turns.invocation_id = check_name(data["response_id"], "response_id")

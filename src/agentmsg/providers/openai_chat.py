@@ -38,17 +38,11 @@ from ._common import (
     media_of,
     output_text,
     plain,
-    report_ambiguous,
-    report_json_output,
-    report_local,
-    report_raw_input,
-    report_signature,
-    report_tool_message,
     result_name,
     short_id,
     source_from_url,
 )
-from ._stream import Stream, merge_into, reject, report_counts, trusted_msg
+from ._stream import Stream, merge_into, reject, trusted_msg
 
 __all__ = ["OpenAIChatStream", "from_openai_chat", "to_openai_chat"]
 
@@ -335,12 +329,12 @@ class _Writer(Report):
                         "moved before the tool calls",
                         "Chat Completions puts an assistant message's text before its tool calls",
                     )
-                report_signature(report, block, path)
+                report.signature(block, path)
                 texts.append({"type": "text", "text": block["text"]})
             elif kind == "tool_use":
                 if "raw_input" in block:
-                    report_raw_input(report, block, path, True)
-                report_signature(report, block, path)
+                    report.raw_input(block, path, True)
+                report.signature(block, path)
                 sent = ids.sent(report, block["id"], f"{path}.id")
                 self.calls[sent] = block["name"]
                 calls.append((block["id"], position, sent))
@@ -378,7 +372,7 @@ class _Writer(Report):
                     queue.append((sent, position))
                     self.shared[call_id] = self.shared.get(call_id, 1) + 1
         if results:
-            report_tool_message(report, msg, index)
+            report.tool_message(msg, index)
             self.tool_messages(results, index)
 
     def user_or_system(self, msg: Msg, content: Any, index: int) -> None:
@@ -390,7 +384,7 @@ class _Writer(Report):
             kind = block["type"]
             path = f"messages[{index}].content[{position}]"
             if kind == "text":
-                report_signature(report, block, path)
+                report.signature(block, path)
                 parts.append({"type": "text", "text": block["text"]})
             elif kind == "tool_result":
                 results.append((position, block))
@@ -408,7 +402,7 @@ class _Writer(Report):
             else:
                 report.drop(path, *_DROPPED_FROM_USER[kind], block)
         if results:
-            report_tool_message(report, msg, index)
+            report.tool_message(msg, index)
             if not parts and len(results) == len(content) and msg.name != TOOL_RESULTS_NAME:
                 report.drop(
                     f"messages[{index}].name",
@@ -454,7 +448,7 @@ class _Writer(Report):
                 continue
             count = self.shared.get(call_id)
             if count is not None:
-                report_ambiguous(report, call_id, count, sent, f"{path}.id")
+                report.ambiguous(call_id, count, sent, f"{path}.id")
             if self.calls[sent] != block["name"]:
                 report.drop(
                     f"{path}.name",
@@ -490,7 +484,7 @@ class _Writer(Report):
                 if not output_sent:
                     output_sent = ""
             else:
-                report_json_output(report, path)
+                report.json_output(path)
                 output_sent = output_text(output)
             out.append({"role": "tool", "tool_call_id": sent, "content": output_sent})
 
@@ -499,7 +493,7 @@ def _media_part(report: Report, block: dict[str, Any], path: str) -> dict[str, A
     kind = block["type"]
     media = media_of(block["source"])
     if media.form == "local":
-        report_local(report, path, f"{kind} block", media.data)
+        report.local(path, f"{kind} block", media.data)
         return None
     if kind == "image":
         if media.form != "base64":
@@ -629,7 +623,7 @@ def _response(report: Report, turns: Turns, data: dict[str, Any], names: dict[st
             key: _count(usage, key)
             for key in ("prompt_tokens", "completion_tokens", "total_tokens")
         }
-        report_counts(report, usage, "usage", _USAGE_READ)
+        report.counts(usage, "usage", _USAGE_READ)
     logprobs = choice.get("logprobs")
     if isinstance(logprobs, dict) and any(value is not None for value in logprobs.values()):
         report.drop(

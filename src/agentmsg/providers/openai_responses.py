@@ -36,19 +36,13 @@ from ._common import (
     output_text,
     plain,
     repeated_id_why,
-    report_ambiguous,
-    report_json_output,
-    report_local,
-    report_raw_input,
-    report_signature,
-    report_tool_message,
     result_name,
     short_id,
     source_from_url,
     state_field,
     state_of,
 )
-from ._stream import Stream, reject, reject_out_of_order, report_counts, trusted_msg
+from ._stream import Stream, reject, reject_out_of_order, trusted_msg
 
 if TYPE_CHECKING:
     from .._message import Msg
@@ -302,7 +296,7 @@ class _Writer(Report):
             if last_id is not None:
                 self.item_ids.add(last_id)
         if results:
-            report_tool_message(self, msg, index)
+            self.tool_message(msg, index)
             self.outputs(results, index)
 
     # -- the items of an assistant's blocks (see _ASSISTANT_ITEMS) ------------------------
@@ -310,7 +304,7 @@ class _Writer(Report):
     def text(
         self, block: dict[str, Any], path: str, state: dict[str, Any], position: int, index: int
     ) -> Any:
-        report_signature(self, block, path)
+        self.signature(block, path)
         item_id = state_field(state, position, "id")
         if item_id is None:
             return {"type": "message", "role": "assistant", "content": block["text"]}
@@ -328,8 +322,8 @@ class _Writer(Report):
         self, block: dict[str, Any], path: str, state: dict[str, Any], position: int, index: int
     ) -> Any:
         if "raw_input" in block:
-            report_raw_input(self, block, path, True)
-        report_signature(self, block, path)
+            self.raw_input(block, path, True)
+        self.signature(block, path)
         if (index, position) not in self.answered and index < self.last_other:
             self.drop(path, "tool call without a tool result after it", UNANSWERED, block)
             return None
@@ -353,7 +347,7 @@ class _Writer(Report):
     def thinking(
         self, block: dict[str, Any], path: str, state: dict[str, Any], position: int, index: int
     ) -> Any:
-        report_signature(self, block, path)
+        self.signature(block, path)
         reasoning_id = state_field(state, position, "id")
         if reasoning_id is None:
             self.drop(path, "thinking block", NO_ID, block)
@@ -403,7 +397,7 @@ class _Writer(Report):
             kind = block["type"]
             path = f"messages[{index}].content[{position}]"
             if kind == "text":
-                report_signature(self, block, path)
+                self.signature(block, path)
                 parts.append({"type": "input_text", "text": block["text"]})
             elif kind == "tool_result":
                 results.append((position, block))
@@ -430,7 +424,7 @@ class _Writer(Report):
                     block,
                 )
         if results:
-            report_tool_message(self, msg, index)
+            self.tool_message(msg, index)
             self.outputs(results, index)
         if parts or not content:
             self.out.append({"type": "message", "role": role, "content": parts})
@@ -449,7 +443,7 @@ class _Writer(Report):
                 continue
             count = self.shared.get((index, position))
             if count is not None:
-                report_ambiguous(self, block["id"], count, sent_id, f"{path}.id")
+                self.ambiguous(block["id"], count, sent_id, f"{path}.id")
             name = self.calls[sent_id]
             if name != block["name"]:
                 self.drop(
@@ -482,7 +476,7 @@ class _Writer(Report):
                 if not sent:
                     sent = ""
             else:
-                report_json_output(self, path)
+                self.json_output(path)
                 sent = output_text(output)
             self.out.append({"type": "function_call_output", "call_id": sent_id, "output": sent})
 
@@ -508,7 +502,7 @@ _ASSISTANT_ITEMS = {
 def _image_url(report: Report, block: dict[str, Any], path: str) -> str | None:
     media = media_of(block["source"])
     if media.form == "local":
-        report_local(report, path, "image block", media.data)
+        report.local(path, "image block", media.data)
         return None
     if media.form != "base64":
         return media.data
@@ -738,7 +732,7 @@ def _response_envelope(turns: Turns, data: dict[str, Any], report: Report) -> No
             counts[ours] = value
         metadata["token_usage"] = counts
         read = frozenset({"input_tokens", "output_tokens", "total_tokens"})
-        report_counts(report, usage, "usage", read)
+        report.counts(usage, "usage", read)
     turns.metadata = metadata or None
     if data.get("id") is not None:
         turns.invocation_id = check_name(data["id"], "id")
