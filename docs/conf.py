@@ -4,7 +4,7 @@ Build it with ``make html`` (``python -m agentmsg_docs``), which runs the exampl
 and then builds every language with ``-n -W --keep-going``. After the examples pass, a
 plain ``python -m sphinx -b html docs OUT -D language=es`` writes the same pages. The
 language comes from ``-D language=...``; settings that depend on it are set in
-``docs/agentmsg_docs/languages.py``.
+``docs/agentmsg_docs/i18n/languages.py``.
 """
 
 from __future__ import annotations
@@ -76,7 +76,7 @@ gettext_location = False  # no "#: file:line" comments: catalogs do not churn
 gettext_uuid = False
 gettext_auto_build = True
 # Nothing beyond Sphinx's defaults: the gallery cards' titles are the tutorials' page
-# titles (see docs/agentmsg_docs/gallery.py), so raw HTML never needs translating.
+# titles (see docs/agentmsg_docs/gallery/tutorials.py), so raw HTML never needs translating.
 gettext_additional_targets: list[str] = []
 
 # -- HTML -------------------------------------------------------------------------------
@@ -101,11 +101,11 @@ html_sidebars = {
         "sidebar/scroll-end.html",
     ]
 }
-# "View this page" links to the page's source (docs/agentmsg_docs/source_links.py).
+# "View this page" links to the page's source (docs/agentmsg_docs/site/source_links.py).
 html_theme_options = {"top_of_page_buttons": ["view"]}
 # html_search_language, html_baseurl, ogp_site_url and the sitemap's settings follow the
-# language: see docs/agentmsg_docs/languages.py. The search's ranking (html_search_scorer),
-# synonyms and Chinese splitting: docs/agentmsg_docs/search.py.
+# language: see docs/agentmsg_docs/i18n/languages.py. The search's ranking (html_search_scorer),
+# synonyms and Chinese splitting: docs/agentmsg_docs/site/search.py.
 
 # sphinx-copybutton: copy the code only, without ">>> " / "... " prompts or their output.
 # The prompts are found by the regular expression, not excluded by class: once the
@@ -127,7 +127,8 @@ sitemap_show_lastmod = False
 sitemap_excludes = ["search.html", "genindex.html", "404.html"]
 
 # sphinx-notfound-page renders docs/404.md with root-absolute URLs; its prefix follows
-# the language and the site's address (notfound_urls_prefix, in docs/agentmsg_docs/languages.py).
+# the language and the site's address (notfound_urls_prefix, in
+# docs/agentmsg_docs/i18n/languages.py).
 notfound_pagename = "404"
 
 # -- API reference ----------------------------------------------------------------------

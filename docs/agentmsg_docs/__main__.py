@@ -1,7 +1,7 @@
-"""``python -m agentmsg_docs``: the build's command line (:mod:`agentmsg_docs.cli`)."""
+"""``python -m agentmsg_docs``: the build's command line (:mod:`agentmsg_docs.build.cli`)."""
 
 import sys
 
-from agentmsg_docs.cli import main
+from agentmsg_docs.build.cli import main
 
 sys.exit(main())

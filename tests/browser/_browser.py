@@ -17,7 +17,7 @@ from urllib.parse import unquote, urlsplit
 
 import pytest
 
-from agentmsg_docs.languages import SITE_PATH
+from agentmsg_docs.i18n.languages import SITE_PATH
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -16,8 +16,8 @@ import pytest
 import agentmsg
 from _browser import CHROMIUM_FLAGS, chromium, serve_site
 from _outputs import EXPECTED, cell_title, readable_html
-from agentmsg_docs.build.lite import LITE_DIR, tutorial_names
-from agentmsg_docs.languages import LANGUAGES
+from agentmsg_docs.i18n.languages import LANGUAGES
+from agentmsg_docs.lite.build import LITE_DIR, tutorial_names
 
 LANGS = [language.code for language in LANGUAGES]
 

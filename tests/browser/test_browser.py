@@ -25,8 +25,8 @@ from urllib.parse import urlsplit
 import pytest
 
 from _browser import ALL_WCAG_RULES, DESKTOP, _axe, base_url, browser, new_context, page
-from agentmsg_docs.gallery import TUTORIAL_ORDER
-from agentmsg_docs.languages import LANGUAGES, SITE_PATH
+from agentmsg_docs.gallery.tutorials import TUTORIAL_ORDER
+from agentmsg_docs.i18n.languages import LANGUAGES, SITE_PATH
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -58,7 +58,7 @@ from _lite import (
     site_url,
 )
 from _outputs import EXPECTED, cards_in, cell_title
-from agentmsg_docs.build.lite import LITE_DIR
+from agentmsg_docs.lite.build import LITE_DIR
 
 ROOT = Path(__file__).resolve().parents[2]
 

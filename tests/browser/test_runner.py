@@ -1,5 +1,5 @@
 """The in-page runner: every code block of every tutorial runs on its page, in Chromium,
-offline, in the page's language (``docs/agentmsg_docs/runner.py``, ``_static/runner/``).
+offline, in the page's language (``docs/agentmsg_docs/lite/runner.py``, ``_static/runner/``).
 
 One browser for the module and one visit per tutorial and language: the test clicks the
 last block's "Run", which runs every block above it first, and compares what each block
@@ -254,7 +254,7 @@ class TestInteraction:
         block = page.evaluate(_BLOCKS)[0]
         assert ("failed", True, True) == (
             block["state"],
-            block["text"].startswith("Python no pudo iniciarse en este navegador: "),
+            block["text"].startswith("Python no pudo iniciarse en este navegador ("),
             "Failed to fetch" in block["text"],  # the browser's reason
         )
 

@@ -7,7 +7,7 @@ the same page, and the first three results are read: recall@3 is at least
 :data:`RECALL` in every language.
 
 Chinese has no spaces between words: the index holds the words jieba cut each page into,
-and the query is cut the same way on the search page (``agentmsg_docs/search.py``,
+and the query is cut the same way on the search page (``agentmsg_docs/site/search.py``,
 ``docs/_static/agentmsg-search-zh.js``). The pages a compound must find are read from the
 built HTML: every page of the search index whose text holds the query.
 """
@@ -25,8 +25,8 @@ import pytest
 from bs4 import BeautifulSoup
 
 from _browser import DESKTOP, base_url, browser, new_context, page, serve_site
-from agentmsg_docs.languages import LANGUAGES, SITE_PATH
-from agentmsg_docs.typography import PRIMARY_SUBTAGS
+from agentmsg_docs.i18n.languages import LANGUAGES, SITE_PATH
+from agentmsg_docs.zh.typography import PRIMARY_SUBTAGS
 
 pytestmark = [pytest.mark.docs, pytest.mark.browser]
 

@@ -1,4 +1,4 @@
-"""Comments of code blocks as catalog messages (docs/agentmsg_docs/comments.py)."""
+"""Comments of code blocks as catalog messages (docs/agentmsg_docs/i18n/comments.py)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 
-from agentmsg_docs.comments import comments, strip_comments, translate_comments  # noqa: E402
+from agentmsg_docs.i18n.comments import comments, strip_comments, translate_comments  # noqa: E402
 
 CODE = """# Style 1: the instruction is
 # the first message.

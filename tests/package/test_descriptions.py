@@ -1,11 +1,11 @@
-"""Page descriptions (docs/agentmsg_docs/descriptions.py): a display-width budget, and the
+"""Page descriptions (docs/agentmsg_docs/site/descriptions.py): a display-width budget, and the
 page's own introduction only."""
 
 from __future__ import annotations
 
 from docutils.core import publish_doctree
 
-from agentmsg_docs.descriptions import LENGTH, describe, width
+from agentmsg_docs.site.descriptions import LENGTH, describe, width
 
 
 def doctree(source: str):

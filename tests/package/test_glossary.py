@@ -1,4 +1,4 @@
-"""The glossary check of ``make lint`` (docs/agentmsg_docs/glossary.py)."""
+"""The glossary check of ``make lint`` (docs/agentmsg_docs/i18n/glossary.py)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 
-from agentmsg_docs import glossary  # noqa: E402
+from agentmsg_docs.i18n import glossary  # noqa: E402
 
 GLOSSARY = """# Glossary
 

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from agentmsg_docs.languages import (
+from agentmsg_docs.i18n.languages import (
     LANGUAGES,
     SOURCE,
     TABLE,

@@ -15,7 +15,7 @@ from pathlib import Path
 from bs4 import BeautifulSoup, Comment, NavigableString, Tag
 
 import agentmsg
-from agentmsg_docs.languages import TRANSLATED
+from agentmsg_docs.i18n.languages import TRANSLATED
 
 HERE = Path(__file__).resolve().parent
 TRANSLATED_LANGS = [language.code for language in TRANSLATED]

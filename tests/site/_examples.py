@@ -68,7 +68,8 @@ def gallery_scripts(folder: Path = EXAMPLES) -> list[Path]:
 def example_seed(script: Path) -> str:
     """The seed of :func:`agentmsg.deterministic` for one gallery script: its name, no suffix.
 
-    This is the rule of ``reset_deterministic`` in ``docs/agentmsg_docs/gallery.py``, which
+    This is the rule of ``reset_deterministic`` in
+    ``docs/agentmsg_docs/gallery/tutorials.py``, which
     the docs build runs before each example, so the ids and timestamps recorded in
     ``tests/expected`` are the ones the pages show (a test checks that both agree).
     """

@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from pathlib import Path
 
-from agentmsg_docs.languages import LANGUAGES, SOURCE
-from agentmsg_docs.po import translations
+from agentmsg_docs.i18n.languages import LANGUAGES, SOURCE
+from agentmsg_docs.i18n.po import translations
 
 __all__ = ["COMPLETE", "IN_PROGRESS", "LANGS", "ROOT", "TRANSLATED", "shown_text"]
 

@@ -73,7 +73,7 @@ class Cell:
 def cell_title(code: str) -> str:
     """A cell's first line of code, without its comments (they are in the reader's
     language), cut at 80 characters."""
-    from agentmsg_docs.comments import strip_comments  # docs/ on the path, as above
+    from agentmsg_docs.i18n.comments import strip_comments  # docs/ on the path, as above
 
     code = strip_comments(code, "python") or code
     lines = [line.strip() for line in code.splitlines() if line.strip()]
@@ -84,20 +84,20 @@ def cell_title(code: str) -> str:
 
 def captured_html(generated: str) -> list[str]:
     """The HTML output boxes of a generated page, as captured (cards' labels deferred)."""
-    from agentmsg_docs.downloads import captured_outputs  # docs/ on the path, as above
+    from agentmsg_docs.gallery.downloads import captured_outputs  # docs/ on the path, as above
 
     return [cell.html for cell in captured_outputs(generated).values() if cell.html is not None]
 
 
 def captured_cells(generated: str, script_lines: Sequence[str]) -> list[Cell]:
     """The code cells of a page sphinx-gallery generated, with what each shows
-    (:func:`agentmsg_docs.downloads.captured_outputs` reads them for the notebooks too).
+    (:func:`agentmsg_docs.gallery.downloads.captured_outputs` reads them for the notebooks too).
 
     *script_lines* are the lines of the script the page came from, to place each cell at
     its first non-blank line.
     """
-    from agentmsg_docs.cards import localize  # docs/ on the path: pytest, make test-record
-    from agentmsg_docs.downloads import captured_outputs
+    from agentmsg_docs.gallery.cards import localize  # docs/ on the path: pytest, make test-record
+    from agentmsg_docs.gallery.downloads import captured_outputs
 
     cells = []
     for first, captured in captured_outputs(generated).items():
@@ -156,7 +156,7 @@ def cards_in(
     Raises:
         OutputMismatch: The captured cards are not the recorded ones.
     """
-    from agentmsg_docs.cards import localize  # docs/ is on the path (pytest, Makefile)
+    from agentmsg_docs.gallery.cards import localize  # docs/ is on the path (pytest, Makefile)
 
     if lang == "en":
         return list(sections)

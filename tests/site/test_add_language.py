@@ -19,7 +19,7 @@ import polib
 import pytest
 
 from _checkout import FIRST_TRANSLATIONS, ROOT, run_build
-from agentmsg_docs.build.catalogs import PACKAGE_LOCALE
+from agentmsg_docs.i18n.catalogs import PACKAGE_LOCALE
 
 pytestmark = [pytest.mark.docs, pytest.mark.slow]
 

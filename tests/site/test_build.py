@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from _checkout import copy_repository, run_build, warm_copy
-from agentmsg_docs.languages import LANGUAGES
+from agentmsg_docs.i18n.languages import LANGUAGES
 from agentmsg_docs.patches import UNPATCHED
 
 pytestmark = pytest.mark.slow

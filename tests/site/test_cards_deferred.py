@@ -1,4 +1,4 @@
-"""The cards' deferred labels of the docs build (``docs/agentmsg_docs/cards.py``): written
+"""The cards' deferred labels of the docs build (``docs/agentmsg_docs/gallery/cards.py``): written
 once as markers, then in any language, they give what direct rendering gives."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from agentmsg import Msg, display_language
 from agentmsg.cards._labels import LANGUAGES
-from agentmsg_docs.cards import MARKER, deferred, localize
+from agentmsg_docs.gallery.cards import MARKER, deferred, localize
 
 
 def card() -> Msg:

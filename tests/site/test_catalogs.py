@@ -27,8 +27,8 @@ from _checkout import (
     docs_env,
     run_build,
 )
-from agentmsg_docs.build import catalogs as build
-from agentmsg_docs.languages import TRANSLATED, Language
+from agentmsg_docs.i18n import catalogs as build
+from agentmsg_docs.i18n.languages import TRANSLATED, Language
 
 LANGS = list(build.TRANSLATED_LANGS)
 COMPLETE = [language for language in TRANSLATED if language.complete]

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from docutils import nodes
 
-from agentmsg_docs import titlemarks
-from agentmsg_docs.typography import ChineseSpacing
+from agentmsg_docs.zh import titlemarks
+from agentmsg_docs.zh.typography import ChineseSpacing
 
 
 def paragraph(*children: nodes.Node) -> nodes.paragraph:

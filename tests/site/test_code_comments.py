@@ -15,8 +15,8 @@ from bs4 import BeautifulSoup
 
 ROOT = Path(__file__).resolve().parents[2]
 
-from agentmsg_docs.comments import strip_comments  # noqa: E402
-from agentmsg_docs.runner import language_cells  # noqa: E402
+from agentmsg_docs.i18n.comments import strip_comments  # noqa: E402
+from agentmsg_docs.lite.runner import language_cells  # noqa: E402
 
 pytestmark = pytest.mark.docs
 

@@ -28,8 +28,8 @@ from sphinx_gallery.py_source_parser import (
 )
 
 from _examples import gallery_scripts, parse_document, prose_sources
-from agentmsg_docs.comments import SHELL, strip_comments
-from agentmsg_docs.languages import LANGUAGES, TRANSLATED
+from agentmsg_docs.i18n.comments import SHELL, strip_comments
+from agentmsg_docs.i18n.languages import LANGUAGES, TRANSLATED
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs"

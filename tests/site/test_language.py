@@ -23,8 +23,8 @@ from docutils import nodes
 from docutils.utils import new_document
 
 from _english import CODE, TRANSLATED_LANGS, pages, scan
-from agentmsg_docs.languages import LANGUAGES
-from agentmsg_docs.typography import FullWidthVersionPunctuation
+from agentmsg_docs.i18n.languages import LANGUAGES
+from agentmsg_docs.zh.typography import FullWidthVersionPunctuation
 
 
 class TestNoEnglishOnTranslatedPages:

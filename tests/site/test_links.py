@@ -21,7 +21,7 @@ import pytest
 from bs4 import BeautifulSoup
 
 from _languages import shown_text
-from agentmsg_docs.languages import LANGUAGES, REPO_URL, SITE_PATH, SITE_URL
+from agentmsg_docs.i18n.languages import LANGUAGES, REPO_URL, SITE_PATH, SITE_URL
 
 ROOT = Path(__file__).resolve().parents[2]
 

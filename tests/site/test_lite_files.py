@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 from bs4 import BeautifulSoup
 
-from agentmsg_docs.build.lite import LITE_DIR, lite_digest, tutorial_names
-from agentmsg_docs.languages import LANGUAGES
-from agentmsg_docs.lite import notebook_href
+from agentmsg_docs.i18n.languages import LANGUAGES
+from agentmsg_docs.lite.build import LITE_DIR, lite_digest, tutorial_names
+from agentmsg_docs.lite.link import notebook_href
 
 ROOT = Path(__file__).resolve().parents[2]
 LANGS = [language.code for language in LANGUAGES]
@@ -151,7 +151,7 @@ class TestStamp:
     def test_digest_follows_the_notebooks(self, built_site: Path, tmp_path: Path) -> None:
         """Changing one byte of one served notebook changes the inputs' digest; the
         same inputs give the same digest."""
-        from agentmsg_docs.build.lite import find_inputs
+        from agentmsg_docs.lite.build import find_inputs
 
         inputs = find_inputs(built_site, LANGS)
         copy = tmp_path / "changed.ipynb"

@@ -75,7 +75,7 @@ def _shown_cell(lang: str, tr: Callable[[str, str], str], key: str, d: int, valu
     texts = [cell_text(key, d, value, tr).replace("`", "")]
     around = events_text(value, tr)
     if around is not None:
-        # Chinese pages join names with the enumeration comma (agentmsg_docs.typography)
+        # Chinese pages join names with the enumeration comma (agentmsg_docs.zh.typography)
         comma = "、" if lang == "zh_CN" else ", "
         texts.append(around[0] + comma.join(value.events) + around[1])
     return texts, exact_texts(value)
@@ -318,8 +318,8 @@ class TestUntranslatedWords:
         translated, ``lang="en"`` and the "changed" state, which opens the page's notice."""
         from docutils import nodes
 
+        from agentmsg_docs.i18n.progress import CHANGED, CHANGED_CLASS, ENGLISH_CLASS, STATE
         from agentmsg_docs.matrix.directive import _para
-        from agentmsg_docs.progress import CHANGED, CHANGED_CLASS, ENGLISH_CLASS, STATE
 
         para = _para(nodes.Text("lost: Chat Completions takes no video"), english=CHANGED)
         assert (False, CHANGED, [ENGLISH_CLASS, CHANGED_CLASS]) == (

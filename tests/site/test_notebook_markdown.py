@@ -29,9 +29,9 @@ from bs4 import BeautifulSoup
 from markdown_it import MarkdownIt
 
 from _checkout import docs_env
-from agentmsg_docs.gallery import GALLERY_DIR, example_scripts
-from agentmsg_docs.languages import LANGUAGES, SITE_URL
-from agentmsg_docs.typography import PRIMARY_SUBTAGS
+from agentmsg_docs.gallery.tutorials import GALLERY_DIR, example_scripts
+from agentmsg_docs.i18n.languages import LANGUAGES, SITE_URL
+from agentmsg_docs.zh.typography import PRIMARY_SUBTAGS
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -331,7 +331,7 @@ def tutorial_titles(site: Path, lang: str) -> dict[str, str]:
 @pytest.mark.parametrize("name", NAMES)
 @pytest.mark.parametrize("lang", CHINESE)
 class TestTitleMarks:
-    """The notebooks' references stand in the marks of the pages (agentmsg_docs.titlemarks)."""
+    """The notebooks' references stand in the marks of the pages (agentmsg_docs.zh.titlemarks)."""
 
     def test_marks_as_on_the_page(self, built_site: Path, lang: str, name: str) -> None:
         """Every link of the notebook and of its JupyterLite copy has the marks the same

@@ -32,9 +32,8 @@ import agentmsg
 from _checkout import TUTORIALS
 from _languages import IN_PROGRESS, shown_text
 from _notebooks import kernel_dir, notebook, run_notebook
-from agentmsg_docs.build.lite import build_agentmsg_wheel
-from agentmsg_docs.cards import style_once
-from agentmsg_docs.downloads import (
+from agentmsg_docs.gallery.cards import style_once
+from agentmsg_docs.gallery.downloads import (
     INSTALL_MESSAGE,
     INSTALL_NOTE,
     Captured,
@@ -42,8 +41,9 @@ from agentmsg_docs.downloads import (
     install_cell,
     load_catalog,
 )
-from agentmsg_docs.languages import LANGUAGES
-from agentmsg_docs.runner import EXAMPLES, data_files
+from agentmsg_docs.i18n.languages import LANGUAGES
+from agentmsg_docs.lite.build import build_agentmsg_wheel
+from agentmsg_docs.lite.runner import EXAMPLES, data_files
 
 ROOT = Path(__file__).resolve().parents[2]
 LANGS = tuple(language.code for language in LANGUAGES)
@@ -117,7 +117,7 @@ def shown(nb: nbformat.NotebookNode) -> list[tuple[int, list[dict[str, Any]]]]:
     output and error, each joined); a result's data without its plain-text fallback where
     it has HTML (the page shows the HTML alone, and so does a notebook front end); no
     execution counts; and the cards' style sheet once in the notebook
-    (:func:`agentmsg_docs.cards.style_once`)."""
+    (:func:`agentmsg_docs.gallery.cards.style_once`)."""
     cells: list[tuple[int, list[dict[str, Any]]]] = []
     for index, cell in enumerate(nb.cells):
         if cell.cell_type != "code":

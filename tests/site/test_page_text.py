@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from bs4 import BeautifulSoup, NavigableString, Tag
 
-from agentmsg_docs.languages import LANGUAGES
+from agentmsg_docs.i18n.languages import LANGUAGES
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -249,7 +249,7 @@ def index_entries(site: Path, lang: str) -> list[list[str]]:
 def test_general_index_in_reading_order(built_site: Path, lang: str) -> None:
     """A name comes before the longer names it begins in every language, though the
     Chinese patterns put a full-width parenthesis after it (the zh_CN review)."""
-    from agentmsg_docs.html_pages import index_key
+    from agentmsg_docs.site.html_pages import index_key
 
     groups = index_entries(built_site, lang)
     assert groups and all(group == sorted(group, key=index_key) for group in groups)

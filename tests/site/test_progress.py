@@ -1,4 +1,4 @@
-"""Visible translation state (``agentmsg_docs.progress``): blocks in English marked
+"""Visible translation state (``agentmsg_docs.i18n.progress``): blocks in English marked
 ``lang="en"``, and the notice that opens their page.
 
 The fast tests check the counting; the slow one builds, in one copy of the repository,
@@ -25,8 +25,8 @@ from _checkout import (
 )
 from _english import CODE, _is_data, english_words, parameter_names
 from _languages import COMPLETE
-from agentmsg_docs import progress
-from agentmsg_docs.po import entry_states
+from agentmsg_docs.i18n import progress
+from agentmsg_docs.i18n.po import entry_states
 
 #: What marks a block in English, or the notice, in a page's markup; or an element in
 #: English (but the language switcher's link to English, an English page's root and code,

@@ -1,5 +1,5 @@
-"""Search: the index's words (agentmsg_docs/search.py), the synonyms, the ranking data
-added to ``searchindex.js``, and the Chinese query splitter
+"""Search: the index's words (agentmsg_docs/zh/search.py), the synonyms and the ranking
+data added to ``searchindex.js`` (agentmsg_docs/site/search.py), and the Chinese query splitter
 (docs/_static/agentmsg-search-zh.js, run by Node.js when it is installed), without a site
 build (a page of a small project, built with the installed Sphinx), and on the built
 index for every glossary term (the browser tests search some).
@@ -25,9 +25,10 @@ from typing import Any
 import pytest
 from bs4 import BeautifulSoup
 
-from agentmsg_docs import search
-from agentmsg_docs.languages import LANGUAGES
-from agentmsg_docs.typography import PRIMARY_SUBTAGS
+from agentmsg_docs.i18n.languages import LANGUAGES
+from agentmsg_docs.site import search
+from agentmsg_docs.zh import search as zh_search
+from agentmsg_docs.zh.typography import PRIMARY_SUBTAGS
 
 ROOT = Path(__file__).resolve().parents[2]
 CHINESE = [language for language in LANGUAGES if language.primary in PRIMARY_SUBTAGS]
@@ -39,28 +40,32 @@ def glossary(code: str) -> Path:
 
 
 @pytest.fixture(scope="module", params=[language.code for language in CHINESE])
-def language(request: pytest.FixtureRequest) -> search.ChineseSearch:
-    return search.ChineseSearch({"dict": "", "glossary": str(glossary(request.param))})
+def language(request: pytest.FixtureRequest) -> zh_search.ChineseSearch:
+    return zh_search.ChineseSearch({"dict": "", "glossary": str(glossary(request.param))})
 
 
 class TestJiebaWords:
     def test_the_glossary_s_chinese_terms(self) -> None:
         """The words jieba learns are the glossary's renderings in Han characters alone."""
-        words = search.jieba_words(glossary("zh_CN"))
+        words = zh_search.jieba_words(glossary("zh_CN"))
         assert {"丢失项", "工具调用", "工具调用块", "文心一言"} <= set(words)
         assert set() == {"AI 消息", "token 用量", "项", "流", "ID"} & set(words)
 
     def test_no_glossary_no_words(self, tmp_path: Path) -> None:
-        assert [] == search.jieba_words(tmp_path / "GLOSSARY.md")
+        assert [] == zh_search.jieba_words(tmp_path / "GLOSSARY.md")
 
 
 class TestIndexWords:
-    def test_a_compound_is_one_word_beside_its_parts(self, language: search.ChineseSearch) -> None:
+    def test_a_compound_is_one_word_beside_its_parts(
+        self, language: zh_search.ChineseSearch
+    ) -> None:
         """A glossary compound is indexed whole, and so are its parts."""
         words = language.split("转换会报告丢失项和工具调用")
         assert {"丢失项", "丢失", "工具调用", "工具", "调用"} <= set(words)
 
-    def test_a_long_word_indexes_the_words_inside_it(self, language: search.ChineseSearch) -> None:
+    def test_a_long_word_indexes_the_words_inside_it(
+        self, language: zh_search.ChineseSearch
+    ) -> None:
         """Inside 工具调用块, jieba's search mode gives 工具 and 调用 only; 工具调用 too."""
         words = language.split("每个工具调用块都有 id")
         assert {"工具调用块", "工具调用", "工具", "调用", "id"} <= set(words)
@@ -93,7 +98,7 @@ def small_build(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
         "language = 'zh_CN'\n"
         "html_search_language = 'zh'\n"
         "def setup(app):\n"
-        "    from agentmsg_docs import search\n"
+        "    from agentmsg_docs.site import search\n"
         "    search.register(app)\n",
         encoding="utf-8",
     )
@@ -167,7 +172,7 @@ class TestConfig:
             language=code, html_search_options={}, exclude_patterns=[], html_search_scorer=""
         )
         search._config_inited(app, config)  # type: ignore[arg-type]
-        assert ([search.ChineseSearch], str(glossary(code))) == (
+        assert ([zh_search.ChineseSearch], str(glossary(code))) == (
             added,
             config.html_search_options["glossary"],
         )
@@ -194,7 +199,7 @@ class TestConfig:
 
     def test_the_splitter_goes_to_the_search_page(self) -> None:
         """Sphinx writes ``js_splitter_code`` into ``language_data.js``."""
-        assert search.SPLITTER.read_text("utf-8") == search.ChineseSearch.js_splitter_code
+        assert zh_search.SPLITTER.read_text("utf-8") == zh_search.ChineseSearch.js_splitter_code
 
 
 #: Runs the splitter in Node.js against an index of a few words.
@@ -214,7 +219,7 @@ def split_query(query: str, words: list[str] | None) -> list[str]:
     if node is None:
         pytest.skip("Node.js is not installed (the browser tests run the splitter too)")
     result = subprocess.run(
-        [node, "-e", _NODE, str(search.SPLITTER), query, json.dumps(words)],
+        [node, "-e", _NODE, str(zh_search.SPLITTER), query, json.dumps(words)],
         capture_output=True,
         text=True,
         check=True,
@@ -285,7 +290,7 @@ def test_every_glossary_term_finds_its_pages(built_site: Path, code: str) -> Non
         texts[docname] = article.get_text()
     expected = {
         term: sorted(docname for docname, text in texts.items() if term in text)
-        for term in search.jieba_words(glossary(code))
+        for term in zh_search.jieba_words(glossary(code))
     }
     expected = {term: pages for term, pages in expected.items() if pages}
     result = subprocess.run(
@@ -293,7 +298,7 @@ def test_every_glossary_term_finds_its_pages(built_site: Path, code: str) -> Non
             node,
             "-e",
             _LOOKUP,
-            str(search.SPLITTER),
+            str(zh_search.SPLITTER),
             str(site / "searchindex.js"),
             json.dumps(list(expected)),
         ],
@@ -313,8 +318,8 @@ def test_the_built_search_page_s_splitter(built_site: Path, code: str) -> None:
     data = (static / "language_data.js").read_text(encoding="utf-8")
     chinese = code in {language.code for language in CHINESE}
     assert (chinese, False) == (
-        search.SPLITTER.read_text(encoding="utf-8") in data,
-        (static / search.SPLITTER.name).exists(),
+        zh_search.SPLITTER.read_text(encoding="utf-8") in data,
+        (static / zh_search.SPLITTER.name).exists(),
     )
 
 
@@ -324,7 +329,7 @@ class TestAddLanguageStub:
     ) -> None:
         """``make add-language`` writes ``SYNONYMS.toml``: no synonyms yet, and the English
         site's as comments for the translators."""
-        from agentmsg_docs.build import new_language
+        from agentmsg_docs.i18n import new_language
 
         english = ROOT / "locales" / LANGUAGES[0].code / search.SYNONYMS
         (tmp_path / LANGUAGES[0].code).mkdir()

@@ -24,12 +24,17 @@ from _checkout import TUTORIALS
 from _languages import COMPLETE, IN_PROGRESS
 from _outputs import captured_html
 from agentmsg.cards._html import STYLE
-from agentmsg_docs import html_pages
-from agentmsg_docs.build import root_pages as build
-from agentmsg_docs.cards import localize
-from agentmsg_docs.comments import strip_comments
-from agentmsg_docs.downloads import load_catalog, text_msgids, translate_script, with_language_cell
-from agentmsg_docs.languages import LANGUAGES, SITE_URL, language_links
+from agentmsg_docs.gallery.cards import localize
+from agentmsg_docs.gallery.downloads import (
+    load_catalog,
+    text_msgids,
+    translate_script,
+    with_language_cell,
+)
+from agentmsg_docs.i18n.comments import strip_comments
+from agentmsg_docs.i18n.languages import LANGUAGES, SITE_URL, language_links
+from agentmsg_docs.site import html_pages
+from agentmsg_docs.site import root_pages as build
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -709,7 +714,7 @@ class TestThemeStrings:
 
     Furo has no catalogs and Sphinx's lack some entries; ``locales/<lang>/LC_MESSAGES/
     sphinx.po`` fills them in (``docs/_templates/page.html`` and
-    ``docs/agentmsg_docs/theme_strings.py``).
+    ``docs/agentmsg_docs/i18n/theme_strings.py``).
     """
 
     ENGLISH_LABELS = (

@@ -69,7 +69,7 @@ class TestProseSeed:
 
     def test_docs_build_hook_uses_the_same_seed(self) -> None:
         """A message made after the docs' reset hook equals one made under example_seed()."""
-        path = ROOT / "docs" / "agentmsg_docs" / "gallery.py"
+        path = ROOT / "docs" / "agentmsg_docs" / "gallery" / "tutorials.py"
         spec = importlib.util.spec_from_file_location("_agentmsg_gallery_for_tests", path)
         assert spec is not None and spec.loader is not None
         module = importlib.util.module_from_spec(spec)

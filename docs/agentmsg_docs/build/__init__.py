@@ -1,4 +1,4 @@
-"""The documentation build around Sphinx, one module per job (:mod:`agentmsg_docs.cli` is
+"""The documentation build around Sphinx, one module per job (:mod:`agentmsg_docs.build.cli` is
 its command line, ``python -m agentmsg_docs``).
 
 - :mod:`~agentmsg_docs.build.html`: ``make html`` from start to end, in the order of the
@@ -9,14 +9,13 @@ its command line, ``python -m agentmsg_docs``).
   once.
 - :mod:`~agentmsg_docs.build.stamps`: what is up to date (content hashes under
   ``_build/stamps/``).
-- :mod:`~agentmsg_docs.build.catalogs`: the translation catalogs (checks, extraction,
-  merging, stats).
-- :mod:`~agentmsg_docs.build.root_pages`: the files at the site's root (``index.html``,
-  ``404.html``, ``sitemap.xml``), from the templates in ``docs/_templates/root/``.
-- :mod:`~agentmsg_docs.build.lite`: the in-browser runtime, one self-hosted JupyterLite
-  for every language in ``_build/html/lite/``, from the inputs of
-  :mod:`~agentmsg_docs.build.lite_inputs` (pinned in ``docs/lite/``) and Pyodide's lock
-  file of :mod:`~agentmsg_docs.build.pyodide_lock`.
+- :mod:`~agentmsg_docs.build.cli`: the command line, every ``make`` docs target's.
+
+The steps it drives that belong to a job live with that job: the catalogs' checks,
+extraction, merging and stats in :mod:`agentmsg_docs.i18n.catalogs`, the files at the
+site's root in :mod:`agentmsg_docs.site.root_pages`, the in-browser runtime (one
+self-hosted JupyterLite for every language in ``_build/html/lite/``) in
+:mod:`agentmsg_docs.lite.build`.
 
 What Sphinx does inside each build is configured in ``docs/conf.py`` and the extension,
 :mod:`agentmsg_docs` (the speed patches too, in :mod:`agentmsg_docs.patches`, so that plain

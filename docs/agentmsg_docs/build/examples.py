@@ -4,8 +4,8 @@ sphinx-gallery executes ``docs/examples/*.py`` and writes ``docs/tutorial/``: a 
 script with the output each cell printed or displayed, and its ``.py``, ``.ipynb`` and
 ``.zip`` downloads. Its md5 cache re-executes only the scripts that changed; a change in
 what every script depends on (the package, ``conf.py``, the gallery hooks, the installed
-distributions) re-runs them all (:func:`agentmsg_docs.gallery.inputs_digest`). Every language
-build then reuses these results and executes nothing.
+distributions) re-runs them all (:func:`agentmsg_docs.gallery.tutorials.inputs_digest`).
+Every language build then reuses these results and executes nothing.
 
 The pass runs in a child process, ``python -m agentmsg_docs.build.examples``: a Sphinx application
 with the dummy builder whose start-up runs sphinx-gallery; nothing is read or written
@@ -29,8 +29,9 @@ __all__ = ["examples_current", "run_examples"]
 
 def examples_current() -> bool:
     """Whether ``docs/tutorial/`` is what the examples make from today's inputs (the
-    inputs stamp and sphinx-gallery's md5 of each script, :mod:`agentmsg_docs.gallery`)."""
-    from agentmsg_docs.gallery import examples_current as current
+    inputs stamp and sphinx-gallery's md5 of each script,
+    :mod:`agentmsg_docs.gallery.tutorials`)."""
+    from agentmsg_docs.gallery.tutorials import examples_current as current
 
     return current(DOCS)
 
@@ -89,7 +90,7 @@ def _execute() -> int:
     from sphinx.util.console import nocolor
     from sphinx.util.docutils import docutils_namespace, patch_docutils
 
-    from agentmsg_docs.gallery import (
+    from agentmsg_docs.gallery.tutorials import (
         GALLERY_DIR,
         INPUTS_STAMP,
         example_scripts,

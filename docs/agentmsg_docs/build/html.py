@@ -2,13 +2,13 @@
 
 1. The examples pass (:mod:`agentmsg_docs.build.examples`) runs the tutorial scripts unless
    ``docs/tutorial/`` is current; meanwhile the catalogs of the languages to build are
-   checked (:mod:`agentmsg_docs.build.catalogs`).
+   checked (:mod:`agentmsg_docs.i18n.catalogs`).
 2. Every language whose inputs changed since its last build (:mod:`agentmsg_docs.build.stamps`) is
    rebuilt from scratch, all at once (:mod:`agentmsg_docs.build.sphinx_runs`); the others are kept.
-3. The root files are written (:mod:`agentmsg_docs.build.root_pages`).
+3. The root files are written (:mod:`agentmsg_docs.site.root_pages`).
 4. The in-browser runtime, one JupyterLite for every language, is built from the
    languages' notebooks unless they and its other inputs are unchanged
-   (:mod:`agentmsg_docs.build.lite`).
+   (:mod:`agentmsg_docs.lite.build`).
 
 The log says what happened to each language: ``== <lang>: rebuilding from scratch`` or
 ``== <lang>: up to date (nothing it reads changed), not rebuilt``.
@@ -20,13 +20,13 @@ import shutil
 from collections.abc import Sequence
 
 from agentmsg_docs.build import BUILD, BuildError, shown
-from agentmsg_docs.build.catalogs import check_catalogs, compile_package_catalogs
 from agentmsg_docs.build.examples import examples_current, run_examples
-from agentmsg_docs.build.lite import LiteError, build_lite
-from agentmsg_docs.build.root_pages import write_root_files
 from agentmsg_docs.build.sphinx_runs import SphinxBuilds, run_sphinx_builds, sphinx_command
 from agentmsg_docs.build.stamps import forget_stamp, language_digests, up_to_date, write_stamp
-from agentmsg_docs.languages import LANGUAGES, SOURCE
+from agentmsg_docs.i18n.catalogs import check_catalogs, compile_package_catalogs
+from agentmsg_docs.i18n.languages import LANGUAGES, SOURCE
+from agentmsg_docs.lite.build import LiteError, build_lite
+from agentmsg_docs.site.root_pages import write_root_files
 
 __all__ = ["ALL_LANGS", "HTML", "build_html"]
 

@@ -11,7 +11,7 @@ Two measured choices (``make bench`` has the figures):
 - A clean build starts the language builds while the examples still run (*gated*, see
   :class:`SphinxBuilds`): each sets itself up (imports, configuration, jieba's dictionary
   for Chinese) and then waits for a line on its standard input, which it gets once the
-  examples are done (``docs/agentmsg_docs/gallery.py``, ``WAIT_FOR_EXAMPLES``).
+  examples are done (``docs/agentmsg_docs/gallery/tutorials.py``, ``WAIT_FOR_EXAMPLES``).
 - On two cores, three builds would share them evenly and all end late; the heaviest
   (Chinese, whose search index is segmented with jieba) keeps full priority and the others
   yield to it, so that it does not end alone while the other core idles.
@@ -35,8 +35,8 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from agentmsg_docs.build import BUILD, DOCS, child_env
-from agentmsg_docs.gallery import WAIT_FOR_EXAMPLES
-from agentmsg_docs.languages import SOURCE, TRANSLATED
+from agentmsg_docs.gallery.tutorials import WAIT_FOR_EXAMPLES
+from agentmsg_docs.i18n.languages import SOURCE, TRANSLATED
 
 __all__ = ["LOGS", "SphinxBuilds", "run_sphinx_builds", "sphinx_command"]
 

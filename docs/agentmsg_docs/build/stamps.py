@@ -8,7 +8,8 @@ successful build of a language, the hash of all that is written to
 same and its pages are still there, and otherwise rebuilds it from scratch (an
 incremental Sphinx build writes only the changed pages, so the sitemap would list only
 those and the search index would keep words of removed text). The examples pass is
-skipped when ``docs/tutorial/`` is current (:func:`agentmsg_docs.gallery.examples_current`).
+skipped when ``docs/tutorial/`` is current
+(:func:`agentmsg_docs.gallery.tutorials.examples_current`).
 """
 
 from __future__ import annotations
@@ -20,8 +21,8 @@ from pathlib import Path
 from typing import Any
 
 from agentmsg_docs.build import BUILD, DOCS, LOCALES, ROOT
-from agentmsg_docs.gallery import installed_distributions
-from agentmsg_docs.languages import SITE_URL, TABLE
+from agentmsg_docs.gallery.tutorials import installed_distributions
+from agentmsg_docs.i18n.languages import SITE_URL, TABLE
 
 __all__ = [
     "GALLERY",

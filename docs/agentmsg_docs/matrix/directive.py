@@ -30,9 +30,9 @@ from sphinx.util.docutils import SphinxDirective
 
 from agentmsg.providers import Loss
 
-from ..languages import SOURCE, built_language
-from ..po import context_translations
-from ..progress import CHANGED, CHANGED_CLASS, ENGLISH_CLASS, STATE, block_state
+from ..i18n.languages import SOURCE, built_language
+from ..i18n.po import context_translations
+from ..i18n.progress import CHANGED, CHANGED_CLASS, ENGLISH_CLASS, STATE, block_state
 from . import cells as _cells
 from . import events, probes, replies
 from .cells import Cell
@@ -337,7 +337,10 @@ class ConversionMatrix(SphinxDirective):
         if cell.losses:
             # The exact texts, folded: what a developer searches a log for, in English.
             folded = ExactTexts()
-            folded += ExactLabel("", tr(CELL_CONTEXT, EXACT))
+            label = ExactLabel("", tr(CELL_CONTEXT, EXACT))
+            if in_english((CELL_CONTEXT, EXACT)) is not None:
+                label["classes"].append(ENGLISH_CLASS)  # a language that has not translated it
+            folded += label
             for text in exact_texts(cell):
                 folded += nodes.paragraph("", "", nodes.literal("", text, classes=[ENGLISH_CLASS]))
             parts.append(folded)

@@ -2,7 +2,7 @@
 
 ``tests/site/test_notebook_markdown.py`` builds it in each language: at the end of the
 build, the text blocks of ``index.rst`` (separated by ``.. cell`` comments, as a
-gallery script's are by ``# %%``) go through ``agentmsg_docs.notebooks.notebook_markdown``,
+gallery script's are by ``# %%``) go through ``agentmsg_docs.gallery.notebooks.notebook_markdown``,
 and the Markdown cells are written to ``cells.json`` in the output folder. The test puts
 ``docs/`` on ``PYTHONPATH``.
 """
@@ -21,7 +21,7 @@ exclude_patterns = ["cells.json"]
 
 
 def _write_cells(app: Any, exception: Exception | None) -> None:
-    from agentmsg_docs.notebooks import notebook_markdown
+    from agentmsg_docs.gallery.notebooks import notebook_markdown
 
     if exception is None:
         texts = (HERE / "index.rst").read_text(encoding="utf-8").split("\n.. cell\n")

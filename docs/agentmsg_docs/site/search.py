@@ -1,7 +1,7 @@
 """Site search: pages ranked by where and how often they say the query, in every language.
 
 Sphinx builds the index (``searchindex.js``) and the search page; this module adds what
-its ranking lacks, and Chinese word splitting.
+its ranking lacks; Chinese word splitting is :mod:`agentmsg_docs.zh.search`'s.
 
 Ranking. Sphinx scores a page by the best of its query words alone, without counting
 them, so every page that mentions "image" ties, sorted by name. After the build,
@@ -14,29 +14,12 @@ language's synonyms (:func:`synonyms`).
 Synonyms. ``locales/<code>/SYNONYMS.toml``, beside the glossary that translators keep,
 maps the words readers type to the words the pages use (令牌 → token, «transmisión» →
 flujo); the search page looks for either.
-
-Chinese. Sphinx indexes a Chinese page with jieba (:mod:`sphinx.search.zh`), but the
-browser splits a query only at spaces and punctuation, so ``丢失项`` or ``工具调用`` is
-one word that the index never holds (the mismatch of sphinx#7293). In a build whose
-language has a primary subtag of :data:`~agentmsg_docs.typography.PRIMARY_SUBTAGS` (read
-from the table of languages), :class:`ChineseSearch` takes the place of Sphinx's Chinese
-search language:
-
-- jieba learns the glossary's terms (:func:`jieba_words`) when the language is made (not
-  in ``init()``, which Sphinx 9 no longer calls), so that a glossary compound such as 丢失项
-  is a word of the index, beside its parts;
-- a word also indexes the dictionary words inside it that jieba's search mode leaves out
-  (four characters or more: 工具调用 inside 工具调用块);
-- its query splitter, ``_static/agentmsg-search-zh.js``, goes into ``language_data.js``
-  (Sphinx's ``js_splitter_code``): it cuts a query's Chinese by longest match against the
-  words of the index, so the query asks for the words the pages were cut into.
 """
 
 from __future__ import annotations
 
 import functools
 import json
-import re
 import time
 import tomllib
 from collections import Counter
@@ -46,12 +29,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from docutils import nodes
-from sphinx.search.zh import SearchChinese
 
-from agentmsg_docs.descriptions import describe
-from agentmsg_docs.glossary import terms
-from agentmsg_docs.languages import LANGUAGES, built_language
-from agentmsg_docs.typography import PRIMARY_SUBTAGS
+from agentmsg_docs.i18n.languages import LANGUAGES, built_language
+from agentmsg_docs.site.descriptions import describe
+from agentmsg_docs.zh.search import SPLITTER, use_chinese_search
+from agentmsg_docs.zh.typography import PRIMARY_SUBTAGS
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -60,50 +42,25 @@ if TYPE_CHECKING:
 
 __all__ = [
     "RANKER",
-    "SPLITTER",
     "SYNONYMS",
     "TIMING",
-    "ChineseSearch",
     "PageWords",
     "add_ranking",
-    "jieba_words",
     "language_synonyms",
     "page_words",
     "ranking",
     "synonyms",
 ]
 
-STATIC = Path(__file__).resolve().parents[1] / "_static"
-#: The query splitter of the Chinese builds (JavaScript, run on the search page).
-SPLITTER = STATIC / "agentmsg-search-zh.js"
+STATIC = Path(__file__).resolve().parents[2] / "_static"
 #: The search page's ranking, live search and result summaries (every build).
 RANKER = STATIC / "agentmsg-search.js"
-LOCALES = Path(__file__).resolve().parents[2] / "locales"
+LOCALES = Path(__file__).resolve().parents[3] / "locales"
 #: The synonyms' file name, in ``locales/<code>/``.
 SYNONYMS = "SYNONYMS.toml"
 #: The key of :func:`ranking`'s data in ``searchindex.js``.
 KEY = "agentmsg"
-_HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]{2,}")
-#: The shortest word inside another that jieba's search mode does not index itself.
-_LONG = 4
 _INDEX_PREFIX = "Search.setIndex("
-
-
-def jieba_words(glossary: Path) -> list[str]:
-    """The terms of *glossary* that jieba can learn as words: those written in Han
-    characters alone, two or more (the index keeps no word of one character).
-
-    >>> import tempfile
-    >>> with tempfile.TemporaryDirectory() as folder:
-    ...     path = Path(folder, "GLOSSARY.md")
-    ...     _ = path.write_text("| a | b |\\n|---|---|\\n| loss | 丢失项 |\\n| id | ID |\\n"
-    ...                         "| item | 项 / 推理项 |\\n| chat API | 聊天 API |\\n")
-    ...     jieba_words(path)
-    ['丢失项', '推理项']
-    """
-    if not glossary.is_file():
-        return []
-    return [term for term in terms(glossary) if _HAN.fullmatch(term)]
 
 
 def synonyms(path: Path) -> dict[str, list[str]]:
@@ -146,40 +103,6 @@ def language_synonyms(code: str) -> dict[str, list[str]]:
     if language is None or language.complete or language is LANGUAGES[0]:
         return own
     return {**synonyms(LOCALES / LANGUAGES[0].code / SYNONYMS), **own}
-
-
-class ChineseSearch(SearchChinese):
-    """Sphinx's Chinese search language, with the glossary's words and a query splitter
-    that cuts a query as the index was cut.
-
-    Options (``html_search_options``): Sphinx's ``dict`` (a jieba user dictionary), and
-    ``glossary``, the path of a ``GLOSSARY.md`` whose terms jieba learns. They are read
-    when the language is made: Sphinx 8 calls ``init()`` from ``__init__``, Sphinx 9 no
-    longer calls it.
-    """
-
-    js_splitter_code = SPLITTER.read_text(encoding="utf-8")
-
-    def __init__(self, options: dict[str, str]) -> None:
-        import jieba
-
-        super().__init__(options)
-        for word in jieba_words(Path(options.get("glossary", ""))):
-            jieba.add_word(word)  # with the frequency that keeps it one word
-
-    def split(self, input: str) -> list[str]:
-        import jieba
-
-        words = super().split(input)
-        inner = [
-            part
-            for word in words
-            if len(word) > _LONG and _HAN.fullmatch(word)
-            for size in range(_LONG, len(word))
-            for start in range(len(word) - size + 1)
-            if jieba.get_FREQ(part := word[start : start + size])
-        ]
-        return words + inner
 
 
 @dataclass
@@ -375,20 +298,12 @@ def _config_inited(app: Sphinx, config: Config) -> None:
     if not config.html_search_scorer:
         config.html_search_scorer = str(RANKER)
     language = built_language(config)
-    if language.primary not in PRIMARY_SUBTAGS:
-        return
-    app.add_search_language(ChineseSearch)  # in place of Sphinx's, for this build
-    # "dict": "" because Sphinx would load jieba's own dictionary a second time as a
-    # "user dictionary" (3 s per build, the same words).
-    config.html_search_options = {
-        **config.html_search_options,
-        "dict": "",
-        "glossary": str(LOCALES / language.code / "GLOSSARY.md"),
-    }
+    if language.primary in PRIMARY_SUBTAGS:
+        use_chinese_search(app, config, LOCALES / language.code / "GLOSSARY.md")
 
 
 def register(app: Sphinx) -> None:
-    # After agentmsg_docs.languages, which sets the table's search language (priority 900).
+    # After agentmsg_docs.i18n.languages, which sets the table's search language (priority 900).
     app.connect("config-inited", _config_inited, priority=901)
     app.connect("doctree-resolved", _doctree_resolved)
     app.connect("build-finished", _build_finished)

@@ -25,9 +25,9 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from agentmsg_docs.build import BuildError
-from agentmsg_docs.build.catalogs import build_gettext, print_stats, update_po
 from agentmsg_docs.build.examples import run_examples
 from agentmsg_docs.build.html import ALL_LANGS, build_html
+from agentmsg_docs.i18n.catalogs import build_gettext, print_stats, update_po
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -58,7 +58,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         elif args.command == "stats":
             print_stats()
         elif args.command == "add-language":
-            from agentmsg_docs.build.new_language import add_language
+            from agentmsg_docs.i18n.new_language import add_language
 
             add_language(args.lang, args.name or None, args.tag or None)
     except BuildError as error:

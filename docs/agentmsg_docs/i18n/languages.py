@@ -42,7 +42,7 @@ __all__ = [
     "read_languages",
 ]
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 with (ROOT / "pyproject.toml").open("rb") as _pyproject:
     _PROJECT_URLS: dict[str, str] = tomllib.load(_pyproject)["project"]["urls"]
 

@@ -43,8 +43,8 @@ from sphinx import addnodes
 from sphinx.util import logging
 from sphinx.writers.html5 import HTML5Translator
 
-from agentmsg_docs.languages import built_language
-from agentmsg_docs.progress import EnglishBlockTags
+from agentmsg_docs.i18n.languages import built_language
+from agentmsg_docs.i18n.progress import EnglishBlockTags
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -66,7 +66,7 @@ class AccessibleHTMLTranslator(EnglishBlockTags, HTML5Translator):
     """Sphinx's HTML5 translator, with ``aria-level`` on ``role="heading"`` captions, a
     field name's colon in the page's language (docutils writes a Western one) and the
     tooltip of a block that shows the English
-    (:class:`~agentmsg_docs.progress.EnglishBlockTags`)."""
+    (:class:`~agentmsg_docs.i18n.progress.EnglishBlockTags`)."""
 
     def depart_field_name(self, node: nodes.Element) -> None:
         colon = FIELD_COLONS.get(built_language(self.config).primary)

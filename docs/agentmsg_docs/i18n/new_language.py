@@ -8,7 +8,7 @@ It writes what the next ``make html`` needs to build the language:
   untranslated, from the current sources;
 - a glossary stub, ``locales/<code>/GLOSSARY.md``, with the English terms of the first
   translated language's glossary;
-- a search synonyms stub, ``locales/<code>/SYNONYMS.toml`` (:mod:`agentmsg_docs.search`),
+- a search synonyms stub, ``locales/<code>/SYNONYMS.toml`` (:mod:`agentmsg_docs.site.search`),
   with the English site's synonyms as comments to translate;
 - the language's row in ``locales/languages.toml``, status ``in progress``.
 
@@ -23,7 +23,7 @@ import re
 from pathlib import Path
 
 from agentmsg_docs.build import LOCALES, BuildError, shown
-from agentmsg_docs.build.catalogs import (
+from agentmsg_docs.i18n.catalogs import (
     GETTEXT,
     PACKAGE_LOCALE,
     build_gettext,
@@ -31,7 +31,7 @@ from agentmsg_docs.build.catalogs import (
     extract_package_messages,
     sphinx_intl_update,
 )
-from agentmsg_docs.languages import LANGUAGES, TABLE, TRANSLATED
+from agentmsg_docs.i18n.languages import LANGUAGES, TABLE, TRANSLATED
 
 __all__ = ["add_language", "language_row"]
 
@@ -136,7 +136,7 @@ def _glossary(code: str, name: str) -> Path:
 def _synonyms(code: str, name: str) -> Path:
     """``locales/<code>/SYNONYMS.toml``: an empty table, with the English site's
     synonyms below it as comments, for the translators to write their own."""
-    from agentmsg_docs.search import SYNONYMS
+    from agentmsg_docs.site.search import SYNONYMS
 
     target = LOCALES / code / SYNONYMS
     model = LOCALES / LANGUAGES[0].code / SYNONYMS
@@ -148,7 +148,7 @@ def _synonyms(code: str, name: str) -> Path:
         "# and the words the pages use for them (see GLOSSARY.md).\n#\n"
         "# Each key is what a reader may type, a word or a phrase (any case; accents\n"
         "# optional); its value, a word, a phrase or a list of them, is what the pages say.\n"
-        "# The search page looks for either. Read by docs/agentmsg_docs/search.py at build\n"
+        "# The search page looks for either. Read by docs/agentmsg_docs/site/search.py at build\n"
         "# time. The English site's, to translate:\n#\n"
         + "".join(f"# {line}\n" for line in examples)
         + "\n[synonyms]\n",

@@ -1,4 +1,4 @@
-"""The glossaries as a check: ``python -m agentmsg_docs.glossary`` (part of ``make lint``).
+"""The glossaries as a check: ``python -m agentmsg_docs.i18n.glossary`` (part of ``make lint``).
 
 Each ``locales/<lang>/GLOSSARY.md`` holds, besides its table for people, a fenced ``toml``
 block of rules a program reads::
@@ -53,7 +53,7 @@ __all__ = [
     "terms",
 ]
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 _BLOCK = re.compile(r"^```toml[^\n]*\n(.*?)^```", re.DOTALL | re.MULTILINE)
 _EXCEPTION = re.compile(r"glossary-ok:\s*([\w, -]+)")
 

@@ -4,7 +4,7 @@ In a non-English build, the ``.py`` and ``.zip`` files a tutorial page links to 
 rewritten with the prose translated paragraph by paragraph from the page's catalog (the
 same msgids Sphinx extracts: :func:`text_msgids`), the code untouched. In every language,
 English included, the ``.ipynb`` is written from that script with clean Markdown cells
-(``agentmsg_docs.notebooks``) instead of sphinx-gallery's, which keep raw reST; its first
+(``agentmsg_docs.gallery.notebooks``) instead of sphinx-gallery's, which keep raw reST; its first
 code cell installs this agentmsg where it is missing (:func:`install_cell`), and every code
 cell holds what the page shows under it, read from the page sphinx-gallery generated when
 the build ran the example (:func:`captured_outputs`), the cards in the notebook's language:
@@ -34,12 +34,12 @@ from docutils.utils import column_width
 from sphinx.errors import ExtensionError
 from sphinx.util import logging
 
-from agentmsg_docs.cards import localize, style_once
-from agentmsg_docs.gallery import GALLERY_DIR, example_scripts
-from agentmsg_docs.languages import SOURCE
-from agentmsg_docs.notebooks import notebook_markdown
-from agentmsg_docs.po import translations
-from agentmsg_docs.runner import NOTEBOOK_NOTE, language_cells
+from agentmsg_docs.gallery.cards import localize, style_once
+from agentmsg_docs.gallery.notebooks import notebook_markdown
+from agentmsg_docs.gallery.tutorials import GALLERY_DIR, example_scripts
+from agentmsg_docs.i18n.languages import SOURCE
+from agentmsg_docs.i18n.po import translations
+from agentmsg_docs.lite.runner import NOTEBOOK_NOTE, language_cells
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -201,7 +201,7 @@ def translate_script(source: str, lookup: Lookup) -> str:
 
     The module docstring and every ``# %%`` comment block are translated with
     :func:`translate_rst`, the comments of the code with
-    :func:`agentmsg_docs.comments.translate_comments`; the code itself is copied.
+    :func:`agentmsg_docs.i18n.comments.translate_comments`; the code itself is copied.
     """
     import ast
 
@@ -258,7 +258,7 @@ def with_language_cell(script: str, cells: list[tuple[str, str]]) -> str:
 
 
 def _code_comments(code: list[str], lookup: Lookup) -> list[str]:
-    from agentmsg_docs.comments import translate_comments
+    from agentmsg_docs.i18n.comments import translate_comments
 
     if not code:
         return []
@@ -481,7 +481,7 @@ def _notebook(
     """The notebook of gallery script *name* (its text *script*, maybe translated).
 
     Its cells are sphinx-gallery's (the same split, the same code cells), each text block
-    written as Markdown by :func:`agentmsg_docs.notebooks.notebook_markdown`, with the
+    written as Markdown by :func:`agentmsg_docs.gallery.notebooks.notebook_markdown`, with the
     cells *setup* (:func:`_install_cell`, :func:`_language_cells`) after the title cell,
     and the *n*-th code cell of the script holding ``outputs[n]``, the cards' labels
     written in the build's language and their style sheet once.

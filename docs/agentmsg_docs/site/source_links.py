@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from agentmsg_docs.languages import REPO_URL
+from agentmsg_docs.i18n.languages import REPO_URL
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 from docutils import nodes
 from sphinx.transforms.post_transforms import SphinxPostTransform
 
-from agentmsg_docs.languages import built_language
+from agentmsg_docs.i18n.languages import built_language
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -35,6 +35,7 @@ __all__ = [
     "CJK",
     "UNSPACED_SUBTAGS",
     "ChineseSpacing",
+    "ChineseTransform",
     "EnumerationCommas",
     "FullWidthVersionPunctuation",
     "is_cjk",
@@ -81,14 +82,19 @@ def _replace(text: nodes.Text, new: str) -> nodes.Text:
     return made
 
 
-class ChineseSpacing(SphinxPostTransform):
-    """Remove spaces at inline markup that stand between two Chinese characters."""
+class ChineseTransform(SphinxPostTransform):
+    """A post-transform of the HTML pages of a Chinese build (and of no other)."""
 
-    default_priority = 900
     formats = ("html",)
 
     def is_supported(self) -> bool:
         return built_language(self.config).primary in PRIMARY_SUBTAGS and super().is_supported()
+
+
+class ChineseSpacing(ChineseTransform):
+    """Remove spaces at inline markup that stand between two Chinese characters."""
+
+    default_priority = 900
 
     def run(self, **kwargs: Any) -> None:
         for block in self.document.findall(nodes.TextElement):
@@ -114,14 +120,10 @@ class ChineseSpacing(SphinxPostTransform):
         return _replace(left, head), _replace(right, tail)
 
 
-class FullWidthVersionPunctuation(SphinxPostTransform):
+class FullWidthVersionPunctuation(ChineseTransform):
     """``在 0.1.0 版本中新增.`` becomes ``在 0.1.0 版本中新增。`` (and ``:`` becomes ``：``)."""
 
     default_priority = 900
-    formats = ("html",)
-
-    def is_supported(self) -> bool:
-        return built_language(self.config).primary in PRIMARY_SUBTAGS and super().is_supported()
 
     def run(self, **kwargs: Any) -> None:
         for inline in self.document.findall(nodes.inline):
@@ -136,15 +138,11 @@ _NAMES = (nodes.reference, nodes.literal)
 not link (a built-in class without intersphinx)."""
 
 
-class EnumerationCommas(SphinxPostTransform):
+class EnumerationCommas(ChineseTransform):
     """``基类：A, B`` becomes ``基类：A、B``: a lone ``", "`` between two names (links or
     code), in a paragraph with Chinese text, is the Chinese enumeration comma."""
 
     default_priority = 900
-    formats = ("html",)
-
-    def is_supported(self) -> bool:
-        return built_language(self.config).primary in PRIMARY_SUBTAGS and super().is_supported()
 
     def run(self, **kwargs: Any) -> None:
         for paragraph in self.document.findall(nodes.paragraph):

@@ -3,7 +3,7 @@
 sphinx-gallery ends each tutorial page with a footer of download buttons
 (``div.sphx-glr-footer``). This extension puts one more button first in that footer: a
 plain link to the page's notebook, in the page's language, in the site's one JupyterLite
-(``lite/``, built by ``docs/agentmsg_docs/build/lite.py`` after the language builds). The link is
+(``lite/``, built by ``docs/agentmsg_docs/lite/build.py`` after the language builds). The link is
 relative, from ``<lang>/tutorial/<name>.html`` up to the site's root:
 ``../../lite/notebooks/index.html?path=<lang>/<name>.ipynb``.
 
@@ -25,7 +25,7 @@ __all__ = ["FOOTER_CLASS", "TEMPLATE", "notebook_href"]
 FOOTER_CLASS = "sphx-glr-footer"
 EXAMPLE_FOOTER_CLASS = "sphx-glr-footer-example"  # a tutorial's; the gallery's has no notebook
 TEMPLATE = "agentmsg-lite.html"
-LITE_DIR = "lite"  # as docs/agentmsg_docs/build/lite.py's LITE_DIR
+LITE_DIR = "lite"  # as docs/agentmsg_docs/lite/build.py's LITE_DIR
 
 
 def notebook_href(docname: str, lang: str) -> str:

@@ -2,7 +2,7 @@
 
 ``pyodide-lock.json`` lists, for each package the kernel may load, its file, sha256,
 importable names and dependencies. Pyodide's own lock lists packages that live on its CDN;
-``docs/agentmsg_docs/build/lite.py`` replaces them with entries for the wheels the site
+``docs/agentmsg_docs/lite/build.py`` replaces them with entries for the wheels the site
 serves, written here from each wheel's metadata (the ``pyodide-lock`` tool that does this
 needs Python 3.12, this machine has 3.11).
 """

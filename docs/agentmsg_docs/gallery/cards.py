@@ -2,8 +2,8 @@
 
 The examples run once for every language (:mod:`agentmsg_docs.build.examples`), with the
 cards' labels *deferred* (:func:`deferred`, entered per example by
-``agentmsg_docs.gallery.reset_deterministic``): each label is a marker that holds its message
-and arguments. Each language build turns the markers of the pages it reads into text in
+``agentmsg_docs.gallery.tutorials.reset_deterministic``): each label is a marker that holds
+its message and arguments. Each language build turns the markers of the pages it reads into text in
 its language with :func:`localize`, through the labels and catalogs
 (``src/agentmsg/cards/locale/``) that a notebook user's cards use. The message data the
 code wrote (senders, roles, texts) is not touched.

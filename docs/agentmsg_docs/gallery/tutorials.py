@@ -20,7 +20,7 @@ What this extension adds to sphinx-gallery (configured in ``docs/conf.py``):
   title); ``_static/agentmsg.css`` shows that text under the thumbnail.
 
 The downloads (``.py``, ``.ipynb``, ``.zip``) each language links to are written by
-``agentmsg_docs.downloads``.
+``agentmsg_docs.gallery.downloads``.
 """
 
 from __future__ import annotations
@@ -69,7 +69,7 @@ TUTORIALS: dict[str, str] = {
 TUTORIAL_ORDER = tuple(TUTORIALS)
 """The order of the tutorials in the gallery."""
 #: Each tutorial's thumbnail: an SVG drawn in the theme's colours (light and dark).
-THUMBNAILS = Path(__file__).resolve().parent.parent / "_static" / "thumbs"
+THUMBNAILS = Path(__file__).resolve().parents[2] / "_static" / "thumbs"
 EXAMPLES_DIR = "examples"  # relative to docs/
 GALLERY_DIR = "tutorial"  # relative to docs/
 INPUTS_STAMP = ".agentmsg-inputs.md5"  # in docs/tutorial/: see inputs_digest()
@@ -98,7 +98,7 @@ _active: list[Any] = []
 
 def reset_deterministic(gallery_conf: dict[str, Any], fname: str, when: str) -> None:
     """``reset_modules`` hook: run each example inside ``agentmsg.deterministic(<name>)``,
-    with the chat cards' labels deferred (``agentmsg_docs.cards`` writes them in each
+    with the chat cards' labels deferred (``agentmsg_docs.gallery.cards`` writes them in each
     build's language).
 
     Called with ``when="before"`` and ``"after"`` (``reset_modules_order="both"``).
@@ -107,7 +107,7 @@ def reset_deterministic(gallery_conf: dict[str, Any], fname: str, when: str) -> 
         _active.pop().__exit__(None, None, None)
     if when == "before":
         import agentmsg
-        from agentmsg_docs.cards import deferred
+        from agentmsg_docs.gallery.cards import deferred
 
         for block in (agentmsg.deterministic(seed=Path(fname).stem), deferred()):
             block.__enter__()

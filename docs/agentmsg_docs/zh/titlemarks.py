@@ -11,7 +11,7 @@ translator wrote already are not doubled. The spaces reST needs around the refer
 
 The rule reads a reference before Sphinx resolves it (:class:`TitleMarks`); the marks are
 placed around the link it became (:class:`PlaceTitleMarks`). The pages' builds and the
-notebooks' Markdown (:mod:`agentmsg_docs.notebooks`) run both, :data:`TRANSFORMS`.
+notebooks' Markdown (:mod:`agentmsg_docs.gallery.notebooks`) run both, :data:`TRANSFORMS`.
 """
 
 from __future__ import annotations
@@ -20,15 +20,14 @@ from typing import TYPE_CHECKING, Any
 
 from docutils import nodes
 from sphinx import addnodes
-from sphinx.transforms.post_transforms import ReferencesResolver, SphinxPostTransform
+from sphinx.transforms.post_transforms import ReferencesResolver
 from sphinx.util import docname_join
 from sphinx.util.nodes import clean_astext
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
 
-from agentmsg_docs.languages import built_language
-from agentmsg_docs.typography import PRIMARY_SUBTAGS, is_cjk
+from agentmsg_docs.zh.typography import PRIMARY_SUBTAGS, ChineseTransform, is_cjk
 
 __all__ = ["LANGUAGES", "TRANSFORMS", "PlaceTitleMarks", "TitleMarks", "marks_for"]
 
@@ -81,15 +80,11 @@ def _chinese_sentence(node: nodes.Element) -> bool:
     return len(around.strip()) > 1 and any(is_cjk(char) for char in around)
 
 
-class TitleMarks(SphinxPostTransform):
+class TitleMarks(ChineseTransform):
     """Decide which references of Chinese sentences take 《》 or “” (:func:`marks_for`):
     each is put in an inline that holds its marks, placed once it is resolved."""
 
     default_priority = 5  # before the references are resolved: the label says what it names
-    formats = ("html",)
-
-    def is_supported(self) -> bool:
-        return built_language(self.config).primary in LANGUAGES and super().is_supported()
 
     def run(self, **kwargs: Any) -> None:
         for node in list(self.document.findall(addnodes.pending_xref)):
@@ -100,16 +95,12 @@ class TitleMarks(SphinxPostTransform):
                 holder += node
 
 
-class PlaceTitleMarks(SphinxPostTransform):
+class PlaceTitleMarks(ChineseTransform):
     """Put the marks :class:`TitleMarks` chose around each reference it resolved to a
     link (one left unresolved takes none), drop the spaces reST needed around it, and
     take the reference out of its inline. Marks the translator wrote are not doubled."""
 
     default_priority = ReferencesResolver.default_priority + 1
-    formats = ("html",)
-
-    def is_supported(self) -> bool:
-        return built_language(self.config).primary in LANGUAGES and super().is_supported()
 
     def run(self, **kwargs: Any) -> None:
         for holder in list(self.document.findall(nodes.inline)):

@@ -39,7 +39,7 @@ from agentmsg_docs.build import BUILD, DOCS, LOCALES, ROOT, BuildError, child_en
 from agentmsg_docs.build.examples import run_examples
 from agentmsg_docs.build.sphinx_runs import run_sphinx_builds, sphinx_command
 from agentmsg_docs.build.stamps import forget_stamp, gettext_digest, up_to_date, write_stamp
-from agentmsg_docs.languages import TRANSLATED, Language
+from agentmsg_docs.i18n.languages import TRANSLATED, Language
 from agentmsg_docs.matrix import merge_contexts
 
 __all__ = [
@@ -265,8 +265,8 @@ def _check_example_msgids(potdir: Path) -> None:
     import polib
     from sphinx_gallery.py_source_parser import split_code_and_text_blocks
 
-    from agentmsg_docs.downloads import text_msgids
-    from agentmsg_docs.gallery import GALLERY_DIR, example_scripts
+    from agentmsg_docs.gallery.downloads import text_msgids
+    from agentmsg_docs.gallery.tutorials import GALLERY_DIR, example_scripts
 
     for script in example_scripts(DOCS):
         pot = potdir / GALLERY_DIR / f"{script.stem}.pot"

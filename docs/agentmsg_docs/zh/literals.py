@@ -19,8 +19,8 @@ from docutils import nodes
 from sphinx import addnodes
 from sphinx.transforms import SphinxTransform
 
-from agentmsg_docs.languages import built_language
-from agentmsg_docs.typography import PRIMARY_SUBTAGS
+from agentmsg_docs.i18n.languages import built_language
+from agentmsg_docs.zh.typography import PRIMARY_SUBTAGS
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx

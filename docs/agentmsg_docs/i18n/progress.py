@@ -5,7 +5,7 @@ Sphinx marks every translatable node it read with ``translated`` (True or False)
 gives the untranslated ones the class ``untranslated``. That is enough to find the blocks
 that show the English, not to tell why: Sphinx never uses a fuzzy entry, so a block whose
 English changed after it was translated looks the same as one never translated. The page's
-catalog tells them apart (:class:`EnglishBlocks`, read through :mod:`agentmsg_docs.po`):
+catalog tells them apart (:class:`EnglishBlocks`, read through :mod:`agentmsg_docs.i18n.po`):
 
 - *untranslated*: no translation yet, in a language "in progress";
 - *changed*: a fuzzy entry (``make update-po`` after its English changed), or an
@@ -43,9 +43,9 @@ from sphinx.transforms.post_transforms import SphinxPostTransform
 from sphinx.util.i18n import docname_to_domain
 from sphinx.util.nodes import extract_messages
 
-from agentmsg_docs.languages import SOURCE, built_language, page_href
-from agentmsg_docs.po import entry_states
-from agentmsg_docs.typography import UNSPACED_SUBTAGS
+from agentmsg_docs.i18n.languages import SOURCE, built_language, page_href
+from agentmsg_docs.i18n.po import entry_states
+from agentmsg_docs.zh.typography import UNSPACED_SUBTAGS
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -106,7 +106,7 @@ def translated_percent(translated: int, total: int) -> int:
 
 def block_state(catalog_state: str | None, *, complete: bool) -> str | None:
     """Why a block that Sphinx left untranslated shows the English, from its text's state
-    in the page's catalog (:func:`agentmsg_docs.po.entry_states`) and whether the language
+    in the page's catalog (:func:`agentmsg_docs.i18n.po.entry_states`) and whether the language
     is *complete*; None when it does not show the English.
 
     A text the catalog holds translated is shown translated (an image's alt text, which

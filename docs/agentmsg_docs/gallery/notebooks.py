@@ -8,10 +8,10 @@ directives in the environment of the language being built, and Sphinx resolves t
 cross-references itself (:class:`~sphinx.transforms.post_transforms.ReferencesResolver`).
 A role therefore becomes what the page shows: a link with the page's text (a ``:ref:``
 carries the target's title in that language), to the same anchor on the published site
-of the same language (:data:`agentmsg_docs.languages.SITE_URL`), since a downloaded notebook
+of the same language (:data:`agentmsg_docs.i18n.languages.SITE_URL`), since a downloaded notebook
 has no local site; a target Sphinx does not know becomes a code span. In Chinese, the
 page's 《》 and “” stand around a reference to a tutorial or a section
-(:data:`agentmsg_docs.titlemarks.TRANSFORMS`, the rule of the pages).
+(:data:`agentmsg_docs.zh.titlemarks.TRANSFORMS`, the rule of the pages).
 :class:`MarkdownWriter` then writes the doctree as CommonMark with GFM tables: headings,
 lists, fenced code, tables, and admonitions as quoted blocks with Sphinx's translated
 label. A space is never written between two East Asian wide characters (a line break in
@@ -44,9 +44,9 @@ from sphinx.transforms.post_transforms import ReferencesResolver
 from sphinx.util.docutils import LoggingReporter, sphinx_domains
 from sphinx.util.nodes import process_only_nodes
 
-from agentmsg_docs import titlemarks
-from agentmsg_docs.languages import SITE_URL, built_language
-from agentmsg_docs.typography import PRIMARY_SUBTAGS
+from agentmsg_docs.i18n.languages import SITE_URL, built_language
+from agentmsg_docs.zh import titlemarks
+from agentmsg_docs.zh.typography import PRIMARY_SUBTAGS
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -327,7 +327,8 @@ class MarkdownWriter:
         where = f"{node.source}:{node.line}" if node.source else self.docname
         msg = (
             f"{where}: the notebook writer has no Markdown for a {type(node).__name__} "
-            f"node yet ({node.astext()[:60]!r}); teach agentmsg_docs.notebooks.MarkdownWriter"
+            f"node yet ({node.astext()[:60]!r}); teach "
+            "agentmsg_docs.gallery.notebooks.MarkdownWriter"
         )
         raise ExtensionError(msg)
 

@@ -21,7 +21,7 @@ from typing import Any
 
 from sphinx.application import Sphinx
 
-from agentmsg_docs.po import translations
+from agentmsg_docs.i18n.po import translations
 
 _PREFIX = "Documentation.addTranslations("
 # The search summary is a plural entry in translations.js, keyed by its singular form.

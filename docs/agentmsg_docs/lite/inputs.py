@@ -1,4 +1,4 @@
-"""The inputs of the in-browser runtime (:mod:`agentmsg_docs.build.lite`): where each comes
+"""The inputs of the in-browser runtime (:mod:`agentmsg_docs.lite.build`): where each comes
 from, whether it is installed as pinned, and their content hash.
 
 - the language builds' notebooks (``_build/html/<lang>/_downloads/<hash>/<tutorial>.ipynb``)
@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from agentmsg_docs.build.pyodide_lock import sha256
+from agentmsg_docs.lite.pyodide_lock import sha256
 
 __all__ = [
     "APPS",
@@ -207,9 +207,9 @@ def lite_digest(inputs: Inputs) -> str:
                 feed(f"{label}/{path.relative_to(root).as_posix()}", path.read_bytes())
 
     here = Path(__file__).parent
-    for module in ("lite.py", "lite_inputs.py", "pyodide_lock.py"):  # the code that builds it
+    for module in ("build.py", "inputs.py", "pyodide_lock.py"):  # the code that builds it
         feed(f"builder {module}", (here / module).read_bytes())
-    feed("runner.py", (here.parent / "runner.py").read_bytes())
+    feed("runner.py", (here / "runner.py").read_bytes())
     feed("epoch", str(source_date_epoch()).encode())
     for name in DISTRIBUTIONS:
         feed(f"dist {name}", importlib.metadata.version(name).encode())

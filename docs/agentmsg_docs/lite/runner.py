@@ -7,7 +7,7 @@ On each tutorial page this extension adds
   ``_static/runner/runner.js`` (deferred, about 3 KB compressed): it makes each code block
   editable and gives it the buttons;
 - the runner's settings, rendered from ``_templates/agentmsg-runner.html``: the URL of the
-  site's one Pyodide (``lite/static/pyodide/``, built by ``docs/builder/lite.py``, whose
+  site's one Pyodide (``lite/static/pyodide/``, built by ``docs/agentmsg_docs/lite/build.py``, whose
   lock file lists agentmsg's wheel), the worker script, the tutorials' data files (served
   under ``lite/files/<lang>/``) and the runner's texts, through gettext like the theme's
   (``sphinx.po``).
@@ -18,7 +18,7 @@ agentmsg from the lock file and calls ``agentmsg.set_display_language`` with the
 language.
 
 :func:`language_cells` gives the cells that follow a translated notebook's title cell and
-set the display language the same way (``agentmsg_docs.downloads`` puts them in the
+set the display language the same way (``agentmsg_docs.gallery.downloads`` puts them in the
 downloads, and so in ``lite/``).
 """
 
@@ -32,8 +32,8 @@ from typing import TYPE_CHECKING, Any
 
 from docutils import nodes
 
-from agentmsg_docs.languages import SOURCE
-from agentmsg_docs.lite import EXAMPLE_FOOTER_CLASS, FOOTER_CLASS, LITE_DIR
+from agentmsg_docs.i18n.languages import SOURCE
+from agentmsg_docs.lite.link import EXAMPLE_FOOTER_CLASS, FOOTER_CLASS, LITE_DIR
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -54,7 +54,7 @@ STATIC = "runner"  # docs/_static/runner/
 #: The Markdown line above the code that sets a translated notebook's language (in the
 #: template too, so that ``make update-po`` extracts it into sphinx.po).
 NOTEBOOK_NOTE = "Run the next cell to show the chat cards in this notebook's language."
-DOCS = Path(__file__).resolve().parents[1]
+DOCS = Path(__file__).resolve().parents[2]
 EXAMPLES = DOCS / "examples"
 LOCALES = DOCS.parent / "locales"
 FRESH_SCRIPT = DOCS / "lite" / "fresh.js"
@@ -74,7 +74,7 @@ NOTICE = {
 
 def data_files(examples: Path = EXAMPLES) -> list[str]:
     """The files the tutorials read, relative to their folder (``media/icon.png``, ...):
-    ``docs/builder/lite.py`` serves them beside each language's notebooks."""
+    ``docs/agentmsg_docs/lite/build.py`` serves them beside each language's notebooks."""
     return sorted(
         path.relative_to(examples).as_posix()
         for folder in examples.iterdir()

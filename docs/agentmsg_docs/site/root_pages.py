@@ -21,8 +21,8 @@ from pathlib import Path
 from typing import Any
 
 from agentmsg_docs.build import DOCS, LOCALES
-from agentmsg_docs.languages import LANGUAGES, SITE_URL, SOURCE, Language
-from agentmsg_docs.po import translations
+from agentmsg_docs.i18n.languages import LANGUAGES, SITE_URL, SOURCE, Language
+from agentmsg_docs.i18n.po import translations
 
 __all__ = ["not_found_html", "root_index_html", "write_root_files"]
 

@@ -13,7 +13,7 @@
 - JupyterLite itself (``jupyterlite-core``, ``jupyterlite-pyodide-kernel``, from the
   virtual environment) and the settings in ``docs/lite/jupyter-lite.json``.
 
-Pyodide's lock file for the served wheels is written by :mod:`agentmsg_docs.build.pyodide_lock`.
+Pyodide's lock file for the served wheels is written by :mod:`agentmsg_docs.lite.pyodide_lock`.
 
 Nothing the site loads comes from elsewhere. Pyodide's lock file
 (``lite/static/pyodide/pyodide-lock.json``) lists exactly the wheels served beside it, with
@@ -39,7 +39,8 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from agentmsg_docs.build.lite_inputs import (
+from agentmsg_docs.build.stamps import forget_stamp, up_to_date, write_stamp
+from agentmsg_docs.lite.inputs import (
     APPS,
     KERNEL_PLUGIN,
     LITE_DIR,
@@ -53,9 +54,8 @@ from agentmsg_docs.build.lite_inputs import (
     source_date_epoch,
     tutorial_names,
 )
-from agentmsg_docs.build.pyodide_lock import LockError, lock_entries
-from agentmsg_docs.build.stamps import forget_stamp, up_to_date, write_stamp
-from agentmsg_docs.runner import add_freshness
+from agentmsg_docs.lite.pyodide_lock import LockError, lock_entries
+from agentmsg_docs.lite.runner import add_freshness
 
 __all__ = [
     "LITE_DIR",

@@ -1,0 +1,1 @@
+"""The in-browser runtime: the JupyterLite site, and the links and code blocks that use it."""

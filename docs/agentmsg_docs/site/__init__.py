@@ -1,0 +1,1 @@
+"""The site's pages: markup, descriptions, source links, search ranking and the root files."""

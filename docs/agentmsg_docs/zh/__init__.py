@@ -1,0 +1,1 @@
+"""Chinese: typography, title marks and literals on the pages, and search cut into words."""
