@@ -241,18 +241,35 @@ def _langchain_chunks(events: list[dict[str, Any]], format: str) -> list[dict[st
     return pieces
 
 
-FORMATS: dict[str, tuple[str, Callable[[], Any]]] = {
-    "openai_chat": ("Chat Completions", openai_chat),
-    "openai_responses": ("Responses", openai_responses),
-    "anthropic": ("Anthropic", anthropic),
-    "gemini": ("Gemini", gemini),
+# The synthetic reply of each format of agentmsg.providers.FORMATS, by its key.
+REPLIES: dict[str, Callable[[], Any]] = {
+    "openai_chat": openai_chat,
+    "openai_responses": openai_responses,
+    "anthropic": anthropic,
+    "gemini": gemini,
 }
 
 
-def _agentmsg(format: str, events: list[dict[str, Any]]) -> Callable[[], Any]:
-    import agentmsg
+def _format(key: str) -> Any:
+    """The registry record of the format *key* (``agentmsg.providers.FORMATS``)."""
+    from agentmsg.providers import FORMATS
 
-    stream_class = getattr(agentmsg, _CLASSES[format])
+    return FORMATS[key]
+
+
+def formats() -> dict[str, tuple[str, Callable[[], Any]]]:
+    """Each format of the registry: its title and its synthetic reply."""
+    from agentmsg.providers import FORMATS
+
+    missing = sorted(FORMATS.keys() - REPLIES.keys())
+    if missing:
+        msg = f"bench/streams.py has no synthetic reply for {missing}: add one to REPLIES"
+        raise RuntimeError(msg)
+    return {key: (api.title, REPLIES[key]) for key, api in FORMATS.items()}
+
+
+def _agentmsg(format: str, events: list[dict[str, Any]]) -> Callable[[], Any]:
+    stream_class = _format(format).stream
 
     def assemble() -> Any:
         stream = stream_class()
@@ -264,9 +281,7 @@ def _agentmsg(format: str, events: list[dict[str, Any]]) -> Callable[[], Any]:
 
 def _finish(format: str, events: list[dict[str, Any]]) -> Callable[[], Any]:
     """``result()`` alone, on a stream that has taken every event: the work left at the end."""
-    import agentmsg
-
-    stream = getattr(agentmsg, _CLASSES[format])()
+    stream = _format(format).stream()
     stream.extend(events)
 
     def finish() -> Any:
@@ -275,18 +290,8 @@ def _finish(format: str, events: list[dict[str, Any]]) -> Callable[[], Any]:
     return finish
 
 
-_CLASSES = {
-    "openai_chat": "OpenAIChatStream",
-    "openai_responses": "OpenAIResponsesStream",
-    "anthropic": "AnthropicStream",
-    "gemini": "GeminiStream",
-}
-
-
 def _full(format: str, response: dict[str, Any]) -> Callable[[], Any]:
-    import agentmsg
-
-    convert = getattr(agentmsg, f"from_{format}")
+    convert = _format(format).read
 
     def whole() -> Any:
         return convert(response).messages[0]
@@ -353,7 +358,7 @@ def run(options: Options) -> list[Table]:
         )
         raise SystemExit(msg) from error
     peer_rows, full_rows, counts = [], [], {}
-    for format, (label, make) in FORMATS.items():
+    for format, (label, make) in formats().items():
         events, response, pieces = make()
         counts[label] = len(events)
         ours, theirs, whole = _agentmsg(format, events), _langchain(pieces), _full(format, response)
@@ -666,9 +671,7 @@ def _pieces_of(format: str, events: list[dict[str, Any]]) -> list[dict[str, Any]
 def _accumulate(format: str, events: list[dict[str, Any]], read: bool) -> Callable[[], Any]:
     """agentmsg: ``extend`` then ``result()``; with *read*, ``add`` and the partial
     ``msg`` read after every event, then ``result()``."""
-    import agentmsg
-
-    stream_class = getattr(agentmsg, _CLASSES[format])
+    stream_class = _format(format).stream
     if not read:
 
         def accumulate() -> Any:

@@ -18,9 +18,9 @@ from typing import Any
 from hypothesis import strategies as st
 
 import agentmsg
-from agentmsg import Msg
+from agentmsg import Msg, providers
 
-FORMATS = ("openai_chat", "openai_responses", "anthropic", "gemini")
+FORMATS = tuple(providers.FORMATS)
 TOOLS = ("get_weather", "sky_icon")
 PNG = (  # a 1x1 PNG
     "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=="

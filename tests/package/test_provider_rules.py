@@ -30,7 +30,7 @@ from agentmsg import (
     to_openai_chat,
     to_openai_responses,
 )
-from agentmsg.providers import anthropic, gemini, openai_chat, openai_responses
+from agentmsg.providers import FORMATS, anthropic, gemini, openai_chat, openai_responses
 from agentmsg.providers._common import ambiguous_why
 
 PNG = (  # a 1x1 PNG
@@ -866,12 +866,7 @@ def sent_pairs(payload: dict[str, Any]) -> dict[str, str]:
     return {cities[call_id]: output for call_id, output in outputs.items()}
 
 
-TO = {
-    "openai_chat": to_openai_chat,
-    "openai_responses": to_openai_responses,
-    "anthropic": to_anthropic,
-    "gemini": to_gemini,
-}
+TO = {key: api.to for key, api in FORMATS.items()}
 
 
 class TestEveryResultStaysWithItsCall:
@@ -1023,12 +1018,7 @@ class TestEveryResultStaysWithItsCall:
 
 
 def sent_format(name: str) -> str:
-    return {
-        "openai_chat": openai_chat.FORMAT,
-        "openai_responses": openai_responses.FORMAT,
-        "anthropic": anthropic.FORMAT,
-        "gemini": gemini.FORMAT,
-    }[name]
+    return FORMATS[name].title
 
 
 class TestRenamingIsLinear:

@@ -770,9 +770,8 @@ class TestMedia:
 
         assert "local" == media_of({"type": "url", "url": "file:///tmp/a.png"}).form
         assert "local" == media_of({"type": "url", "url": "/tmp/a.png"}).form
-        from agentmsg.providers._common import report_local
 
-        report_local(report, "messages[0].content[0]", "image block", "file:///tmp/a.png")
+        report.local("messages[0].content[0]", "image block", "file:///tmp/a.png")
         assert [True] == [loss.dropped for loss in report.losses]
 
     def test_data_url_is_base64(self):
@@ -802,12 +801,8 @@ class TestRawInput:
 
     def test_raw_input_that_differs_is_reported(self):
         """A raw_input the input does not match is reported dropped."""
-        from agentmsg.providers._common import report_raw_input
-
         report = Report("Anthropic Messages", False)
-        report_raw_input(
-            report, {"input": {"a": 1}, "raw_input": "{oops"}, "messages[0].content[0]"
-        )
+        report.raw_input({"input": {"a": 1}, "raw_input": "{oops"}, "messages[0].content[0]")
 
         assert ["messages[0].content[0].raw_input"] == [loss.path for loss in report.losses]
 

@@ -28,13 +28,14 @@ from agentmsg import (
     to_openai_chat,
     to_openai_responses,
 )
+from agentmsg.providers import FORMATS
 from agentmsg_docs.matrix import cells as _cells
 from agentmsg_docs.matrix import events as _events
 from agentmsg_docs.matrix import probes as _probes
 from agentmsg_docs.matrix import replies as _replies
 from agentmsg_docs.matrix.cells import Cell
 
-FORMAT_KEYS = ("openai_chat", "openai_responses", "anthropic", "gemini")
+FORMAT_KEYS = tuple(FORMATS)
 
 
 @pytest.fixture(scope="module")

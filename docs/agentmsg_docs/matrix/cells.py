@@ -8,14 +8,14 @@ thing's path, and where its marker turns up.
 from __future__ import annotations
 
 import base64
-from collections.abc import Callable
 from typing import Any, NamedTuple
 
 # From agentmsg.providers, not agentmsg: reading agentmsg.Loss (loaded on first use) would
 # put it in agentmsg's namespace, where autodoc then resolves the API page's field types
 # ("tuple[agentmsg.Loss, ...]" instead of "tuple[Loss, ...]").
 from agentmsg import Msg, providers
-from agentmsg.providers import Conversion, Loss, Parsed
+from agentmsg.providers import Format as Format  # the record the tables read
+from agentmsg.providers import Loss
 
 #: Where a message keeps what only its provider reads back (documented in the API
 #: reference: ``metadata["provider_state"]``).
@@ -36,40 +36,9 @@ KEPT, CARRIED, LOST, RECORD, ABSENT, NONE, UNREPORTED = (
 )
 
 
-class Format(NamedTuple):
-    """One provider format: its title, state key, its two conversions and its stream class."""
-
-    key: str
-    title: str
-    to: Callable[..., Conversion]
-    read: Callable[..., Parsed]
-    stream: type[Any]  # a stream class: extend(), result()
-
-
-FORMATS = (
-    Format(
-        "openai_chat",
-        "Chat Completions",
-        providers.to_openai_chat,
-        providers.from_openai_chat,
-        providers.OpenAIChatStream,
-    ),
-    Format(
-        "openai_responses",
-        "Responses",
-        providers.to_openai_responses,
-        providers.from_openai_responses,
-        providers.OpenAIResponsesStream,
-    ),
-    Format(
-        "anthropic",
-        "Anthropic Messages",
-        providers.to_anthropic,
-        providers.from_anthropic,
-        providers.AnthropicStream,
-    ),
-    Format("gemini", "Gemini", providers.to_gemini, providers.from_gemini, providers.GeminiStream),
-)
+#: The provider formats, as the package lists them: each a record of its key, title, two
+#: conversions and stream class.
+FORMATS = tuple(providers.FORMATS.values())
 
 
 class Cell(NamedTuple):

@@ -177,6 +177,122 @@ class Report:
                 msg.name,
             )
 
+    def tool_message(self, msg: Msg, index: int) -> None:
+        """Report what a message holding tool results loses when they travel alone.
+
+        Every format sends tool results as tool messages (or blocks) of their own, which come
+        back as a message of tool results with role "system" (agentmsg's convention). A
+        message whose tool results share it with other blocks, or whose role is not
+        "system", does not come back as it was.
+        """
+        if not is_tool_results(msg):
+            self.change(
+                f"messages[{index}]",
+                "message mixing tool results with other content",
+                "split in two",
+                f"{self.format} sends tool results on their own; they come back as a "
+                "message of their own",
+            )
+        elif msg.role != "system":
+            self.change(
+                f"messages[{index}].role",
+                f"role {msg.role!r} of a message of tool results",
+                "not sent",
+                f"{self.format} has no role for tool results; they come back with role "
+                "'system', agentmsg's convention",
+            )
+
+    def signature(self, block: dict[str, Any], path: str, model_turn: bool = True) -> None:
+        """Drop a signature held on *block* that this format does not take back.
+
+        *model_turn*: whether the block goes in a turn of the model, where its provider takes
+        a signature back; when not, the provider's own signature is dropped too.
+        """
+        for key, owner in SIGNATURES:
+            if key not in block:
+                continue
+            if not self.format.startswith(owner):
+                why = f"only {owner} takes it back, with the block it was given with"
+            elif not model_turn:
+                why = f"{owner} takes signatures back on the model's own blocks only"
+            else:
+                continue
+            self.drop(f"{path}.{key}", f"{owner} signature", why, block[key])
+
+    def raw_input(self, block: dict[str, Any], path: str, carried: bool = False) -> None:
+        """Drop a tool call's ``raw_input`` when the call's input does not say the same.
+
+        *carried*: whether the format sends the arguments as text (then a ``raw_input`` that
+        parses to the input is sent as it is, see :func:`arguments_text`).
+        """
+        raw = block.get("raw_input")
+        if raw is None:
+            return
+        if type(raw) is str and parse_arguments(raw) == block["input"]:
+            if carried:
+                self.change(
+                    f"{path}.raw_input",
+                    "raw text of the tool call's arguments",
+                    "sent as the call's arguments",
+                    f"{self.format} gives arguments back as text that agentmsg reads as the "
+                    "input; the raw text does not come back",
+                )
+                return
+            self.change(
+                f"{path}.raw_input",
+                "raw text of the tool call's arguments",
+                "sent as the parsed input",
+                f"{self.format} takes the arguments as a JSON object; the text says the same",
+            )
+            return
+        self.drop(
+            f"{path}.raw_input",
+            "raw text of the tool call's arguments",
+            f"it differs from the parsed input and {self.format} sends one of them",
+            raw,
+        )
+
+    def json_output(self, path: str) -> None:
+        self.change(
+            f"{path}.output",
+            "JSON output of a tool result",
+            "sent as JSON text",
+            f"{self.format} tool results hold text; it comes back as that text",
+        )
+
+    def local(self, path: str, kind: str, url: str) -> None:
+        self.drop(
+            path,
+            f"{kind} with a local file URL",
+            f"{self.format} cannot read files on this machine; make the block with "
+            "block_from_file first",
+            url,
+        )
+
+    def ambiguous(self, call_id: str, count: int, sent: str, path: str) -> None:
+        """Report a result paired in order with one of *count* calls sharing *call_id*."""
+        self.change(
+            path,
+            f"id {call_id!r} of a tool result that {count} calls share",
+            f"paired with the call sent as {sent!r}",
+            ambiguous_why(self.format),
+        )
+
+    def counts(self, usage: dict[str, Any], path: str, read: frozenset[str]) -> None:
+        """Report each count of a usage object that the conversion does not read (cached,
+        reasoning, thinking tokens, server tool uses): a number above zero, or an object of
+        counts not all zero. A response reader calls it, so a stream and its unstreamed
+        response say the same."""
+        for key, value in usage.items():
+            if key in read or not _counts_something(value):
+                continue
+            self.drop(
+                f"{path}.{key}",
+                f"`{key}` count",
+                "agentmsg's token usage has no place for it",
+                value,
+            )
+
 
 # -- the conversation going out ------------------------------------------------------
 
@@ -225,54 +341,8 @@ def is_tool_results(msg: Msg) -> bool:
     return all(block["type"] == "tool_result" for block in content)
 
 
-def report_tool_message(report: Report, msg: Msg, index: int) -> None:
-    """Report what a message holding tool results loses when they travel alone.
-
-    Every format sends tool results as tool messages (or blocks) of their own, which come
-    back as a message of tool results with role "system" (agentmsg's convention). A
-    message whose tool results share it with other blocks, or whose role is not
-    "system", does not come back as it was.
-    """
-    if not is_tool_results(msg):
-        report.change(
-            f"messages[{index}]",
-            "message mixing tool results with other content",
-            "split in two",
-            f"{report.format} sends tool results on their own; they come back as a "
-            "message of their own",
-        )
-    elif msg.role != "system":
-        report.change(
-            f"messages[{index}].role",
-            f"role {msg.role!r} of a message of tool results",
-            "not sent",
-            f"{report.format} has no role for tool results; they come back with role "
-            "'system', agentmsg's convention",
-        )
-
-
 #: The block fields that hold a provider's signature, with the one provider that takes each.
 SIGNATURES = (("thought_signature", "Gemini"), ("signature", "Anthropic"))
-
-
-def report_signature(
-    report: Report, block: dict[str, Any], path: str, model_turn: bool = True
-) -> None:
-    """Drop a signature held on *block* that this format does not take back.
-
-    *model_turn*: whether the block goes in a turn of the model, where its provider takes
-    a signature back; when not, the provider's own signature is dropped too.
-    """
-    for key, owner in SIGNATURES:
-        if key not in block:
-            continue
-        if not report.format.startswith(owner):
-            why = f"only {owner} takes it back, with the block it was given with"
-        elif not model_turn:
-            why = f"{owner} takes signatures back on the model's own blocks only"
-        else:
-            continue
-        report.drop(f"{path}.{key}", f"{owner} signature", why, block[key])
 
 
 def arguments_text(block: dict[str, Any]) -> str:
@@ -281,42 +351,6 @@ def arguments_text(block: dict[str, Any]) -> str:
     if type(raw) is str and parse_arguments(raw) == block["input"]:
         return raw
     return str(dumps(block["input"]))
-
-
-def report_raw_input(
-    report: Report, block: dict[str, Any], path: str, carried: bool = False
-) -> None:
-    """Drop a tool call's ``raw_input`` when the call's input does not say the same.
-
-    *carried*: whether the format sends the arguments as text (then a ``raw_input`` that
-    parses to the input is sent as it is, see :func:`arguments_text`).
-    """
-    raw = block.get("raw_input")
-    if raw is None:
-        return
-    if type(raw) is str and parse_arguments(raw) == block["input"]:
-        if carried:
-            report.change(
-                f"{path}.raw_input",
-                "raw text of the tool call's arguments",
-                "sent as the call's arguments",
-                f"{report.format} gives arguments back as text that agentmsg reads as the "
-                "input; the raw text does not come back",
-            )
-            return
-        report.change(
-            f"{path}.raw_input",
-            "raw text of the tool call's arguments",
-            "sent as the parsed input",
-            f"{report.format} takes the arguments as a JSON object; the text says the same",
-        )
-        return
-    report.drop(
-        f"{path}.raw_input",
-        "raw text of the tool call's arguments",
-        f"it differs from the parsed input and {report.format} sends one of them",
-        raw,
-    )
 
 
 def parse_arguments(text: str) -> Any:
@@ -330,15 +364,6 @@ def parse_arguments(text: str) -> Any:
 def output_text(output: Any) -> str:
     """A tool output that is a JSON value (not a string), written as JSON text."""
     return str(dumps(output))
-
-
-def report_json_output(report: Report, path: str) -> None:
-    report.change(
-        f"{path}.output",
-        "JSON output of a tool result",
-        "sent as JSON text",
-        f"{report.format} tool results hold text; it comes back as that text",
-    )
 
 
 # -- media -----------------------------------------------------------------------------
@@ -394,16 +419,6 @@ def media_type_of_url(url: str) -> str | None:
     if dot < 0 or "/" in path[dot:]:
         return None
     return _EXTENSIONS.get(path[dot:].lower())
-
-
-def report_local(report: Report, path: str, kind: str, url: str) -> None:
-    report.drop(
-        path,
-        f"{kind} with a local file URL",
-        f"{report.format} cannot read files on this machine; make the block with "
-        "block_from_file first",
-        url,
-    )
 
 
 # -- reading provider data -------------------------------------------------------------
@@ -601,7 +616,7 @@ def system_prompt(report: Report, messages: list[Msg]) -> tuple[list[str], bool]
             kind = block["type"]
             path = f"messages[{index}].content[{position}]"
             if kind == "text":
-                report_signature(report, block, path, model_turn=False)
+                report.signature(block, path, model_turn=False)
                 if block["text"]:
                     texts.append(block["text"])
                 else:
@@ -805,7 +820,7 @@ class Pairing:
         no call waits for: a second result for a call, or one without its call right
         before it (*orphan* is the format's rule).
         """
-        report_tool_message(report, msg, index)
+        report.tool_message(msg, index)
         if is_tool_results(msg):
             report.name(msg, index, TOOL_RESULTS_NAME)
         paired = []
@@ -827,7 +842,7 @@ class Pairing:
             self.answered.add(call_id)
             count = self.shared.get(call_id)
             if count is not None:
-                report_ambiguous(report, call_id, count, sent, f"{path}.id")
+                report.ambiguous(call_id, count, sent, f"{path}.id")
             paired.append((path, sent, block))
         return paired
 
@@ -855,11 +870,7 @@ _PER_TURN = (
 )
 
 
-def report_ambiguous(report: Report, call_id: str, count: int, sent: str, path: str) -> None:
-    """Report a result paired in order with one of *count* calls sharing *call_id*."""
-    report.change(
-        path,
-        f"id {call_id!r} of a tool result that {count} calls share",
-        f"paired with the call sent as {sent!r}",
-        ambiguous_why(report.format),
-    )
+def _counts_something(value: Any) -> bool:
+    if isinstance(value, dict):
+        return any(_counts_something(item) for item in value.values())
+    return type(value) in (int, float) and value > 0

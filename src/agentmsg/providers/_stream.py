@@ -21,60 +21,30 @@ if TYPE_CHECKING:
     from .._message import Msg
     from ._common import Loss, Parsed
 
-__all__ = ["Stream", "foreign", "merge_into", "reject", "report_counts"]
+__all__ = ["Stream", "foreign", "merge_into", "reject", "reject_out_of_order"]
 
-# Keys that mark an event of each API, to tell a foreign event from a new kind of one.
-_MARKS = {
-    "Chat Completions": frozenset({"choices"}),
-    "Responses": frozenset({"sequence_number"}),
-    "Gemini": frozenset(
-        {"candidates", "usageMetadata", "usage_metadata", "promptFeedback", "prompt_feedback"}
-    ),
-}
-_ANTHROPIC_TYPES = frozenset(
-    {
-        "message_start",
-        "content_block_start",
-        "content_block_delta",
-        "content_block_stop",
-        "message_delta",
-        "message_stop",
-    }
-)
+# What marks an event of each API, to tell a foreign event from a new kind of one: each
+# stream class states its own (_EVENT_TYPES, _TYPE_PREFIX, _EVENT_KEYS), gathered here by
+# Stream.__init_subclass__ under the API's name.
+_TYPES: dict[str, frozenset[str]] = {}
+_PREFIXES: dict[str, str] = {}
+_MARKS: dict[str, frozenset[str]] = {}
 
 
 def foreign(format: str, event: dict[str, Any]) -> str | None:
     """The API whose event *event* is, when it is plainly another API's than *format*."""
     kind = event.get("type")
-    if type(kind) is not str:
-        kind = None
-    if format != "Anthropic" and kind in _ANTHROPIC_TYPES:
-        return "Anthropic"
-    if format != "Responses" and kind is not None and kind.startswith("response."):
-        return "Responses"
+    if type(kind) is str:
+        for api, types in _TYPES.items():
+            if api != format and kind in types:
+                return api
+        for api, prefix in _PREFIXES.items():
+            if api != format and kind.startswith(prefix):
+                return api
     for api, marks in _MARKS.items():
         if api != format and not marks.isdisjoint(event):
             return api
     return None
-
-
-def report_counts(report: Any, usage: dict[str, Any], path: str, read: frozenset[str]) -> None:
-    """Report each count of a usage object that the conversion does not read (cached,
-    reasoning, thinking tokens, server tool uses): a number above zero, or an object of
-    counts not all zero. A response reader calls it, so a stream and its unstreamed
-    response say the same."""
-    for key, value in usage.items():
-        if key in read or not _counts_something(value):
-            continue
-        report.drop(
-            f"{path}.{key}", f"`{key}` count", "agentmsg's token usage has no place for it", value
-        )
-
-
-def _counts_something(value: Any) -> bool:
-    if isinstance(value, dict):
-        return any(_counts_something(item) for item in value.values())
-    return type(value) in (int, float) and value > 0
 
 
 def reject(format: str, index: int, field: str, value: Any, why: str) -> NoReturn:
@@ -82,6 +52,19 @@ def reject(format: str, index: int, field: str, value: Any, why: str) -> NoRetur
     path = f"events[{index}]{'.' + field if field else ''}"
     msg = f"`{path}` of the {format} stream is {show(value)}: {why}."
     raise MessageError(msg, path)
+
+
+def reject_out_of_order(
+    format: str, index: int, field: str, number: Any, count: int, part: str, came: str
+) -> NoReturn:
+    """Raise the MessageError of event *index* that starts *part* number *number* when
+    *count* have started: a duplicate of one that *came* already, or one out of order."""
+    why = (
+        f"{part} {number} {came} already: a duplicated event"
+        if type(number) is int and 0 <= number < count
+        else f"the next {part} is number {count}"
+    )
+    reject(format, index, field, number, why)
 
 
 def trusted_msg(
@@ -139,6 +122,20 @@ class Stream:
     __slots__ = ("_count", "_losses", "_partial")
     _FORMAT: ClassVar[str] = ""
     _LAST: ClassVar[str] = ""
+    # What marks an event of this API and no other (see foreign()): `type` values, a
+    # prefix of `type`, keys.
+    _EVENT_TYPES: ClassVar[frozenset[str]] = frozenset()
+    _TYPE_PREFIX: ClassVar[str] = ""
+    _EVENT_KEYS: ClassVar[frozenset[str]] = frozenset()
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if cls._EVENT_TYPES:
+            _TYPES[cls._FORMAT] = cls._EVENT_TYPES
+        if cls._TYPE_PREFIX:
+            _PREFIXES[cls._FORMAT] = cls._TYPE_PREFIX
+        if cls._EVENT_KEYS:
+            _MARKS[cls._FORMAT] = cls._EVENT_KEYS
 
     def __init__(self) -> None:
         self._count = 0
