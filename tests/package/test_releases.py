@@ -80,7 +80,11 @@ class TestSavedSets:
 
 def test_the_current_set_is_what_this_version_writes():
     """The current version's folder holds what the code builds now (after a change to a
-    tutorial, write it again: ``make release-fixtures``)."""
+    tutorial, write it again: ``make release-fixtures``). The migration tutorial runs
+    AgentScope and ERNIE Bot Agent where they are installed, which changes the ids it
+    draws: the folder is written with them (``make`` installs the frameworks group)."""
+    for framework in ("agentscope", "erniebot_agent"):
+        pytest.importorskip(framework, reason="the fixtures are written with the frameworks")
     written = load_writer().saved_set()
     folder = RELEASES / agentmsg.__version__
     on_disk = {
