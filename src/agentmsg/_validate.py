@@ -353,7 +353,8 @@ def _json_copy(value: Any, room: int) -> Any:
     if kind is dict or kind is CheckedDict:
         copied = _dict_copy(value)
     elif isinstance(value, list):  # a list subclass too, stored as a plain list
-        return _json_list(_list_copy(value), room)
+        copied_list = _list_copy(value)
+        return _json_items(copied_list, enumerate(copied_list), room, False)
     elif is_mapping(value):
         try:
             copied = dict(value)
@@ -362,9 +363,16 @@ def _json_copy(value: Any, room: int) -> Any:
             raise _Bad(lambda path: _unreadable(path, value, problem)) from None
     else:
         raise _bad_leaf(value)
+    return _json_items(copied, copied.items(), room, True)
+
+
+def _json_items(copied: Any, items: Iterable[tuple[Any, Any]], room: int, keyed: bool) -> Any:
+    """Check the *items* of *copied* (a fresh dict, *keyed*, or list) in place: leaves as
+    they are, containers replaced by their checked copies; raises :class:`_Bad` naming
+    the key or index where one is not JSON."""
     big = _BIG_INT
-    for key, item in copied.items():
-        if type(key) is not str or not (key.isascii() or clean_text(key)):
+    for key, item in items:
+        if keyed and (type(key) is not str or not (key.isascii() or clean_text(key))):
             raise _Bad(partial(_bad_key_at, key))
         leaf = type(item)
         if leaf is str:
@@ -382,39 +390,11 @@ def _json_copy(value: Any, room: int) -> Any:
             try:
                 copied[key] = _json_copy(item, room - 1)
             except _Bad as problem:
-                problem.keys.append(f".{key}")
+                problem.keys.append(f".{key}" if keyed else f"[{key}]")
                 raise
             continue
         found = _bad_leaf(item)
-        found.keys.append(f".{key}")
-        raise found
-    return copied
-
-
-def _json_list(copied: list[Any], room: int) -> list[Any]:
-    big = _BIG_INT
-    for index, item in enumerate(copied):
-        leaf = type(item)
-        if leaf is str:
-            if item.isascii() or clean_text(item):
-                continue
-        elif leaf is int:
-            if -big < item < big or writable_int(item):
-                continue
-        elif leaf is bool or item is None:
-            continue
-        elif leaf is float:
-            if -_INFINITY < item < _INFINITY:
-                continue
-        else:
-            try:
-                copied[index] = _json_copy(item, room - 1)
-            except _Bad as problem:
-                problem.keys.append(f"[{index}]")
-                raise
-            continue
-        found = _bad_leaf(item)
-        found.keys.append(f"[{index}]")
+        found.keys.append(f".{key}" if keyed else f"[{key}]")
         raise found
     return copied
 
