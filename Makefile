@@ -90,7 +90,7 @@ test: html tests/browser/node_modules/.installed ## Run every test: unit, proper
 
 .PHONY: test-fast
 test-fast: $(VENV)/.installed $(VENV)/.installed-frameworks ## Run the package and docs-tool tests (no site build)
-	$(PY) -m pytest --numprocesses=$(WORKERS) tests/package tests/site -m "not docs and not slow" $(PYTEST_ARGS)
+	$(PY) -m pytest --numprocesses=$(WORKERS) tests/test_folders.py tests/package tests/docs_tooling tests/site -m "not docs and not slow" $(PYTEST_ARGS)
 
 # Every dependency group, resolved afresh in a scratch venv, its versions written to
 # constraints.txt. Run it, then `make test`, and commit constraints.txt with what it changed.
@@ -170,11 +170,11 @@ test-sphinx-next: $(LITE)/.installed ## Build the site on the newest Sphinx (SPH
 
 .PHONY: test-record
 test-record: $(VENV)/.installed $(VENV)/.installed-frameworks ## Re-record tests/expected/ (what each tutorial prints) after an intended change
-	PYTHONPATH=docs $(PY) tests/site/_outputs.py record
+	PYTHONPATH=docs $(PY) tools/record_outputs.py
 
 .PHONY: release-fixtures
 release-fixtures: $(VENV)/.installed ## Write tests/fixtures/releases/<version>/: what this version saves, which later releases must load
-	$(PY) tests/fixtures/releases/write.py
+	$(PY) tools/write_release_fixtures.py
 
 .PHONY: gettext
 gettext: $(VENV)/.installed ## Extract translatable messages into _build/gettext
@@ -204,8 +204,8 @@ MYST_FALSE_ALARMS := missing-space-before-default-role,unbalanced-inline-literal
 
 .PHONY: lint
 lint: $(VENV)/.installed lint-docs ## ruff, mypy --strict, sphinx-lint (docs and catalogs), the glossaries
-	$(BIN)/ruff check src tests bench docs
-	$(BIN)/ruff format --check src tests bench docs
+	$(BIN)/ruff check src tests bench docs tools
+	$(BIN)/ruff format --check src tests bench docs tools
 	$(BIN)/mypy
 
 .PHONY: lint-docs

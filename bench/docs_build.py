@@ -1,7 +1,7 @@
 """Section ``docs_build``: what building the documentation site costs, and what it weighs.
 
 Every build runs ``python -m agentmsg_docs html`` in a private copy of the repository (the
-way the tests copy it, ``tests/site/_checkout.py``: the files git would check out, no
+way the tests copy it, ``tests/helpers/_checkout.py``: the files git would check out, no
 ``_build``, generated ``docs/tutorial`` or compiled ``.mo`` files), so the working tree is
 never touched, and
 is timed as wall time from start to exit; the CPU time of the build's processes
@@ -65,12 +65,12 @@ TUTORIAL_CHANGED = "docs/examples/tools.py"
 
 def copy_repository(target: Path) -> Path:
     """Copy the working tree into *target* as a fresh checkout looks (the helper the
-    tests use, ``tests/site/_checkout.py``, loaded by path: ``tests/`` is no package)."""
+    tests use, ``tests/helpers/_checkout.py``, loaded by path: ``tests/`` is no package)."""
     import importlib.util
 
     module = sys.modules.get("_checkout")
     if module is None:
-        path = ROOT / "tests" / "site" / "_checkout.py"
+        path = ROOT / "tests" / "helpers" / "_checkout.py"
         spec = importlib.util.spec_from_file_location("_checkout", path)
         assert spec is not None and spec.loader is not None
         module = importlib.util.module_from_spec(spec)

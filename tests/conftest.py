@@ -1,4 +1,5 @@
-"""Fixtures shared by the test folders: the site build, which ``site/`` and ``browser/`` test.
+"""Fixtures and hooks shared by the test folders: the site build, which ``site/`` and
+``browser/`` test.
 
 The site is built once per run, the way ``make html`` builds it, in a private copy of
 the working tree under pytest's temporary folder: no test writes into the working tree
@@ -28,6 +29,7 @@ from _checkout import (
     BLANKED_PAGE,
     CHANGED_PAGE,
     FIRST_TRANSLATIONS,
+    MAY_BUILD,
     NEW_LANGUAGES,
     NEW_PARAGRAPH,
     OLD_PARAGRAPH,
@@ -74,6 +76,13 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             (kept if _for_languages(item, chosen) else left).append(item)
         config.hook.pytest_deselected(items=left)
         items[:] = kept
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    # Only a test marked ``slow`` may run the docs build in a copy of its own
+    # (``_checkout.run_build``), since ``make test-fast`` leaves those out.
+    MAY_BUILD[0] = item.get_closest_marker("slow") is not None
 
 
 def _for_languages(item: pytest.Item, chosen: set[str]) -> bool:

@@ -5,7 +5,7 @@ language), and what that parse sets up around it costs more than the parse itsel
 patch below names the upstream function whose behaviour it works around, checks that the
 internals it needs are there and steps aside when they are not, so a new release of a
 library gives a slower build, never a broken or different one. None of them changes a
-byte of the output: ``tests/site/test_build.py`` builds the translated languages with and
+byte of the output: ``tests/docs_tooling/test_build.py`` builds the translated languages with and
 without them and compares every file. Each one stays because it spares at least 5 % of a
 language's build; ``make bench BENCH_ARGS="--only patches"`` measures each by leaving it
 out. No upstream tracker has an issue for any of them (searched: Sphinx, myst-parser,

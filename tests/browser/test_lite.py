@@ -10,7 +10,7 @@ resolves no host name but 127.0.0.1, and Playwright sees the service worker's re
 How the outputs are compared:
 
 - the printed text of every cell and the HTML card of a cell whose last value has one, in
-  the form ``tests/site/_examples.py`` records them;
+  the form ``tests/helpers/_examples.py`` records them;
 - ids and timestamps: the docs build runs each tutorial inside
   ``agentmsg.deterministic(seed=<tutorial>)``, the browser does not (the reader runs the
   notebook as downloaded). Where the recorded output has an id of that seeded stream or a

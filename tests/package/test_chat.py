@@ -11,7 +11,6 @@ import pickle
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from samples import GIF, PNG, png_block
 
 from agentmsg import (
     AIMessage,
@@ -28,6 +27,7 @@ from agentmsg import (
     TokenCountError,
     deterministic,
 )
+from samples import GIF, PNG, png_block
 
 USAGE = {"prompt_tokens": 12, "completion_tokens": 5, "total_tokens": 17}
 

@@ -12,10 +12,10 @@ from html.parser import HTMLParser
 from typing import Any
 
 import pytest
-from samples import PNG, PNG_B64, WAV_B64
 
 from agentmsg import Msg, deterministic
 from agentmsg.cards._html import INLINE_MEDIA_LIMIT, JSON_LIMIT, STYLE, render_blocks, render_card
+from samples import PNG, PNG_B64, WAV_B64
 
 STAMP = "2025-01-01 09:00:00.000"
 VOID = frozenset({"img", "br", "hr", "meta", "link", "input", "source", "wbr"})

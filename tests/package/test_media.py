@@ -6,7 +6,6 @@ import os
 import sys
 
 import pytest
-from samples import GIF, JPEG, MP3, MP4, OGG, PNG, SVG, WAV, WEBM, WEBP, b64, base64_block
 
 from agentmsg import (
     MediaError,
@@ -17,6 +16,7 @@ from agentmsg import (
     block_from_url,
     detect_media_type,
 )
+from samples import GIF, JPEG, MP3, MP4, OGG, PNG, SVG, WAV, WEBM, WEBP, b64, base64_block
 
 
 class TestDetectMediaType:

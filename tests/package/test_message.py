@@ -9,7 +9,6 @@ import re
 import string
 
 import pytest
-from samples import PNG_B64
 
 from agentmsg import (
     AudioBlock,
@@ -27,6 +26,7 @@ from agentmsg import (
     VideoBlock,
     deterministic,
 )
+from samples import PNG_B64
 
 TIMESTAMP = re.compile(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3}")
 

@@ -10,14 +10,6 @@ from typing import Any, ClassVar
 
 import pytest
 from hypothesis import HealthCheck, given, settings
-from provider_strategies import (
-    colliding_conversations,
-    converters,
-    normal_content,
-    pairing_faults,
-    tool_blocks,
-    tool_rounds,
-)
 
 from agentmsg import (
     Msg,
@@ -32,6 +24,14 @@ from agentmsg import (
 )
 from agentmsg.providers import FORMATS, anthropic, gemini, openai_chat, openai_responses
 from agentmsg.providers._common import ambiguous_why
+from provider_strategies import (
+    colliding_conversations,
+    converters,
+    normal_content,
+    pairing_faults,
+    tool_blocks,
+    tool_rounds,
+)
 
 PNG = (  # a 1x1 PNG
     "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=="

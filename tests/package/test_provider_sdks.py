@@ -20,15 +20,6 @@ from google.genai import types as genai
 from hypothesis import HealthCheck, given, settings
 from openai.types.chat import ChatCompletion, ChatCompletionMessageParam
 from openai.types.responses import Response, ResponseInputParam
-from provider_strategies import (
-    ANYTHING,
-    CARRIED,
-    FORMATS,
-    PNG,
-    conversations,
-    converters,
-    tool_rounds,
-)
 from pydantic import TypeAdapter
 
 from agentmsg import (
@@ -41,6 +32,15 @@ from agentmsg import (
     to_gemini,
     to_openai_chat,
     to_openai_responses,
+)
+from provider_strategies import (
+    ANYTHING,
+    CARRIED,
+    FORMATS,
+    PNG,
+    conversations,
+    converters,
+    tool_rounds,
 )
 
 SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])

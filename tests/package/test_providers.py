@@ -11,16 +11,6 @@ from typing import Any, ClassVar
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from provider_strategies import (
-    ANYTHING,
-    CARRIED,
-    FORMATS,
-    PNG,
-    atoms,
-    conversations,
-    converters,
-    normal,
-)
 
 import agentmsg
 from agentmsg import (
@@ -41,6 +31,16 @@ from agentmsg import (
     to_openai_responses,
 )
 from agentmsg.providers._common import Report, media_of
+from provider_strategies import (
+    ANYTHING,
+    CARRIED,
+    FORMATS,
+    PNG,
+    atoms,
+    conversations,
+    converters,
+    normal,
+)
 
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

@@ -1,14 +1,13 @@
 """Saved messages load in every later release.
 
 ``tests/fixtures/releases/<version>/`` holds what each released version saves of the
-tutorials' messages (written by ``tests/fixtures/releases/write.py``). Every folder must
+tutorials' messages (written by ``tools/write_release_fixtures.py``). Every folder must
 load with this version and give back what was saved; the current version's folder must
 also be what this version writes now.
 """
 
 from __future__ import annotations
 
-import importlib.util
 import json
 from pathlib import Path
 from typing import Any
@@ -17,17 +16,9 @@ import pytest
 
 import agentmsg
 from agentmsg import ChatMessage, Msg
+from releases import RELEASES, saved_set
 
-RELEASES = Path(__file__).resolve().parents[1] / "fixtures" / "releases"
 FILES = sorted(RELEASES.glob("*/*.json"))
-
-
-def load_writer() -> Any:
-    spec = importlib.util.spec_from_file_location("release_fixtures", RELEASES / "write.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 def without_fresh_fields(data: dict[str, Any]) -> dict[str, Any]:
@@ -85,7 +76,7 @@ def test_the_current_set_is_what_this_version_writes():
     draws: the folder is written with them (``make`` installs the frameworks group)."""
     for framework in ("agentscope", "erniebot_agent"):
         pytest.importorskip(framework, reason="the fixtures are written with the frameworks")
-    written = load_writer().saved_set()
+    written = saved_set()
     folder = RELEASES / agentmsg.__version__
     on_disk = {
         path.stem: json.loads(path.read_text(encoding="utf-8")) for path in folder.glob("*.json")

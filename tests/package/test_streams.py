@@ -16,14 +16,6 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from stream_samples import (
-    ANTHROPIC_EVENTS,
-    ANTHROPIC_RESPONSE,
-    CHAT_TOOLS_EVENTS,
-    GEMINI_EVENTS,
-    RESPONSES_EVENTS,
-    SAMPLES,
-)
 
 import agentmsg
 from agentmsg import (
@@ -34,6 +26,14 @@ from agentmsg import (
     OpenAIResponsesStream,
 )
 from agentmsg.providers import FORMATS
+from stream_samples import (
+    ANTHROPIC_EVENTS,
+    ANTHROPIC_RESPONSE,
+    CHAT_TOOLS_EVENTS,
+    GEMINI_EVENTS,
+    RESPONSES_EVENTS,
+    SAMPLES,
+)
 
 STREAMS = {key: api.stream for key, api in FORMATS.items()}
 CONVERT = {key: api.read for key, api in FORMATS.items()}

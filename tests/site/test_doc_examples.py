@@ -1,6 +1,6 @@
 """Every Python example in the prose runs: pages, README, docstrings and tutorial prose.
 
-Sybil finds the code blocks and doctests (see ``tests/site/_examples.py``); each is a test whose
+Sybil finds the code blocks and doctests (see ``tests/helpers/_examples.py``); each is a test whose
 id is ``file:line`` in the source a writer edits.
 """
 

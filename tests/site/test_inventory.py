@@ -6,7 +6,7 @@ body) and each block is matched with what the suite executes:
 - **gallery cells**: the code blocks sphinx-gallery splits out of ``docs/examples/*.py``
   (run by ``tests/site/test_tutorial_outputs.py`` and by the docs build itself);
 - **prose examples**: code blocks and doctests of the pages, the gallery scripts' prose
-  and the docstrings shown on the API page, as ``tests/site/_examples.py`` collects them with
+  and the docstrings shown on the API page, as ``tests/helpers/_examples.py`` collects them with
   Sybil (run by ``tests/site/test_doc_examples.py``).
 
 A block deliberately not run is listed in :data:`NOT_RUN` with the reason; any other

@@ -9,7 +9,7 @@ output label, the copy button's messages, the search page's messages). Code (``c
 are left out: they are what the code wrote. What remains is checked for English words:
 on Chinese pages any Latin word not on the allow-list, on Spanish pages English words
 (a list of common ones that are not also Spanish). The allow-list,
-``tests/site/english_allowed.txt``, holds names that every language writes alike.
+``tests/helpers/english_allowed.txt``, holds names that every language writes alike.
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
 What sphinx-gallery captured in the build (``docs/tutorial/<name>.rst``, the output boxes
 the pages show) is compared, cell by cell, with ``tests/expected/<name>.txt`` (see
-``tests/site/_outputs.py``). After an intended change, ``make test-record`` re-records.
+``tests/helpers/_outputs.py``). After an intended change, ``make test-record`` re-records.
 """
 
 from __future__ import annotations

@@ -9,7 +9,7 @@ in a gallery script's prose runs after the script's code up to there, as a reade
 it. Every failure names the file a writer edits and the line of the example in it.
 
 What the gallery scripts' own cells print is compared with ``tests/expected/`` from what
-sphinx-gallery captured in the build (``tests/site/_outputs.py``), not here.
+sphinx-gallery captured in the build (``tests/helpers/_outputs.py``), not here.
 """
 
 from __future__ import annotations

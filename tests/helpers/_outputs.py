@@ -11,7 +11,7 @@ runs the scripts a second time. (The cards' labels are captured deferred, as mar
 language build writes in its language; they are recorded here in English.)
 
 ``tests/expected/<name>.txt`` holds that output cell by cell, headed by each cell's first
-line of code; ``make test-record`` (``python tests/site/_outputs.py record``) runs the
+line of code; ``make test-record`` (``tools/record_outputs.py``) runs the
 examples pass and rewrites the files after an intended change.
 """
 
@@ -19,15 +19,10 @@ from __future__ import annotations
 
 import difflib
 import hashlib
-import os
 import re
-import subprocess
-import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-
-from _checkout import docs_command, docs_env
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "docs" / "examples"
@@ -305,24 +300,3 @@ def record(
             path.unlink()
             report.append(f"{'removed':9} {relative(path)}")
     return report
-
-
-def main(argv: Sequence[str]) -> int:
-    """``python tests/site/_outputs.py record [NAME...]``: run the examples pass, then
-    re-record the expected outputs (every tutorial's when no name is given, removing the
-    files of tutorials that no longer exist)."""
-    if not argv or argv[0] != "record":
-        print("usage: python tests/site/_outputs.py record [TUTORIAL ...]")
-        return 2
-    examples = subprocess.run(
-        docs_command(sys.executable, "examples"), cwd=ROOT, env=docs_env(ROOT, dict(os.environ))
-    )
-    if examples.returncode != 0:
-        return examples.returncode
-    named = [Path(arg).stem for arg in argv[1:]]
-    print(*record(named or tutorial_names(), prune=not named), sep="\n")
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))

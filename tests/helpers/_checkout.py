@@ -140,7 +140,7 @@ NEW_PARAGRAPH = (
 
 
 #: Whether the running test may build the docs (it is marked ``slow``): set by
-#: ``tests/site/conftest.py`` before each test.
+#: ``tests/conftest.py`` before each test.
 MAY_BUILD = [False]
 
 
