@@ -632,9 +632,9 @@ def time_realistic(key: str, options: Options) -> Table:
     )
 
 
-def load_baseline() -> Any:
-    """The ``Msg`` class of agentmsg at :data:`BASELINE_COMMIT`, imported from a copy of
-    that commit's ``src/agentmsg`` as the package ``agentmsg_baseline``."""
+def load_revision(commit: str, name: str) -> Any:
+    """agentmsg at *commit*, imported from a copy of that commit's ``src/agentmsg`` as the
+    package *name* (beside the current ``agentmsg``, which it does not touch)."""
     import atexit
     import importlib.util
     import io
@@ -647,40 +647,39 @@ def load_baseline() -> Any:
 
     root = Path(__file__).resolve().parent.parent
     archive = subprocess.run(
-        ["git", "-C", str(root), "archive", BASELINE_COMMIT, "src/agentmsg"],
+        ["git", "-C", str(root), "archive", commit, "src/agentmsg"],
         capture_output=True,
         check=False,
     )
     if archive.returncode != 0:
         msg = (
-            f"cannot read agentmsg at {BASELINE_COMMIT[:7]} from git "
-            f"({archive.stderr.decode(errors='replace').strip()}); the messages section "
-            "compares a text-only message with it"
+            f"cannot read agentmsg at {commit[:7]} from git "
+            f"({archive.stderr.decode(errors='replace').strip()})"
         )
         raise SystemExit(msg)
-    folder = Path(tempfile.mkdtemp(prefix="agentmsg-baseline-"))
+    folder = Path(tempfile.mkdtemp(prefix=f"{name}-"))
     atexit.register(shutil.rmtree, folder, ignore_errors=True)
     with tarfile.open(fileobj=io.BytesIO(archive.stdout)) as tar:
         tar.extractall(folder, filter="data")
-    package = folder / "agentmsg_baseline"
+    package = folder / name
     (folder / "src" / "agentmsg").rename(package)
     # Imported from its folder by name, without putting the folder on sys.path.
     spec = importlib.util.spec_from_file_location(
-        "agentmsg_baseline", package / "__init__.py", submodule_search_locations=[str(package)]
+        name, package / "__init__.py", submodule_search_locations=[str(package)]
     )
     if spec is None or spec.loader is None:
-        raise SystemExit(f"cannot import agentmsg at {BASELINE_COMMIT[:7]} from {package}")
-    baseline = importlib.util.module_from_spec(spec)
-    sys.modules["agentmsg_baseline"] = baseline
-    spec.loader.exec_module(baseline)
-    return baseline.Msg
+        raise SystemExit(f"cannot import agentmsg at {commit[:7]} from {package}")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
 
 
 def time_baseline(options: Options) -> Table:
     """agentmsg now and at :data:`BASELINE_COMMIT`, side by side, on the workloads."""
     from agentmsg import Msg
 
-    baseline = load_baseline()
+    baseline = load_revision(BASELINE_COMMIT, "agentmsg_baseline").Msg
     column = f"at {BASELINE_COMMIT[:7]}"
     rows = []
     checks = []

@@ -38,6 +38,7 @@ SECTION_MODULES = (
     "bench.providers",
     "bench.streams",
     "bench.imports",
+    "bench.change",
     "bench.docs_build",
     "bench.search",
     "bench.patches",
