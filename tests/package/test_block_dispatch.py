@@ -87,7 +87,7 @@ PLACES = (
     ),
     Place(
         "agentmsg.providers._common",
-        ("system_prompt",),
+        ("Writer.system_prompt",),
         decided={
             kind: _TO_OTHER.format("a system prompt holds text only")
             for kind in ("thinking", *MEDIA_KINDS, "tool_use")
@@ -107,8 +107,8 @@ PLACES = (
         ("_Writer.tool_messages",),
         over="OUTPUT_TYPES",
         decided={
-            "image": "sent by _media_part in a user message after the tool messages",
-            "audio": "sent by _media_part in a user message after the tool messages",
+            "image": "sent by _Writer.part in a user message after the tool messages",
+            "audio": "sent by _Writer.part in a user message after the tool messages",
         },
     ),
     Place("agentmsg.providers.gemini", ("_Writer.message",)),

@@ -14,12 +14,21 @@ import re
 from collections import deque
 from collections.abc import Callable, Iterable
 from json.encoder import encode_basestring
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, NoReturn
 
 from .._errors import MessageError
 from .._media import _EXTENSIONS
 from .._message import Msg
-from .._validate import check_str, show
+from .._validate import (
+    check_array,
+    check_choice,
+    check_key,
+    check_name,
+    check_object,
+    check_str,
+    is_block_list,
+    show,
+)
 from ..chat import ChatMessage
 
 __all__ = [
@@ -435,27 +444,6 @@ def plain(data: Any) -> Any:
     return data
 
 
-def arguments_input(report: Report, text: Any, path: str) -> tuple[dict[str, Any], dict[str, Any]]:
-    """A tool call's arguments text as (input, extra block keys).
-
-    Text that is not a JSON object is kept as ``raw_input`` with an empty input where
-    agentmsg's tool use block has that field, and reported as lost otherwise.
-    """
-    text = check_str(text, path)
-    value = parse_arguments(text) if text else {}
-    if isinstance(value, dict):
-        return value, {}
-    if RAW_INPUT:
-        return {}, {"raw_input": text}
-    report.drop(
-        path,
-        "tool call arguments that are not a JSON object",
-        "agentmsg's tool use block holds its input as a JSON object; the input is left empty",
-        text,
-    )
-    return {}, {}
-
-
 def _tool_use_has_raw_input() -> bool:
     from .._blocks import ToolUseBlock
 
@@ -552,83 +540,267 @@ def state_field(state: dict[str, Any], position: int, key: str) -> Any:
     return value if type(value) is str and value else None
 
 
-def result_name(report: Report, names: dict[str, str], call_id: str, given: Any, path: str) -> str:
-    """The tool name of a result: given, else that of the call with the same id."""
-    if type(given) is str and given:
-        return given
-    name = names.get(call_id)
-    if name is not None:
-        return name
-    report.change(
-        path,
-        "tool name of a tool result",
-        "named 'unknown'",
-        f"{report.format} does not repeat it and no tool call with id {call_id!r} comes before",
-    )
-    return "unknown"
+class Reader(Report):
+    """Reads one format's data: the loss report, the messages read (``turns``) and the tool
+    of each call id read (``names``), with the checks every reader makes as methods."""
+
+    __slots__ = ("names", "turns")
+
+    array = staticmethod(check_array)
+    obj = staticmethod(check_object)
+    choice = staticmethod(check_choice)
+    ident = staticmethod(check_name)
+    text = staticmethod(check_str)
+    key = staticmethod(check_key)
+    plain = staticmethod(plain)
+
+    def __init__(self, format: str, strict: object) -> None:
+        Report.__init__(self, format, strict)
+        self.turns = Turns()
+        self.names: dict[str, str] = {}
+
+    @staticmethod
+    def text_at(data: dict[str, Any], key: str, path: str) -> str:
+        return check_str(check_key(data, key, path), f"{path}.{key}")
+
+    @staticmethod
+    def ident_at(data: dict[str, Any], key: str, path: str) -> str:
+        return check_name(check_key(data, key, path), f"{path}.{key}")
+
+    @staticmethod
+    def obj_at(data: dict[str, Any], key: str, path: str) -> dict[str, Any]:
+        return check_object(check_key(data, key, path), f"{path}.{key}")
+
+    def parsed(self) -> Parsed:
+        return Parsed(self.turns.messages, tuple(self.losses))
+
+    def refuse(self, data: object, shapes: str, format: str | None = None) -> NoReturn:
+        """Raise: *data* is none of *shapes*, the forms of this format's data."""
+        msg = f"{format or self.format} data must be {shapes}, not {show(data)}."
+        raise MessageError(msg)
+
+    @staticmethod
+    def refuse_empty(key: str) -> NoReturn:
+        raise MessageError(f"`{key}` is empty: the response holds no reply.", key)
+
+    def unknown(self, path: str, what: str, value: object) -> None:
+        self.drop(path, what, "agentmsg has no block for it", value)
+
+    def no_place(self, path: str, what: str, value: object) -> None:
+        self.drop(path, what, "agentmsg's messages have no place for it", value)
+
+    def refusal(self, path: str, text: str) -> dict[str, Any]:
+        self.change(path, "refusal", "kept as a text block", "agentmsg has no refusal block")
+        return {"type": "text", "text": text}
+
+    def developer(self, path: str) -> str:
+        self.change(
+            f"{path}.role",
+            "role 'developer'",
+            "read as 'system'",
+            "agentmsg's roles are user, assistant and system; it is sent back as 'system'",
+        )
+        return "system"
+
+    def detail(self, detail: object, path: str) -> None:
+        if detail is not None and detail != "auto":
+            self.drop(path, "image detail", "agentmsg's image block has no field for it", detail)
+
+    def meta(self, metadata: dict[str, Any], key: str, data: dict[str, Any], field: str) -> None:
+        """Keep ``data[field]``, text, as ``metadata[key]`` when it is there."""
+        if data.get(field) is not None:
+            metadata[key] = check_str(data[field], field)
+
+    def begin(self, data: dict[str, Any], metadata: dict[str, Any], field: str = "id") -> None:
+        """Start the messages of a response whose id is ``data[field]``."""
+        self.turns.metadata = metadata or None
+        if data.get(field) is not None:
+            self.turns.invocation_id = check_name(data[field], field)
+
+    def usage(
+        self, usage: dict[str, Any], path: str, keys: tuple[str, ...], default: int | None = None
+    ) -> list[int]:
+        """The counts *keys* of a usage object (each an integer >= 0); the counts it holds
+        beside them are reported (:meth:`Report.counts`)."""
+        counts = []
+        for key in keys:
+            value = usage.get(key, default)
+            if type(value) is not int or value < 0:
+                msg = f"`{path}.{key}` must be an integer >= 0, not {show(value)}."
+                raise MessageError(msg, f"{path}.{key}")
+            counts.append(value)
+        self.counts(usage, path, frozenset(keys))
+        return counts
+
+    def result_name(self, call_id: str, given: Any, path: str) -> str:
+        """The tool name of a result: given, else that of the call with the same id."""
+        if type(given) is str and given:
+            return given
+        name = self.names.get(call_id)
+        if name is not None:
+            return name
+        self.change(
+            path,
+            "tool name of a tool result",
+            "named 'unknown'",
+            f"{self.format} does not repeat it and no tool call with id {call_id!r} comes before",
+        )
+        return "unknown"
+
+    def arguments(self, text: Any, path: str) -> tuple[dict[str, Any], dict[str, Any]]:
+        """A tool call's arguments text as (input, extra block keys).
+
+        Text that is not a JSON object is kept as ``raw_input`` with an empty input where
+        agentmsg's tool use block has that field, and reported as lost otherwise.
+        """
+        text = check_str(text, path)
+        value = parse_arguments(text) if text else {}
+        if isinstance(value, dict):
+            return value, {}
+        if RAW_INPUT:
+            return {}, {"raw_input": text}
+        self.drop(
+            path,
+            "tool call arguments that are not a JSON object",
+            "agentmsg's tool use block holds its input as a JSON object; the input is left empty",
+            text,
+        )
+        return {}, {}
+
+    def call(self, call_id: str, name: str, tool_input: Any, extra: Any = None) -> dict[str, Any]:
+        """A tool use block read; its name is kept for the results that follow."""
+        self.names[call_id] = name
+        block = {"type": "tool_use", "id": call_id, "name": name, "input": tool_input}
+        return {**block, **extra} if extra else block
+
+    def result(self, call_id: str, name: str, output: Any) -> None:
+        self.turns.tool_result(
+            {"type": "tool_result", "id": call_id, "name": name, "output": output}
+        )
 
 
-def system_prompt(report: Report, messages: list[Msg]) -> tuple[list[str], bool]:
-    """The texts of a format's one system prompt, gathered from every system message.
+class Writer(Report):
+    """Writes one conversation in a format: the loss report, the conversation (Msg objects)
+    and what is sent (``out``), with the media and signature handling every writer shares."""
 
-    For formats with a single system prompt beside the messages (Anthropic, Gemini): the
-    text of every system message that is not tool results goes there. Returns the texts
-    and whether the prompt is one string (a single system message with string content).
-    A system message after the conversation has started, a second system message and a
-    non-text block in one are reported.
-    """
-    texts: list[str] = []
-    sources = 0
-    as_str = False
-    started = False
-    for index, msg in enumerate(messages):
-        if msg.role != "system" or is_tool_results(msg):
-            started = True
-            continue
-        content: Any = msg.content
-        sources += 1
-        if sources == 2:
-            report.change(
-                f"messages[{index}]",
-                "second system message",
-                "merged into the system prompt",
-                f"{report.format} has one system prompt; it comes back as one system message",
+    __slots__ = ("conversation", "out")
+
+    is_blocks = staticmethod(is_block_list)
+    check_conversation = staticmethod(check_conversation)
+    dumps = staticmethod(output_text)
+
+    def __init__(self, format: str, strict: object) -> None:
+        Report.__init__(self, format, strict)
+        self.conversation: list[Any] = []
+        self.out: list[dict[str, Any]] = []
+
+    def call_ids(self) -> set[str]:
+        """The ids of the tool calls of the conversation."""
+        return call_ids(self.conversation)
+
+    is_results = staticmethod(is_tool_results)
+
+    def start(self, messages: object) -> list[Msg]:
+        self.conversation = messages_in(messages)
+        return self.conversation
+
+    def media(self, block: dict[str, Any], path: str) -> Media | None:
+        """The bytes of a media block, or None (reported) for a local file."""
+        media = media_of(block["source"])
+        if media.form == "local":
+            self.local(path, f"{block['type']} block", media.data)
+            return None
+        return media
+
+    def image_type(self, block: dict[str, Any], path: str, media: Media, why: str) -> bool:
+        """Whether a base64 image is of a type the format takes (else reported, *why*)."""
+        if media.media_type in IMAGE_TYPES:
+            return True
+        self.drop(path, f"{media.media_type} image", why, block)
+        return False
+
+    def tool_name(self, block: dict[str, Any], path: str, name: str, why: str) -> None:
+        """Drop the name of a tool result that the call it answers does not have."""
+        if name != block["name"]:
+            self.drop(
+                f"{path}.name", f"tool name {block['name']!r} of a tool result", why, block["name"]
             )
-        if started:
-            report.change(
-                f"messages[{index}]",
-                "system message after the conversation started",
-                "moved to the system prompt",
-                f"{report.format} has one system prompt, before the conversation",
-            )
-        report.name(msg, index, DEFAULT_NAMES["system"])
-        empty = f"{report.format} refuses empty text in its system prompt"
-        if isinstance(content, str):
-            if content:
-                texts.append(content)
-                as_str = True
-            else:
-                report.change(f"messages[{index}]", "empty system message", "not sent", empty)
-            continue
-        if not content:
-            report.change(f"messages[{index}]", "empty system message", "not sent", empty)
-        for position, block in enumerate(content):
-            kind = block["type"]
-            path = f"messages[{index}].content[{position}]"
-            if kind == "text":
-                report.signature(block, path, model_turn=False)
-                if block["text"]:
-                    texts.append(block["text"])
-                else:
-                    report.change(path, "empty text block", "not sent", empty)
-            elif kind != "tool_result":
-                report.drop(
-                    f"messages[{index}].content[{position}]",
-                    f"{kind} block in a system message",
-                    f"{report.format}'s system prompt holds text only",
-                    block,
+
+    def output(self, block: dict[str, Any], path: str) -> Any:
+        """A tool result's output: its text, its blocks, or its JSON value as text."""
+        output = block["output"]
+        if type(output) is str or is_block_list(output):
+            return output
+        self.json_output(path)
+        return output_text(output)
+
+    def system_prompt(self) -> tuple[list[str], bool]:
+        """The texts of a format's one system prompt, gathered from every system message.
+
+        For formats with a single system prompt beside the messages (Anthropic, Gemini): the
+        text of every system message that is not tool results goes there. Returns the texts
+        and whether the prompt is one string (a single system message with string content).
+        A system message after the conversation has started, a second system message and a
+        non-text block in one are reported.
+        """
+        report, messages = self, self.conversation
+        texts: list[str] = []
+        sources = 0
+        as_str = False
+        started = False
+        for index, msg in enumerate(messages):
+            if msg.role != "system" or is_tool_results(msg):
+                started = True
+                continue
+            content: Any = msg.content
+            sources += 1
+            if sources == 2:
+                report.change(
+                    f"messages[{index}]",
+                    "second system message",
+                    "merged into the system prompt",
+                    f"{report.format} has one system prompt; it comes back as one system message",
                 )
-    return texts, as_str and sources == 1
+            if started:
+                report.change(
+                    f"messages[{index}]",
+                    "system message after the conversation started",
+                    "moved to the system prompt",
+                    f"{report.format} has one system prompt, before the conversation",
+                )
+            report.name(msg, index, DEFAULT_NAMES["system"])
+            empty = f"{report.format} refuses empty text in its system prompt"
+            if isinstance(content, str):
+                if content:
+                    texts.append(content)
+                    as_str = True
+                else:
+                    report.change(f"messages[{index}]", "empty system message", "not sent", empty)
+                continue
+            if not content:
+                report.change(f"messages[{index}]", "empty system message", "not sent", empty)
+            for position, block in enumerate(content):
+                kind = block["type"]
+                path = f"messages[{index}].content[{position}]"
+                if kind == "text":
+                    report.signature(block, path, model_turn=False)
+                    if block["text"]:
+                        texts.append(block["text"])
+                    else:
+                        report.change(path, "empty text block", "not sent", empty)
+                elif kind != "tool_result":
+                    report.drop(
+                        f"messages[{index}].content[{position}]",
+                        f"{kind} block in a system message",
+                        f"{report.format}'s system prompt holds text only",
+                        block,
+                    )
+        return texts, as_str and sources == 1
+
+    def kept(self, msg: Msg, format_key: str) -> dict[str, Any]:
+        return state_of(msg, format_key)
+
+    field = staticmethod(state_field)
 
 
 # -- pairing tool calls with their results ----------------------------------------------
