@@ -44,6 +44,7 @@ TOOL_RESULTS_NAME = "system"
 #: The image types Chat Completions, Responses and Anthropic take as base64 data.
 IMAGE_TYPES = frozenset({"image/png", "image/jpeg", "image/gif", "image/webp"})
 _NOT_ARGUMENTS = object()
+NO_PLACE = "agentmsg's messages have no place for it"
 
 
 def _json_writer() -> Any:
@@ -169,22 +170,13 @@ class Report:
         values are not data)."""
         for key, value in data.items():
             if key not in known and value is not None and value != [] and value != {}:
-                self.drop(
-                    f"{path}.{key}",
-                    f"`{key}` field",
-                    "agentmsg's messages have no place for it",
-                    value,
-                )
+                self.drop(f"{path}.{key}", f"`{key}` field", NO_PLACE, value)
 
     def name(self, msg: Msg, index: int, default: str) -> None:
         """Drop a sender name the format has no field for (a default name comes back)."""
         if msg.name != default:
-            self.drop(
-                f"messages[{index}].name",
-                f"sender name {msg.name!r}",
-                f"{self.format} has no field for it; it comes back as {default!r}",
-                msg.name,
-            )
+            why = f"{self.format} has no field for it; it comes back as {default!r}"
+            self.drop(f"messages[{index}].name", f"sender name {msg.name!r}", why, msg.name)
 
     def tool_message(self, msg: Msg, index: int) -> None:
         """Report what a message holding tool results loses when they travel alone.
@@ -237,37 +229,24 @@ class Report:
         raw = block.get("raw_input")
         if raw is None:
             return
+        path, what = f"{path}.raw_input", "raw text of the tool call's arguments"
         if type(raw) is str and parse_arguments(raw) == block["input"]:
             if carried:
-                self.change(
-                    f"{path}.raw_input",
-                    "raw text of the tool call's arguments",
-                    "sent as the call's arguments",
+                why = (
                     f"{self.format} gives arguments back as text that agentmsg reads as the "
-                    "input; the raw text does not come back",
+                    "input; the raw text does not come back"
                 )
-                return
-            self.change(
-                f"{path}.raw_input",
-                "raw text of the tool call's arguments",
-                "sent as the parsed input",
-                f"{self.format} takes the arguments as a JSON object; the text says the same",
-            )
+                self.change(path, what, "sent as the call's arguments", why)
+            else:
+                why = f"{self.format} takes the arguments as a JSON object; the text says the same"
+                self.change(path, what, "sent as the parsed input", why)
             return
-        self.drop(
-            f"{path}.raw_input",
-            "raw text of the tool call's arguments",
-            f"it differs from the parsed input and {self.format} sends one of them",
-            raw,
-        )
+        why = f"it differs from the parsed input and {self.format} sends one of them"
+        self.drop(path, what, why, raw)
 
     def json_output(self, path: str) -> None:
-        self.change(
-            f"{path}.output",
-            "JSON output of a tool result",
-            "sent as JSON text",
-            f"{self.format} tool results hold text; it comes back as that text",
-        )
+        why = f"{self.format} tool results hold text; it comes back as that text"
+        self.change(f"{path}.output", "JSON output of a tool result", "sent as JSON text", why)
 
     def local(self, path: str, kind: str, url: str) -> None:
         self.drop(
@@ -293,14 +272,9 @@ class Report:
         counts not all zero. A response reader calls it, so a stream and its unstreamed
         response say the same."""
         for key, value in usage.items():
-            if key in read or not _counts_something(value):
-                continue
-            self.drop(
-                f"{path}.{key}",
-                f"`{key}` count",
-                "agentmsg's token usage has no place for it",
-                value,
-            )
+            if key not in read and _counts_something(value):
+                why = "agentmsg's token usage has no place for it"
+                self.drop(f"{path}.{key}", f"`{key}` count", why, value)
 
 
 # -- the conversation going out ------------------------------------------------------
@@ -391,6 +365,10 @@ class Media(NamedTuple):
     media_type: str | None
     data: str
 
+    def data_url(self) -> str:
+        """The base64 bytes as a ``data:`` URL."""
+        return f"data:{self.media_type};base64,{self.data}"
+
 
 def media_of(source: dict[str, Any]) -> Media:
     if source["type"] == "base64":
@@ -407,17 +385,11 @@ def media_of(source: dict[str, Any]) -> Media:
     return Media("local", None, url)
 
 
-def data_url(media_type: str, data: str) -> str:
-    return f"data:{media_type};base64,{data}"
-
-
 def source_from_url(url: str) -> dict[str, Any]:
     """A media source for a URL a provider gave: base64 for a base64 ``data:`` URL."""
-    if url.startswith("data:"):
-        header, _, data = url.partition(",")
-        media_type, _, encoding = header[5:].partition(";")
-        if encoding == "base64" and "/" in media_type:
-            return {"type": "base64", "media_type": media_type, "data": data}
+    media = media_of({"type": "url", "url": url})
+    if media.form == "base64":
+        return {"type": "base64", "media_type": media.media_type, "data": media.data}
     return {"type": "url", "url": url}
 
 
@@ -587,7 +559,7 @@ class Reader(Report):
         self.drop(path, what, "agentmsg has no block for it", value)
 
     def no_place(self, path: str, what: str, value: object) -> None:
-        self.drop(path, what, "agentmsg's messages have no place for it", value)
+        self.drop(path, what, NO_PLACE, value)
 
     def refusal(self, path: str, text: str) -> dict[str, Any]:
         self.change(path, "refusal", "kept as a text block", "agentmsg has no refusal block")
@@ -726,13 +698,21 @@ class Writer(Report):
                 f"{path}.name", f"tool name {block['name']!r} of a tool result", why, block["name"]
             )
 
-    def output(self, block: dict[str, Any], path: str) -> Any:
-        """A tool result's output: its text, its blocks, or its JSON value as text."""
+    def output(self, block: dict[str, Any], path: str, part: Callable[..., Any]) -> Any:
+        """A tool result's output as the format sends it: its text; its JSON value as text
+        (reported); its blocks as the parts *part* (block, path) makes, "" for none."""
         output = block["output"]
-        if type(output) is str or is_block_list(output):
+        if type(output) is str:
             return output
-        self.json_output(path)
-        return output_text(output)
+        if not is_block_list(output):
+            self.json_output(path)
+            return output_text(output)
+        parts = []
+        for position, item in enumerate(output):
+            made = part(item, f"{path}.output[{position}]")
+            if made is not None:
+                parts.append(made)
+        return parts or ""
 
     def system_prompt(self) -> tuple[list[str], bool]:
         """The texts of a format's one system prompt, gathered from every system message.

@@ -254,7 +254,7 @@ class _Writer(Writer):
         )
         for path, sent_id, block in self.pairing.results(self, msg, content, index, ORPHAN):
             self.tool_name(block, path, self.pairing.names[sent_id], why)
-            output = self.output(block, path)
+            output = self.output(block, path, self.result_part)
             blocks.append({"type": "tool_result", "tool_use_id": sent_id, "content": output})
         if not blocks:
             return
@@ -271,26 +271,18 @@ class _Writer(Writer):
             self.out.append(entry)
         self.results_end += 1
 
-    def output(self, block: dict[str, Any], path: str) -> Any:
-        output = Writer.output(self, block, path)
-        if type(output) is str:
-            return output
-        sent: list[Any] = []
-        for item_index, item in enumerate(output):
-            item_path = f"{path}.output[{item_index}]"
-            if item["type"] == "text":
-                if item["text"]:
-                    sent.append({"type": "text", "text": item["text"]})
-                else:
-                    self.change(item_path, "empty text block", "not sent", EMPTY_TEXT)
-            elif item["type"] == "image":
-                image = self.image_block(item, item_path)
-                if image is not None:
-                    sent.append(image)
-            else:
-                what = f"{item['type']} block in a tool result"
-                self.drop(item_path, what, "Anthropic tool results hold text and images", item)
-        return sent or ""
+    def result_part(self, item: dict[str, Any], path: str) -> Any:
+        """The block of a tool result's output block, or None (reported)."""
+        if item["type"] == "text":
+            if item["text"]:
+                return {"type": "text", "text": item["text"]}
+            self.change(path, "empty text block", "not sent", EMPTY_TEXT)
+        elif item["type"] == "image":
+            return self.image_block(item, path)
+        else:
+            what = f"{item['type']} block in a tool result"
+            self.drop(path, what, "Anthropic tool results hold text and images", item)
+        return None
 
     def settle(self) -> None:
         """Drop the tool calls that the user turns after them left unanswered."""

@@ -435,28 +435,26 @@ class _Writer(Writer):
                 "with that id names another tool"
             )
             self.tool_name(block, path, self.calls[sent], why)
-            output_sent = self.output(block, path)
-            if type(output_sent) is not str:
-                texts = []
-                for item_index, item in enumerate(output_sent):
-                    if item["type"] == "text":
-                        texts.append({"type": "text", "text": item["text"]})
-                        continue
-                    item_path = f"{path}.output[{item_index}]"
-                    if item["type"] == "video":
-                        report.drop(item_path, "video block", _NO_VIDEO, item)
-                        continue
-                    part = self.part(item, item_path)
-                    if part is not None:
-                        self.moved.append(part)
-                        report.change(
-                            item_path,
-                            f"{item['type']} block in a tool result",
-                            "sent in a user message after the tool messages",
-                            "Chat Completions tool messages hold text only",
-                        )
-                output_sent = texts or ""
+            output_sent = self.output(block, path, self.result_part)
             out.append({"role": "tool", "tool_call_id": sent, "content": output_sent})
+
+    def result_part(self, item: dict[str, Any], path: str) -> Any:
+        """The text part of a tool result's output block; its media wait in ``moved``."""
+        if item["type"] == "text":
+            return {"type": "text", "text": item["text"]}
+        if item["type"] == "video":
+            self.drop(path, "video block", _NO_VIDEO, item)
+            return None
+        part = self.part(item, path)
+        if part is not None:
+            self.moved.append(part)
+            self.change(
+                path,
+                f"{item['type']} block in a tool result",
+                "sent in a user message after the tool messages",
+                "Chat Completions tool messages hold text only",
+            )
+        return None
 
     def part(self, block: dict[str, Any], path: str) -> dict[str, Any] | None:
         """The content part of an image or audio block, or None (reported)."""
@@ -469,8 +467,7 @@ class _Writer(Writer):
             why = "Chat Completions takes PNG, JPEG, GIF and WebP images"
             if not self.image_type(block, path, media, why):
                 return None
-            url = f"data:{media.media_type};base64,{media.data}"
-            return {"type": "image_url", "image_url": {"url": url}}
+            return {"type": "image_url", "image_url": {"url": media.data_url()}}
         if media.form != "base64":
             why = "Chat Completions takes audio as base64 data only, and agentmsg downloads nothing"
             self.drop(path, "audio from a URL", why, block)

@@ -410,23 +410,20 @@ class _Writer(Writer):
                 "call with that id names another tool"
             )
             self.tool_name(block, path, self.calls[sent_id], why)
-            sent = self.output(block, path)
-            if type(sent) is not str:
-                items = []
-                for item_index, item in enumerate(sent):
-                    item_path = f"{path}.output[{item_index}]"
-                    if item["type"] == "text":
-                        items.append({"type": "input_text", "text": item["text"]})
-                    elif item["type"] == "image":
-                        url = self.image_url(item, item_path)
-                        if url is not None:
-                            items.append({"type": "input_image", "image_url": url})
-                    else:
-                        what = f"{item['type']} block in a tool result"
-                        why = "Responses function call outputs hold text, images and files"
-                        self.drop(item_path, what, why, item)
-                sent = items or ""
+            sent = self.output(block, path, self.result_part)
             self.out.append({"type": "function_call_output", "call_id": sent_id, "output": sent})
+
+    def result_part(self, item: dict[str, Any], path: str) -> Any:
+        """The part of a tool result's output block, or None (reported)."""
+        if item["type"] == "text":
+            return {"type": "input_text", "text": item["text"]}
+        if item["type"] == "image":
+            url = self.image_url(item, path)
+            return None if url is None else {"type": "input_image", "image_url": url}
+        what = f"{item['type']} block in a tool result"
+        why = "Responses function call outputs hold text, images and files"
+        self.drop(path, what, why, item)
+        return None
 
     def image_url(self, block: dict[str, Any], path: str) -> str | None:
         media = self.media(block, path)
@@ -435,7 +432,7 @@ class _Writer(Writer):
         why = "Responses takes PNG, JPEG, GIF and WebP images"
         if not self.image_type(block, path, media, why):
             return None
-        return f"data:{media.media_type};base64,{media.data}"
+        return media.data_url()
 
 
 def _short(call_id: str) -> str:
