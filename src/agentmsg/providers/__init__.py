@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import NamedTuple
 
-from . import anthropic, gemini, openai_chat, openai_responses, toy
+from . import anthropic, gemini, openai_chat, openai_responses
 from ._common import Conversion, Loss, Parsed
 from ._stream import Stream
 from .anthropic import AnthropicStream, from_anthropic, to_anthropic
@@ -80,7 +80,6 @@ FORMATS: dict[str, Format] = {
         ),
         Format("anthropic", anthropic.FORMAT, to_anthropic, from_anthropic, AnthropicStream),
         Format("gemini", gemini.FORMAT, to_gemini, from_gemini, GeminiStream),
-        Format("toy", toy.FORMAT, toy.to_toy, toy.from_toy, toy.ToyStream),
     )
 }
 
