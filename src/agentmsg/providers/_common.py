@@ -187,21 +187,19 @@ class Report:
         "system", does not come back as it was.
         """
         if not is_tool_results(msg):
-            self.change(
-                f"messages[{index}]",
-                "message mixing tool results with other content",
-                "split in two",
+            path = f"messages[{index}]"
+            why = (
                 f"{self.format} sends tool results on their own; they come back as a "
-                "message of their own",
+                "message of their own"
             )
+            self.change(path, "message mixing tool results with other content", "split in two", why)
         elif msg.role != "system":
-            self.change(
-                f"messages[{index}].role",
-                f"role {msg.role!r} of a message of tool results",
-                "not sent",
+            path = f"messages[{index}].role"
+            why = (
                 f"{self.format} has no role for tool results; they come back with role "
-                "'system', agentmsg's convention",
+                "'system', agentmsg's convention"
             )
+            self.change(path, f"role {msg.role!r} of a message of tool results", "not sent", why)
 
     def signature(self, block: dict[str, Any], path: str, model_turn: bool = True) -> None:
         """Drop a signature held on *block* that this format does not take back.
@@ -249,22 +247,17 @@ class Report:
         self.change(f"{path}.output", "JSON output of a tool result", "sent as JSON text", why)
 
     def local(self, path: str, kind: str, url: str) -> None:
-        self.drop(
-            path,
-            f"{kind} with a local file URL",
+        why = (
             f"{self.format} cannot read files on this machine; make the block with "
-            "block_from_file first",
-            url,
+            "block_from_file first"
         )
+        self.drop(path, f"{kind} with a local file URL", why, url)
 
     def ambiguous(self, call_id: str, count: int, sent: str, path: str) -> None:
         """Report a result paired in order with one of *count* calls sharing *call_id*."""
-        self.change(
-            path,
-            f"id {call_id!r} of a tool result that {count} calls share",
-            f"paired with the call sent as {sent!r}",
-            ambiguous_why(self.format),
-        )
+        what = f"id {call_id!r} of a tool result that {count} calls share"
+        why = ambiguous_why(self.format)
+        self.change(path, what, f"paired with the call sent as {sent!r}", why)
 
     def counts(self, usage: dict[str, Any], path: str, read: frozenset[str]) -> None:
         """Report each count of a usage object that the conversion does not read (cached,
@@ -566,12 +559,8 @@ class Reader(Report):
         return {"type": "text", "text": text}
 
     def developer(self, path: str) -> str:
-        self.change(
-            f"{path}.role",
-            "role 'developer'",
-            "read as 'system'",
-            "agentmsg's roles are user, assistant and system; it is sent back as 'system'",
-        )
+        why = "agentmsg's roles are user, assistant and system; it is sent back as 'system'"
+        self.change(f"{path}.role", "role 'developer'", "read as 'system'", why)
         return "system"
 
     def detail(self, detail: object, path: str) -> None:
@@ -611,12 +600,8 @@ class Reader(Report):
         name = self.names.get(call_id)
         if name is not None:
             return name
-        self.change(
-            path,
-            "tool name of a tool result",
-            "named 'unknown'",
-            f"{self.format} does not repeat it and no tool call with id {call_id!r} comes before",
-        )
+        why = f"{self.format} does not repeat it and no tool call with id {call_id!r} comes before"
+        self.change(path, "tool name of a tool result", "named 'unknown'", why)
         return "unknown"
 
     def arguments(self, text: Any, path: str) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -631,12 +616,8 @@ class Reader(Report):
             return value, {}
         if RAW_INPUT:
             return {}, {"raw_input": text}
-        self.drop(
-            path,
-            "tool call arguments that are not a JSON object",
-            "agentmsg's tool use block holds its input as a JSON object; the input is left empty",
-            text,
-        )
+        why = "agentmsg's tool use block holds its input as a JSON object; the input is left empty"
+        self.drop(path, "tool call arguments that are not a JSON object", why, text)
         return {}, {}
 
     def call(self, call_id: str, name: str, tool_input: Any, extra: Any = None) -> dict[str, Any]:
@@ -735,19 +716,13 @@ class Writer(Report):
             content: Any = msg.content
             sources += 1
             if sources == 2:
-                report.change(
-                    f"messages[{index}]",
-                    "second system message",
-                    "merged into the system prompt",
-                    f"{report.format} has one system prompt; it comes back as one system message",
-                )
+                what = "second system message"
+                why = f"{report.format} has one system prompt; it comes back as one system message"
+                report.change(f"messages[{index}]", what, "merged into the system prompt", why)
             if started:
-                report.change(
-                    f"messages[{index}]",
-                    "system message after the conversation started",
-                    "moved to the system prompt",
-                    f"{report.format} has one system prompt, before the conversation",
-                )
+                what = "system message after the conversation started"
+                why = f"{report.format} has one system prompt, before the conversation"
+                report.change(f"messages[{index}]", what, "moved to the system prompt", why)
             report.name(msg, index, DEFAULT_NAMES["system"])
             empty = f"{report.format} refuses empty text in its system prompt"
             if isinstance(content, str):
@@ -769,12 +744,9 @@ class Writer(Report):
                     else:
                         report.change(path, "empty text block", "not sent", empty)
                 elif kind != "tool_result":
-                    report.drop(
-                        f"messages[{index}].content[{position}]",
-                        f"{kind} block in a system message",
-                        f"{report.format}'s system prompt holds text only",
-                        block,
-                    )
+                    what = f"{kind} block in a system message"
+                    why = f"{report.format}'s system prompt holds text only"
+                    report.drop(f"messages[{index}].content[{position}]", what, why, block)
         return texts, as_str and sources == 1
 
     def kept(self, msg: Msg, format_key: str) -> dict[str, Any]:
@@ -1002,12 +974,8 @@ class Pairing:
         """Drop the calls still waiting (*why*: the format's rule); return their ids sent."""
         for index, position in self.waiting.values():
             content: Any = as_msg(conversation[index], index).content
-            report.drop(
-                f"messages[{index}].content[{position}]",
-                "tool call without a tool result right after it",
-                why,
-                content[position],
-            )
+            what = "tool call without a tool result right after it"
+            report.drop(f"messages[{index}].content[{position}]", what, why, content[position])
         dropped = list(self.waiting)
         self.waiting.clear()
         self.own = {}

@@ -260,12 +260,8 @@ class _Writer(Writer):
             return
         entry = {"role": "user", "content": blocks}
         if len(self.out) > self.results_end:
-            self.change(
-                f"messages[{index}]",
-                "tool results after other content of the user turn",
-                "moved before it",
-                RESULTS_FIRST,
-            )
+            what = "tool results after other content of the user turn"
+            self.change(f"messages[{index}]", what, "moved before it", RESULTS_FIRST)
             self.out.insert(self.results_end, entry)
         else:
             self.out.append(entry)

@@ -257,13 +257,11 @@ class _Writer(Writer):
             return None
         media_type = media_type_of_url(media.data)
         if media_type is None or not media_type.startswith(kind):
-            self.drop(
-                path,
-                f"{kind} URL without a known file extension",
+            why = (
                 "Gemini needs the media type of a file URI, and agentmsg reads it from the "
-                "extension",
-                block,
+                "extension"
             )
+            self.drop(path, f"{kind} URL without a known file extension", why, block)
             return None
         return {"file_data": {"mime_type": media_type, "file_uri": media.data}}
 
@@ -535,12 +533,9 @@ class _Reader(Reader):
                     keep[str(len(pending))] = {"thought_signature": _base64(signature, here)}
                 pending.append(block)
             elif signature not in (None, ""):
-                self.drop(
-                    f"{part_path}.thought_signature",
-                    "thought signature of a part agentmsg has no block for",
-                    "agentmsg keeps a signature with the block it belongs to",
-                    signature,
-                )
+                what = "thought signature of a part agentmsg has no block for"
+                why = "agentmsg keeps a signature with the block it belongs to"
+                self.drop(f"{part_path}.thought_signature", what, why, signature)
         if pending or not parts:
             turns.add(DEFAULT_NAMES[ours], pending, ours, path, (STATE_FORMAT, keep))
         turns.flush(path)  # a content's function responses stay apart from the next one's
@@ -637,12 +632,9 @@ class _Reader(Reader):
             elif type(output) is str:
                 texts = [{"type": "text", "text": output}] if output else []
             else:
-                self.change(
-                    path,
-                    "function response with data and images",
-                    "its data kept as JSON text",
-                    "agentmsg's tool output is blocks or data, not both",
-                )
+                what = "function response with data and images"
+                why = "agentmsg's tool output is blocks or data, not both"
+                self.change(path, what, "its data kept as JSON text", why)
                 texts = [{"type": "text", "text": Writer.dumps(output)}]
             output = texts + media if texts or media else ""
         self.result(self.answer(name, given), name, output)

@@ -256,12 +256,8 @@ class _Writer(Writer):
                 for position, block in enumerate(content)
                 if block["type"] == "tool_use" and block["id"] == sent
             )
-        self.drop(
-            f"messages[{index}].content[{position}]",
-            "tool call without a tool result right after it",
-            UNANSWERED,
-            content[position],
-        )
+        what = "tool call without a tool result right after it"
+        self.drop(f"messages[{index}].content[{position}]", what, UNANSWERED, content[position])
         del self.calls[sent]  # a later result for it has no call
         entry = next(
             entry
@@ -282,12 +278,8 @@ class _Writer(Writer):
                 _NAMES_OK[name] = True
             return name
         sent = _BAD_NAME.sub("_", name)
-        self.change(
-            f"messages[{index}].name",
-            f"sender name {name!r}",
-            f"sent as {sent!r}",
-            "Chat Completions names may not hold white space or any of < | \\ / >",
-        )
+        why = "Chat Completions names may not hold white space or any of < | \\ / >"
+        self.change(f"messages[{index}].name", f"sender name {name!r}", f"sent as {sent!r}", why)
         return sent
 
     def assistant(self, msg: Msg, content: Any, index: int) -> None:
@@ -374,23 +366,15 @@ class _Writer(Writer):
                 if part is not None:
                     parts.append(part)
             elif kind == "tool_use":
-                report.drop(
-                    path,
-                    f"tool call in a {role} message",
-                    "Chat Completions carries tool calls in assistant messages only",
-                    block,
-                )
+                why = "Chat Completions carries tool calls in assistant messages only"
+                report.drop(path, f"tool call in a {role} message", why, block)
             else:
                 report.drop(path, *_DROPPED_FROM_USER[kind], block)
         if results:
             report.tool_message(msg, index)
             if not parts and len(results) == len(content) and msg.name != TOOL_RESULTS_NAME:
-                report.drop(
-                    f"messages[{index}].name",
-                    f"sender name {msg.name!r}",
-                    "Chat Completions tool messages have no name; it comes back as 'system'",
-                    msg.name,
-                )
+                why = "Chat Completions tool messages have no name; it comes back as 'system'"
+                report.drop(f"messages[{index}].name", f"sender name {msg.name!r}", why, msg.name)
             self.tool_messages(results, index)
         if parts or not content:
             self.settle()
@@ -448,12 +432,9 @@ class _Writer(Writer):
         part = self.part(item, path)
         if part is not None:
             self.moved.append(part)
-            self.change(
-                path,
-                f"{item['type']} block in a tool result",
-                "sent in a user message after the tool messages",
-                "Chat Completions tool messages hold text only",
-            )
+            what = f"{item['type']} block in a tool result"
+            why = "Chat Completions tool messages hold text only"
+            self.change(path, what, "sent in a user message after the tool messages", why)
         return None
 
     def part(self, block: dict[str, Any], path: str) -> dict[str, Any] | None:
