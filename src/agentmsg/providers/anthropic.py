@@ -509,12 +509,9 @@ class _Reader(Reader):
         if kind == "redacted_thinking" and keep is not None:
             extra(item, frozenset({"type", "data"}), path)
             keep[str(index)] = {"redacted": self.ident_at(item, "data", path)}
-            self.change(
-                path,
-                "redacted thinking",
-                "kept as an empty thinking block, its data in the message's provider state",
-                "agentmsg has no block for encrypted thinking",
-            )
+            instead = "kept as an empty thinking block, its data in the message's provider state"
+            rule = "agentmsg has no block for encrypted thinking"
+            self.change(path, "redacted thinking", instead, rule)
             return {"type": "thinking", "thinking": ""}
         if kind == "tool_use":
             extra(item, frozenset({"type", "id", "name", "input"}), path)

@@ -305,12 +305,9 @@ class _Writer(Writer):
             item_path = f"{path}.output[{item_index}]"
             if item["type"] == "text":
                 if len(texts) < item_index:  # a media block came before it
-                    self.change(
-                        item_path,
-                        "text block after a media block in a tool result",
-                        "moved before the images",
-                        "Gemini keeps a function response's images apart from its output",
-                    )
+                    thing = "text block after a media block in a tool result"
+                    rule = "Gemini keeps a function response's images apart from its output"
+                    self.change(item_path, thing, "moved before the images", rule)
                 texts.append({"type": "text", "text": item["text"]})
             elif item["type"] != "image":
                 what = f"{item['type']} block in a tool result"

@@ -296,12 +296,9 @@ class _Writer(Writer):
             path = f"messages[{index}].content[{position}]"
             if kind == "text":
                 if tool_calls:
-                    report.change(
-                        path,
-                        "text block after a tool call",
-                        "moved before the tool calls",
-                        "Chat Completions puts an assistant message's text before its tool calls",
-                    )
+                    thing = "text block after a tool call"
+                    rule = "Chat Completions puts an assistant message's text before its tool calls"
+                    report.change(path, thing, "moved before the tool calls", rule)
                 report.signature(block, path)
                 texts.append({"type": "text", "text": block["text"]})
             elif kind == "tool_use":
@@ -388,13 +385,12 @@ class _Writer(Writer):
         report = self
         out = self.out
         if out and out[-1]["role"] == "tool":
-            report.change(
-                f"messages[{index}]",
-                "tool results right after other tool results",
-                "merged with them",
+            what = "tool results right after other tool results"
+            rule = (
                 "Chat Completions tool messages stand alone; consecutive ones come back as "
-                "one message",
+                "one message"
             )
+            report.change(f"messages[{index}]", what, "merged with them", rule)
         for position, block in results:
             path = f"messages[{index}].content[{position}]"
             call_id = block["id"]
@@ -461,13 +457,12 @@ class _Writer(Writer):
                 why = "Chat Completions takes WAV and MP3 audio"
                 self.drop(path, f"{media_type} audio", why, block)
                 return None
-            self.change(
-                f"{path}.source.media_type",
-                f"media type {media_type!r}",
-                f"sent as format {audio_format!r}",
+            instead = f"sent as format {audio_format!r}"
+            rule = (
                 "Chat Completions names the format only; it comes back as "
-                f"{AUDIO_TYPES[audio_format]!r}",
+                f"{AUDIO_TYPES[audio_format]!r}"
             )
+            self.change(f"{path}.source.media_type", f"media type {media_type!r}", instead, rule)
         return {"type": "input_audio", "input_audio": {"data": media.data, "format": audio_format}}
 
 

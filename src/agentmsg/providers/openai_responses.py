@@ -68,13 +68,12 @@ def to_openai_responses(messages: Any, *, strict: bool = False) -> Conversion:
         results = results_only[index]
         kind = "tools" if results else role
         if kind == previous_role and kind in ("assistant", "tools"):
-            writer.change(
-                f"messages[{index}]",
-                "message right after another of the same kind",
-                "merged with the one before",
+            thing = "message right after another of the same kind"
+            why = (
                 "Responses input is a flat list of items; consecutive assistant items, and "
-                "consecutive tool outputs, come back as one message",
+                "consecutive tool outputs, come back as one message"
             )
+            writer.change(f"messages[{index}]", thing, "merged with the one before", why)
         previous_role = kind
         writer.name(msg, index, TOOL_RESULTS_NAME if results else DEFAULT_NAMES[role])
         if role == "assistant":
@@ -651,20 +650,13 @@ class _Reader(Reader):
                 texts[key].append(self.text_at(part, "text", here))
         source = "summary" if texts["summary"] or not texts["content"] else "content"
         if source == "summary" and texts["content"]:
-            self.drop(
-                f"{path}.content",
-                "reasoning text beside a summary",
-                "agentmsg keeps one thinking block per reasoning item, made of the summary",
-                item["content"],
-            )
+            rule = "agentmsg keeps one thinking block per reasoning item, made of the summary"
+            self.drop(f"{path}.content", "reasoning text beside a summary", rule, item["content"])
         several = len(texts[source]) > 1
         if several and (source == "content" or item.get("id") is None):
-            self.change(
-                f"{path}.{source}",
-                f"{len(texts[source])} {source} parts",
-                "joined into one thinking block",
-                "agentmsg keeps one thinking block per reasoning item",
-            )
+            thing = f"{len(texts[source])} {source} parts"
+            rule = "agentmsg keeps one thinking block per reasoning item"
+            self.change(f"{path}.{source}", thing, "joined into one thinking block", rule)
         kept: dict[str, Any] = {}
         if item.get("id") is not None:
             kept["id"] = self.ident(item["id"], f"{path}.id")
