@@ -409,16 +409,6 @@ def plain(data: Any) -> Any:
     return data
 
 
-def _tool_use_has_raw_input() -> bool:
-    from .._blocks import ToolUseBlock
-
-    return "raw_input" in getattr(ToolUseBlock, "__annotations__", {})
-
-
-RAW_INPUT = _tool_use_has_raw_input()
-"""Whether this agentmsg's tool use block has a ``raw_input`` field."""
-
-
 def build_msg(
     name: str,
     content: str | list[Any],
@@ -518,6 +508,7 @@ class Reader(Report):
     text = staticmethod(check_str)
     key = staticmethod(check_key)
     plain = staticmethod(plain)
+    source = staticmethod(source_from_url)
 
     def __init__(self, format: str, strict: object) -> None:
         Report.__init__(self, format, strict)
@@ -605,20 +596,11 @@ class Reader(Report):
         return "unknown"
 
     def arguments(self, text: Any, path: str) -> tuple[dict[str, Any], dict[str, Any]]:
-        """A tool call's arguments text as (input, extra block keys).
-
-        Text that is not a JSON object is kept as ``raw_input`` with an empty input where
-        agentmsg's tool use block has that field, and reported as lost otherwise.
-        """
-        text = check_str(text, path)
+        """A tool call's arguments text as (input, extra block keys): text that is not a
+        JSON object is kept as ``raw_input``, with an empty input."""
+        text = self.text(text, path)
         value = parse_arguments(text) if text else {}
-        if isinstance(value, dict):
-            return value, {}
-        if RAW_INPUT:
-            return {}, {"raw_input": text}
-        why = "agentmsg's tool use block holds its input as a JSON object; the input is left empty"
-        self.drop(path, "tool call arguments that are not a JSON object", why, text)
-        return {}, {}
+        return (value, {}) if isinstance(value, dict) else ({}, {"raw_input": text})
 
     def call(self, call_id: str, name: str, tool_input: Any, extra: Any = None) -> dict[str, Any]:
         """A tool use block read; its name is kept for the results that follow."""

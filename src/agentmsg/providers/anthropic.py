@@ -20,7 +20,6 @@ from ._common import (
     Writer,
     duplicate_why,
     repeated_id_why,
-    source_from_url,
 )
 from ._stream import Stream, reject, reject_out_of_order, trusted_msg
 
@@ -490,7 +489,7 @@ class _Reader(Reader):
                 }
             if source_type == "url":
                 extra(source, frozenset({"type", "url"}), at)
-                return {"type": "image", "source": source_from_url(self.text_at(source, "url", at))}
+                return {"type": "image", "source": self.source(self.text_at(source, "url", at))}
             why = "agentmsg has no source for it"
             self.drop(path, f"image from a {source_type!s} source", why, item)
             return None

@@ -21,7 +21,6 @@ from ._common import (
     dumps,
     duplicate_why,
     short_id,
-    source_from_url,
 )
 from ._stream import Stream, merge_into, reject, trusted_msg
 
@@ -619,7 +618,7 @@ class _Reader(Reader):
             image = self.obj_at(part, "image_url", path)
             self.detail(image.get("detail"), f"{here}.detail")
             self.extra(image, frozenset({"url", "detail"}), here)
-            return {"type": "image", "source": source_from_url(self.text_at(image, "url", here))}
+            return {"type": "image", "source": self.source(self.text_at(image, "url", here))}
         if kind == "input_audio":
             self.extra(part, frozenset({"type", "input_audio"}), path)
             here = f"{path}.input_audio"

@@ -20,7 +20,6 @@ from ._common import (
     duplicate_why,
     repeated_id_why,
     short_id,
-    source_from_url,
 )
 from ._stream import Stream, reject, reject_out_of_order, trusted_msg
 
@@ -698,7 +697,7 @@ class _Reader(Reader):
                     self.drop(here, "image given by file id", why, part)
                     continue
                 url = self.text(url, f"{here}.image_url")
-                blocks.append({"type": "image", "source": source_from_url(url)})
+                blocks.append({"type": "image", "source": self.source(url)})
             elif kind == "refusal":
                 blocks.append(self.refusal(here, self.text_at(part, "refusal", here)))
             else:
