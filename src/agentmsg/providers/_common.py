@@ -8,6 +8,7 @@ A conversion never drops anything silently: each thing a format cannot carry is 
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import re
@@ -621,6 +622,8 @@ class Writer(Report):
     __slots__ = ("conversation", "out")
 
     is_blocks = staticmethod(is_block_list)
+    as_msg = staticmethod(as_msg)
+    arguments_text = staticmethod(arguments_text)
     check_conversation = staticmethod(check_conversation)
     dumps = staticmethod(output_text)
 
@@ -780,7 +783,8 @@ class CallIds:
     before in the scope (the request, or one turn after :meth:`new_turn`) gets a
     number, ``call_2``, for the rule *unique*. New ids stay clear of the ids that
     calls have (:meth:`reserve`), so a call that keeps its own id never meets a renamed
-    one; with *limit*, no id sent is longer. Each rename costs constant time on
+    one; with *limit*, no id sent is longer (a longer one is cut by :func:`short_id`
+    unless *legal* says otherwise). Each rename costs constant time on
     average: the next number to try is kept per id, so a call id reused in every turn of
     a long conversation is not searched from ``_2`` again each time.
     """
@@ -795,6 +799,8 @@ class CallIds:
         limit: int | None = None,
     ) -> None:
         self.unique = unique
+        if legal is None and limit is not None:
+            legal = functools.partial(short_id, limit=limit)
         self.legal = legal
         self.legal_why = legal_why
         self.limit = limit

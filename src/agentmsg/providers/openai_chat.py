@@ -16,11 +16,8 @@ from ._common import (
     Parsed,
     Reader,
     Writer,
-    arguments_text,
-    as_msg,
     dumps,
     duplicate_why,
-    short_id,
 )
 from ._stream import Stream, merge_into, reject, trusted_msg
 
@@ -62,10 +59,6 @@ REPEATED_ID = (
     "assistant message need ids of their own; the call's results follow the new id, and "
     "they come back with it"
 )
-
-
-def _short(call_id: str) -> str:
-    return short_id(call_id, MAX_ID)
 
 
 def to_openai_chat(messages: Any, *, strict: bool = False) -> Conversion:
@@ -110,7 +103,7 @@ def to_openai_chat(messages: Any, *, strict: bool = False) -> Conversion:
     # else, and anything to report, takes the general path of the writer's methods.
     for index, msg in enumerate(messages):
         if type(msg) is not Msg:
-            msg = as_msg(msg, index)
+            msg = writer.as_msg(msg, index)
         values = msg._values
         name = values[NAME_SLOT]
         role = values[ROLE_SLOT]
@@ -230,7 +223,7 @@ class _Writer(Writer):
         self.waiting: dict[str, int] = {}
         self.own: dict[str, deque[tuple[str, int]]] = {}
         self.shared: dict[str, int] = {}
-        self.ids = CallIds(REPEATED_ID, _short, LONG_ID, MAX_ID)
+        self.ids = CallIds(REPEATED_ID, None, LONG_ID, MAX_ID)
         self.moved: list[dict[str, Any]] = []
 
     def settle(self) -> None:
@@ -248,7 +241,7 @@ class _Writer(Writer):
     def _drop_call(self, index: int, sent: str, position: int | None) -> None:
         """Drop the call sent as *sent* of message *index*, at *position* (or, for a call
         written inline and so sent with its own id, the call with that id)."""
-        content: Any = as_msg(self.conversation[index], index).content
+        content: Any = self.as_msg(self.conversation[index], index).content
         if position is None:
             position = next(
                 position
@@ -311,7 +304,10 @@ class _Writer(Writer):
                     {
                         "id": sent,
                         "type": "function",
-                        "function": {"name": block["name"], "arguments": arguments_text(block)},
+                        "function": {
+                            "name": block["name"],
+                            "arguments": self.arguments_text(block),
+                        },
                     }
                 )
             elif kind == "tool_result":

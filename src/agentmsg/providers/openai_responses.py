@@ -16,10 +16,8 @@ from ._common import (
     Parsed,
     Reader,
     Writer,
-    arguments_text,
     duplicate_why,
     repeated_id_why,
-    short_id,
 )
 from ._stream import Stream, reject, reject_out_of_order, trusted_msg
 
@@ -142,7 +140,7 @@ class _Writer(Writer):
     def __init__(self, format: str, strict: object) -> None:
         Writer.__init__(self, format, strict)
         self.calls: dict[str, str] = {}
-        self.ids = CallIds(REPEATED_ID, _short, LONG_ID, MAX_ID)
+        self.ids = CallIds(REPEATED_ID, None, LONG_ID, MAX_ID)
         self.sent: dict[tuple[int, int], str] = {}
         self.item_ids: set[str] = set()  # the ids of the items sent with theirs
         self.answers: dict[tuple[int, int], tuple[int, int]] = {}
@@ -301,7 +299,7 @@ class _Writer(Writer):
         sent = self.ids.sent(self, block["id"], f"{path}.id")
         self.calls[sent] = block["name"]
         self.sent[index, position] = sent
-        arguments = arguments_text(block)
+        arguments = self.arguments_text(block)
         item = {"type": "function_call", "call_id": sent, "name": block["name"]}
         item["arguments"] = arguments
         self.ids_of(item, position, "status")
@@ -431,10 +429,6 @@ class _Writer(Writer):
         if not self.image_type(block, path, media, why):
             return None
         return media.data_url()
-
-
-def _short(call_id: str) -> str:
-    return short_id(call_id, MAX_ID)
 
 
 def _without_id(item: dict[str, Any]) -> dict[str, Any]:
