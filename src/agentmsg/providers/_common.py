@@ -734,6 +734,20 @@ class Writer(Report):
                     report.drop(f"messages[{index}].content[{position}]", what, why, block)
         return texts, as_str and sources == 1
 
+    def unanswered(
+        self, pairing: Pairing, at: int, key: str, call_id: Callable[[Any], Any], why: str
+    ) -> None:
+        """Drop the calls *pairing* still waits for (*why*: the format's rule) from the turn
+        ``out[at]``, whose *key* lists its parts (*call_id* names a part's call); a turn
+        left with nothing goes."""
+        if not pairing.waiting:
+            return
+        dropped = set(pairing.unanswered(self, self.conversation, why))
+        turn = self.out[at]
+        turn[key] = [part for part in turn[key] if call_id(part) not in dropped]
+        if not turn[key]:
+            del self.out[at]  # nothing of that turn is left to send
+
     def kept(self, msg: Msg, format_key: str) -> dict[str, Any]:
         return state_of(msg, format_key)
 

@@ -281,17 +281,7 @@ class _Writer(Writer):
 
     def settle(self) -> None:
         """Drop the tool calls that the user turns after them left unanswered."""
-        if not self.pairing.waiting:
-            return
-        dropped = set(self.pairing.unanswered(self, self.conversation, UNANSWERED))
-        entry = self.out[self.run - 1]
-        entry["content"] = [
-            sent
-            for sent in entry["content"]
-            if sent["type"] != "tool_use" or sent["id"] not in dropped
-        ]
-        if not entry["content"]:
-            del self.out[self.run - 1]  # nothing of that assistant turn is left to send
+        self.unanswered(self.pairing, self.run - 1, "content", _call_id, UNANSWERED)
 
     def end(self) -> None:
         """Drop the calls of the last assistant turn if other turns follow it unanswered;
@@ -306,6 +296,12 @@ class _Writer(Writer):
 
 
 _NOT_IN_IDS = re.compile(r"[^a-zA-Z0-9_-]")
+
+
+def _call_id(block: dict[str, Any]) -> str | None:
+    return block["id"] if block["type"] == "tool_use" else None
+
+
 _BLOCK_WRITERS = {
     "text": _Writer.text,
     "tool_use": _Writer.tool_use,

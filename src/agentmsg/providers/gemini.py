@@ -323,22 +323,16 @@ class _Writer(Writer):
 
     def settle(self) -> None:
         """Drop the calls of the last model turn that no response answered in time."""
-        if not self.pairing.waiting:
-            return
-        turn = self.out[self.model_at]
-        dropped = set(self.pairing.unanswered(self, self.conversation, UNANSWERED))
-        turn["parts"] = [
-            part
-            for part in turn["parts"]
-            if "function_call" not in part or part["function_call"]["id"] not in dropped
-        ]
-        if not turn["parts"]:
-            del self.out[self.model_at]  # nothing of that model turn is left to send
+        self.unanswered(self.pairing, self.model_at, "parts", _call_id, UNANSWERED)
 
     def end(self) -> None:
         """Settle the calls of the last model turn, unless the conversation ends with it."""
         if len(self.out) - 1 != self.model_at:
             self.settle()
+
+
+def _call_id(part: dict[str, Any]) -> str | None:
+    return part["function_call"]["id"] if "function_call" in part else None
 
 
 _RESPONSE_KEYS = frozenset({"output", "error"})

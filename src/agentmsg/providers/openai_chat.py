@@ -300,16 +300,8 @@ class _Writer(Writer):
                 sent = ids.sent(report, block["id"], f"{path}.id")
                 self.calls[sent] = block["name"]
                 calls.append((block["id"], position, sent))
-                tool_calls.append(
-                    {
-                        "id": sent,
-                        "type": "function",
-                        "function": {
-                            "name": block["name"],
-                            "arguments": self.arguments_text(block),
-                        },
-                    }
-                )
+                function = {"name": block["name"], "arguments": self.arguments_text(block)}
+                tool_calls.append({"id": sent, "type": "function", "function": function})
             elif kind == "tool_result":
                 results.append((position, block))
             else:
