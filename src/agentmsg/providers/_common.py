@@ -76,6 +76,11 @@ def _json_writer() -> Any:
 dumps = _json_writer()
 
 
+def output_text(output: Any) -> str:
+    """A tool output that is a JSON value (not a string), written as JSON text."""
+    return str(dumps(output))
+
+
 class Loss(NamedTuple):
     """One thing a conversion could not carry as it was.
 
@@ -146,6 +151,9 @@ class Report:
     """Collects the losses of one conversion; in strict mode, a drop raises instead."""
 
     __slots__ = ("format", "losses", "strict")
+
+    is_blocks = staticmethod(is_block_list)
+    dumps = staticmethod(output_text)  # a JSON value as text
 
     def __init__(self, format: str, strict: object) -> None:
         if type(strict) is not bool:
@@ -336,11 +344,6 @@ def parse_arguments(text: str) -> Any:
         return json.loads(text)
     except (ValueError, RecursionError):
         return _NOT_ARGUMENTS
-
-
-def output_text(output: Any) -> str:
-    """A tool output that is a JSON value (not a string), written as JSON text."""
-    return str(dumps(output))
 
 
 # -- media -----------------------------------------------------------------------------
@@ -621,11 +624,9 @@ class Writer(Report):
 
     __slots__ = ("conversation", "out")
 
-    is_blocks = staticmethod(is_block_list)
     as_msg = staticmethod(as_msg)
     arguments_text = staticmethod(arguments_text)
     check_conversation = staticmethod(check_conversation)
-    dumps = staticmethod(output_text)
 
     def __init__(self, format: str, strict: object) -> None:
         Report.__init__(self, format, strict)

@@ -617,7 +617,7 @@ class _Reader(Reader):
                 else:
                     self.unknown(here, "part", part)
             if output == [] or (
-                Writer.is_blocks(output) and all(item.get("type") == "text" for item in output)
+                self.is_blocks(output) and all(item.get("type") == "text" for item in output)
             ):
                 texts = output
             elif type(output) is str:
@@ -626,7 +626,7 @@ class _Reader(Reader):
                 what = "function response with data and images"
                 why = "agentmsg's tool output is blocks or data, not both"
                 self.change(path, what, "its data kept as JSON text", why)
-                texts = [{"type": "text", "text": Writer.dumps(output)}]
+                texts = [{"type": "text", "text": self.dumps(output)}]
             output = texts + media if texts or media else ""
         self.result(self.answer(name, given), name, output)
 
