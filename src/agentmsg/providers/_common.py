@@ -8,7 +8,6 @@ A conversion never drops anything silently: each thing a format cannot carry is 
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import json
 import re
@@ -814,8 +813,6 @@ class CallIds:
         limit: int | None = None,
     ) -> None:
         self.unique = unique
-        if legal is None and limit is not None:
-            legal = functools.partial(short_id, limit=limit)
         self.legal = legal
         self.legal_why = legal_why
         self.limit = limit
@@ -840,8 +837,10 @@ class CallIds:
         why = None
         if self.legal is not None:
             sent = self.legal(call_id)
-            if sent != call_id:
-                why = self.legal_why
+        elif self.limit is not None:
+            sent = short_id(call_id, self.limit)
+        if sent != call_id:
+            why = self.legal_why
         if sent in self.taken or (sent != call_id and sent in self.reserved):
             why = why or self.unique
             sent = self._numbered(sent)
