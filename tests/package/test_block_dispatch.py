@@ -78,7 +78,7 @@ PLACES = (
     ),
     Place(
         "agentmsg.providers.anthropic",
-        ("_Writer.output",),
+        ("_Writer.result_part",),
         over="OUTPUT_TYPES",
         decided={
             "audio": _TO_OTHER.format("Anthropic tool results hold text and images"),
@@ -87,7 +87,7 @@ PLACES = (
     ),
     Place(
         "agentmsg.providers._common",
-        ("system_prompt",),
+        ("Writer.system_prompt",),
         decided={
             kind: _TO_OTHER.format("a system prompt holds text only")
             for kind in ("thinking", *MEDIA_KINDS, "tool_use")
@@ -104,11 +104,11 @@ PLACES = (
     Place("agentmsg.providers.openai_chat", ("_Writer.user_or_system",)),
     Place(
         "agentmsg.providers.openai_chat",
-        ("_Writer.tool_messages",),
+        ("_Writer.result_part",),
         over="OUTPUT_TYPES",
         decided={
-            "image": "sent by _media_part in a user message after the tool messages",
-            "audio": "sent by _media_part in a user message after the tool messages",
+            "image": "sent by _Writer.part in a user message after the tool messages",
+            "audio": "sent by _Writer.part in a user message after the tool messages",
         },
     ),
     Place("agentmsg.providers.gemini", ("_Writer.message",)),
@@ -136,7 +136,7 @@ PLACES = (
     ),
     Place(
         "agentmsg.providers.openai_responses",
-        ("_Writer.outputs",),
+        ("_Writer.result_part",),
         over="OUTPUT_TYPES",
         decided={
             "audio": _TO_OTHER.format("function call outputs hold text, images and files"),

@@ -14,12 +14,21 @@ import re
 from collections import deque
 from collections.abc import Callable, Iterable
 from json.encoder import encode_basestring
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, NoReturn
 
 from .._errors import MessageError
 from .._media import _EXTENSIONS
 from .._message import Msg
-from .._validate import check_str, show
+from .._validate import (
+    check_array,
+    check_choice,
+    check_key,
+    check_name,
+    check_object,
+    check_str,
+    is_block_list,
+    show,
+)
 from ..chat import ChatMessage
 
 __all__ = [
@@ -35,6 +44,7 @@ TOOL_RESULTS_NAME = "system"
 #: The image types Chat Completions, Responses and Anthropic take as base64 data.
 IMAGE_TYPES = frozenset({"image/png", "image/jpeg", "image/gif", "image/webp"})
 _NOT_ARGUMENTS = object()
+NO_PLACE = "agentmsg's messages have no place for it"
 
 
 def _json_writer() -> Any:
@@ -63,6 +73,11 @@ def _json_writer() -> Any:
 
 
 dumps = _json_writer()
+
+
+def output_text(output: Any) -> str:
+    """A tool output that is a JSON value (not a string), written as JSON text."""
+    return str(dumps(output))
 
 
 class Loss(NamedTuple):
@@ -136,6 +151,9 @@ class Report:
 
     __slots__ = ("format", "losses", "strict")
 
+    is_blocks = staticmethod(is_block_list)
+    dumps = staticmethod(output_text)  # a JSON value as text
+
     def __init__(self, format: str, strict: object) -> None:
         if type(strict) is not bool:
             msg = f"`strict` must be True or False, not {show(strict)}."
@@ -160,22 +178,13 @@ class Report:
         values are not data)."""
         for key, value in data.items():
             if key not in known and value is not None and value != [] and value != {}:
-                self.drop(
-                    f"{path}.{key}",
-                    f"`{key}` field",
-                    "agentmsg's messages have no place for it",
-                    value,
-                )
+                self.drop(f"{path}.{key}", f"`{key}` field", NO_PLACE, value)
 
     def name(self, msg: Msg, index: int, default: str) -> None:
         """Drop a sender name the format has no field for (a default name comes back)."""
         if msg.name != default:
-            self.drop(
-                f"messages[{index}].name",
-                f"sender name {msg.name!r}",
-                f"{self.format} has no field for it; it comes back as {default!r}",
-                msg.name,
-            )
+            why = f"{self.format} has no field for it; it comes back as {default!r}"
+            self.drop(f"messages[{index}].name", f"sender name {msg.name!r}", why, msg.name)
 
     def tool_message(self, msg: Msg, index: int) -> None:
         """Report what a message holding tool results loses when they travel alone.
@@ -186,21 +195,19 @@ class Report:
         "system", does not come back as it was.
         """
         if not is_tool_results(msg):
-            self.change(
-                f"messages[{index}]",
-                "message mixing tool results with other content",
-                "split in two",
+            path = f"messages[{index}]"
+            why = (
                 f"{self.format} sends tool results on their own; they come back as a "
-                "message of their own",
+                "message of their own"
             )
+            self.change(path, "message mixing tool results with other content", "split in two", why)
         elif msg.role != "system":
-            self.change(
-                f"messages[{index}].role",
-                f"role {msg.role!r} of a message of tool results",
-                "not sent",
+            path = f"messages[{index}].role"
+            why = (
                 f"{self.format} has no role for tool results; they come back with role "
-                "'system', agentmsg's convention",
+                "'system', agentmsg's convention"
             )
+            self.change(path, f"role {msg.role!r} of a message of tool results", "not sent", why)
 
     def signature(self, block: dict[str, Any], path: str, model_turn: bool = True) -> None:
         """Drop a signature held on *block* that this format does not take back.
@@ -228,55 +235,37 @@ class Report:
         raw = block.get("raw_input")
         if raw is None:
             return
+        path, what = f"{path}.raw_input", "raw text of the tool call's arguments"
         if type(raw) is str and parse_arguments(raw) == block["input"]:
             if carried:
-                self.change(
-                    f"{path}.raw_input",
-                    "raw text of the tool call's arguments",
-                    "sent as the call's arguments",
+                why = (
                     f"{self.format} gives arguments back as text that agentmsg reads as the "
-                    "input; the raw text does not come back",
+                    "input; the raw text does not come back"
                 )
-                return
-            self.change(
-                f"{path}.raw_input",
-                "raw text of the tool call's arguments",
-                "sent as the parsed input",
-                f"{self.format} takes the arguments as a JSON object; the text says the same",
-            )
+                self.change(path, what, "sent as the call's arguments", why)
+            else:
+                why = f"{self.format} takes the arguments as a JSON object; the text says the same"
+                self.change(path, what, "sent as the parsed input", why)
             return
-        self.drop(
-            f"{path}.raw_input",
-            "raw text of the tool call's arguments",
-            f"it differs from the parsed input and {self.format} sends one of them",
-            raw,
-        )
+        why = f"it differs from the parsed input and {self.format} sends one of them"
+        self.drop(path, what, why, raw)
 
     def json_output(self, path: str) -> None:
-        self.change(
-            f"{path}.output",
-            "JSON output of a tool result",
-            "sent as JSON text",
-            f"{self.format} tool results hold text; it comes back as that text",
-        )
+        why = f"{self.format} tool results hold text; it comes back as that text"
+        self.change(f"{path}.output", "JSON output of a tool result", "sent as JSON text", why)
 
     def local(self, path: str, kind: str, url: str) -> None:
-        self.drop(
-            path,
-            f"{kind} with a local file URL",
+        why = (
             f"{self.format} cannot read files on this machine; make the block with "
-            "block_from_file first",
-            url,
+            "block_from_file first"
         )
+        self.drop(path, f"{kind} with a local file URL", why, url)
 
     def ambiguous(self, call_id: str, count: int, sent: str, path: str) -> None:
         """Report a result paired in order with one of *count* calls sharing *call_id*."""
-        self.change(
-            path,
-            f"id {call_id!r} of a tool result that {count} calls share",
-            f"paired with the call sent as {sent!r}",
-            ambiguous_why(self.format),
-        )
+        what = f"id {call_id!r} of a tool result that {count} calls share"
+        why = ambiguous_why(self.format)
+        self.change(path, what, f"paired with the call sent as {sent!r}", why)
 
     def counts(self, usage: dict[str, Any], path: str, read: frozenset[str]) -> None:
         """Report each count of a usage object that the conversion does not read (cached,
@@ -284,14 +273,9 @@ class Report:
         counts not all zero. A response reader calls it, so a stream and its unstreamed
         response say the same."""
         for key, value in usage.items():
-            if key in read or not _counts_something(value):
-                continue
-            self.drop(
-                f"{path}.{key}",
-                f"`{key}` count",
-                "agentmsg's token usage has no place for it",
-                value,
-            )
+            if key not in read and _counts_something(value):
+                why = "agentmsg's token usage has no place for it"
+                self.drop(f"{path}.{key}", f"`{key}` count", why, value)
 
 
 # -- the conversation going out ------------------------------------------------------
@@ -361,11 +345,6 @@ def parse_arguments(text: str) -> Any:
         return _NOT_ARGUMENTS
 
 
-def output_text(output: Any) -> str:
-    """A tool output that is a JSON value (not a string), written as JSON text."""
-    return str(dumps(output))
-
-
 # -- media -----------------------------------------------------------------------------
 
 
@@ -381,6 +360,10 @@ class Media(NamedTuple):
     form: str
     media_type: str | None
     data: str
+
+    def data_url(self) -> str:
+        """The base64 bytes as a ``data:`` URL."""
+        return f"data:{self.media_type};base64,{self.data}"
 
 
 def media_of(source: dict[str, Any]) -> Media:
@@ -398,17 +381,11 @@ def media_of(source: dict[str, Any]) -> Media:
     return Media("local", None, url)
 
 
-def data_url(media_type: str, data: str) -> str:
-    return f"data:{media_type};base64,{data}"
-
-
 def source_from_url(url: str) -> dict[str, Any]:
     """A media source for a URL a provider gave: base64 for a base64 ``data:`` URL."""
-    if url.startswith("data:"):
-        header, _, data = url.partition(",")
-        media_type, _, encoding = header[5:].partition(";")
-        if encoding == "base64" and "/" in media_type:
-            return {"type": "base64", "media_type": media_type, "data": data}
+    media = media_of({"type": "url", "url": url})
+    if media.form == "base64":
+        return {"type": "base64", "media_type": media.media_type, "data": media.data}
     return {"type": "url", "url": url}
 
 
@@ -433,37 +410,6 @@ def plain(data: Any) -> Any:
     if callable(dump) and not isinstance(data, dict):
         return dump(mode="json", exclude_none=True)
     return data
-
-
-def arguments_input(report: Report, text: Any, path: str) -> tuple[dict[str, Any], dict[str, Any]]:
-    """A tool call's arguments text as (input, extra block keys).
-
-    Text that is not a JSON object is kept as ``raw_input`` with an empty input where
-    agentmsg's tool use block has that field, and reported as lost otherwise.
-    """
-    text = check_str(text, path)
-    value = parse_arguments(text) if text else {}
-    if isinstance(value, dict):
-        return value, {}
-    if RAW_INPUT:
-        return {}, {"raw_input": text}
-    report.drop(
-        path,
-        "tool call arguments that are not a JSON object",
-        "agentmsg's tool use block holds its input as a JSON object; the input is left empty",
-        text,
-    )
-    return {}, {}
-
-
-def _tool_use_has_raw_input() -> bool:
-    from .._blocks import ToolUseBlock
-
-    return "raw_input" in getattr(ToolUseBlock, "__annotations__", {})
-
-
-RAW_INPUT = _tool_use_has_raw_input()
-"""Whether this agentmsg's tool use block has a ``raw_input`` field."""
 
 
 def build_msg(
@@ -552,83 +498,260 @@ def state_field(state: dict[str, Any], position: int, key: str) -> Any:
     return value if type(value) is str and value else None
 
 
-def result_name(report: Report, names: dict[str, str], call_id: str, given: Any, path: str) -> str:
-    """The tool name of a result: given, else that of the call with the same id."""
-    if type(given) is str and given:
-        return given
-    name = names.get(call_id)
-    if name is not None:
-        return name
-    report.change(
-        path,
-        "tool name of a tool result",
-        "named 'unknown'",
-        f"{report.format} does not repeat it and no tool call with id {call_id!r} comes before",
-    )
-    return "unknown"
+class Reader(Report):
+    """Reads one format's data: the loss report, the messages read (``turns``) and the tool
+    of each call id read (``names``), with the checks every reader makes as methods."""
+
+    __slots__ = ("names", "turns")
+
+    array = staticmethod(check_array)
+    obj = staticmethod(check_object)
+    choice = staticmethod(check_choice)
+    ident = staticmethod(check_name)
+    text = staticmethod(check_str)
+    key = staticmethod(check_key)
+    plain = staticmethod(plain)
+    source = staticmethod(source_from_url)
+
+    def __init__(self, format: str, strict: object) -> None:
+        Report.__init__(self, format, strict)
+        self.turns = Turns()
+        self.names: dict[str, str] = {}
+
+    @staticmethod
+    def text_at(data: dict[str, Any], key: str, path: str) -> str:
+        return check_str(check_key(data, key, path), f"{path}.{key}")
+
+    @staticmethod
+    def ident_at(data: dict[str, Any], key: str, path: str) -> str:
+        return check_name(check_key(data, key, path), f"{path}.{key}")
+
+    @staticmethod
+    def obj_at(data: dict[str, Any], key: str, path: str) -> dict[str, Any]:
+        return check_object(check_key(data, key, path), f"{path}.{key}")
+
+    def parsed(self) -> Parsed:
+        return Parsed(self.turns.messages, tuple(self.losses))
+
+    def refuse(self, data: object, shapes: str, format: str | None = None) -> NoReturn:
+        """Raise: *data* is none of *shapes*, the forms of this format's data."""
+        msg = f"{format or self.format} data must be {shapes}, not {show(data)}."
+        raise MessageError(msg)
+
+    @staticmethod
+    def refuse_empty(key: str) -> NoReturn:
+        raise MessageError(f"`{key}` is empty: the response holds no reply.", key)
+
+    def unknown(self, path: str, what: str, value: object) -> None:
+        self.drop(path, what, "agentmsg has no block for it", value)
+
+    def no_place(self, path: str, what: str, value: object) -> None:
+        self.drop(path, what, NO_PLACE, value)
+
+    def refusal(self, path: str, text: str) -> dict[str, Any]:
+        self.change(path, "refusal", "kept as a text block", "agentmsg has no refusal block")
+        return {"type": "text", "text": text}
+
+    def developer(self, path: str) -> str:
+        why = "agentmsg's roles are user, assistant and system; it is sent back as 'system'"
+        self.change(f"{path}.role", "role 'developer'", "read as 'system'", why)
+        return "system"
+
+    def detail(self, detail: object, path: str) -> None:
+        if detail is not None and detail != "auto":
+            self.drop(path, "image detail", "agentmsg's image block has no field for it", detail)
+
+    def meta(self, metadata: dict[str, Any], key: str, data: dict[str, Any], field: str) -> None:
+        """Keep ``data[field]``, text, as ``metadata[key]`` when it is there."""
+        if data.get(field) is not None:
+            metadata[key] = check_str(data[field], field)
+
+    def begin(self, data: dict[str, Any], metadata: dict[str, Any], field: str = "id") -> None:
+        """Start the messages of a response whose id is ``data[field]``."""
+        self.turns.metadata = metadata or None
+        if data.get(field) is not None:
+            self.turns.invocation_id = check_name(data[field], field)
+
+    def usage(
+        self, usage: dict[str, Any], path: str, keys: tuple[str, ...], default: int | None = None
+    ) -> list[int]:
+        """The counts *keys* of a usage object (each an integer >= 0); the counts it holds
+        beside them are reported (:meth:`Report.counts`)."""
+        counts = []
+        for key in keys:
+            value = usage.get(key, default)
+            if type(value) is not int or value < 0:
+                msg = f"`{path}.{key}` must be an integer >= 0, not {show(value)}."
+                raise MessageError(msg, f"{path}.{key}")
+            counts.append(value)
+        self.counts(usage, path, frozenset(keys))
+        return counts
+
+    def result_name(self, call_id: str, given: Any, path: str) -> str:
+        """The tool name of a result: given, else that of the call with the same id."""
+        if type(given) is str and given:
+            return given
+        name = self.names.get(call_id)
+        if name is not None:
+            return name
+        why = f"{self.format} does not repeat it and no tool call with id {call_id!r} comes before"
+        self.change(path, "tool name of a tool result", "named 'unknown'", why)
+        return "unknown"
+
+    def arguments(self, text: Any, path: str) -> tuple[dict[str, Any], dict[str, Any]]:
+        """A tool call's arguments text as (input, extra block keys): text that is not a
+        JSON object is kept as ``raw_input``, with an empty input."""
+        text = self.text(text, path)
+        value = parse_arguments(text) if text else {}
+        return (value, {}) if isinstance(value, dict) else ({}, {"raw_input": text})
+
+    def call(self, call_id: str, name: str, tool_input: Any, extra: Any = None) -> dict[str, Any]:
+        """A tool use block read; its name is kept for the results that follow."""
+        self.names[call_id] = name
+        block = {"type": "tool_use", "id": call_id, "name": name, "input": tool_input}
+        return {**block, **extra} if extra else block
+
+    def result(self, call_id: str, name: str, output: Any) -> None:
+        self.turns.tool_result(
+            {"type": "tool_result", "id": call_id, "name": name, "output": output}
+        )
 
 
-def system_prompt(report: Report, messages: list[Msg]) -> tuple[list[str], bool]:
-    """The texts of a format's one system prompt, gathered from every system message.
+class Writer(Report):
+    """Writes one conversation in a format: the loss report, the conversation (Msg objects)
+    and what is sent (``out``), with the media and signature handling every writer shares."""
 
-    For formats with a single system prompt beside the messages (Anthropic, Gemini): the
-    text of every system message that is not tool results goes there. Returns the texts
-    and whether the prompt is one string (a single system message with string content).
-    A system message after the conversation has started, a second system message and a
-    non-text block in one are reported.
-    """
-    texts: list[str] = []
-    sources = 0
-    as_str = False
-    started = False
-    for index, msg in enumerate(messages):
-        if msg.role != "system" or is_tool_results(msg):
-            started = True
-            continue
-        content: Any = msg.content
-        sources += 1
-        if sources == 2:
-            report.change(
-                f"messages[{index}]",
-                "second system message",
-                "merged into the system prompt",
-                f"{report.format} has one system prompt; it comes back as one system message",
+    __slots__ = ("conversation", "out")
+
+    as_msg = staticmethod(as_msg)
+    arguments_text = staticmethod(arguments_text)
+    check_conversation = staticmethod(check_conversation)
+
+    def __init__(self, format: str, strict: object) -> None:
+        Report.__init__(self, format, strict)
+        self.conversation: list[Any] = []
+        self.out: list[dict[str, Any]] = []
+
+    def call_ids(self) -> set[str]:
+        """The ids of the tool calls of the conversation."""
+        return call_ids(self.conversation)
+
+    is_results = staticmethod(is_tool_results)
+
+    def start(self, messages: object) -> list[Msg]:
+        self.conversation = messages_in(messages)
+        return self.conversation
+
+    def media(self, block: dict[str, Any], path: str) -> Media | None:
+        """The bytes of a media block, or None (reported) for a local file."""
+        media = media_of(block["source"])
+        if media.form == "local":
+            self.local(path, f"{block['type']} block", media.data)
+            return None
+        return media
+
+    def image_type(self, block: dict[str, Any], path: str, media: Media, why: str) -> bool:
+        """Whether a base64 image is of a type the format takes (else reported, *why*)."""
+        if media.media_type in IMAGE_TYPES:
+            return True
+        self.drop(path, f"{media.media_type} image", why, block)
+        return False
+
+    def tool_name(self, block: dict[str, Any], path: str, name: str, why: str) -> None:
+        """Drop the name of a tool result that the call it answers does not have."""
+        if name != block["name"]:
+            self.drop(
+                f"{path}.name", f"tool name {block['name']!r} of a tool result", why, block["name"]
             )
-        if started:
-            report.change(
-                f"messages[{index}]",
-                "system message after the conversation started",
-                "moved to the system prompt",
-                f"{report.format} has one system prompt, before the conversation",
-            )
-        report.name(msg, index, DEFAULT_NAMES["system"])
-        empty = f"{report.format} refuses empty text in its system prompt"
-        if isinstance(content, str):
-            if content:
-                texts.append(content)
-                as_str = True
-            else:
-                report.change(f"messages[{index}]", "empty system message", "not sent", empty)
-            continue
-        if not content:
-            report.change(f"messages[{index}]", "empty system message", "not sent", empty)
-        for position, block in enumerate(content):
-            kind = block["type"]
-            path = f"messages[{index}].content[{position}]"
-            if kind == "text":
-                report.signature(block, path, model_turn=False)
-                if block["text"]:
-                    texts.append(block["text"])
+
+    def output(self, block: dict[str, Any], path: str, part: Callable[..., Any]) -> Any:
+        """A tool result's output as the format sends it: its text; its JSON value as text
+        (reported); its blocks as the parts *part* (block, path) makes, "" for none."""
+        output = block["output"]
+        if type(output) is str:
+            return output
+        if not is_block_list(output):
+            self.json_output(path)
+            return output_text(output)
+        parts = []
+        for position, item in enumerate(output):
+            made = part(item, f"{path}.output[{position}]")
+            if made is not None:
+                parts.append(made)
+        return parts or ""
+
+    def system_prompt(self) -> tuple[list[str], bool]:
+        """The texts of a format's one system prompt, gathered from every system message.
+
+        For formats with a single system prompt beside the messages (Anthropic, Gemini): the
+        text of every system message that is not tool results goes there. Returns the texts
+        and whether the prompt is one string (a single system message with string content).
+        A system message after the conversation has started, a second system message and a
+        non-text block in one are reported.
+        """
+        report, messages = self, self.conversation
+        texts: list[str] = []
+        sources = 0
+        as_str = False
+        started = False
+        for index, msg in enumerate(messages):
+            if msg.role != "system" or is_tool_results(msg):
+                started = True
+                continue
+            content: Any = msg.content
+            sources += 1
+            if sources == 2:
+                what = "second system message"
+                why = f"{report.format} has one system prompt; it comes back as one system message"
+                report.change(f"messages[{index}]", what, "merged into the system prompt", why)
+            if started:
+                what = "system message after the conversation started"
+                why = f"{report.format} has one system prompt, before the conversation"
+                report.change(f"messages[{index}]", what, "moved to the system prompt", why)
+            report.name(msg, index, DEFAULT_NAMES["system"])
+            empty = f"{report.format} refuses empty text in its system prompt"
+            if isinstance(content, str):
+                if content:
+                    texts.append(content)
+                    as_str = True
                 else:
-                    report.change(path, "empty text block", "not sent", empty)
-            elif kind != "tool_result":
-                report.drop(
-                    f"messages[{index}].content[{position}]",
-                    f"{kind} block in a system message",
-                    f"{report.format}'s system prompt holds text only",
-                    block,
-                )
-    return texts, as_str and sources == 1
+                    report.change(f"messages[{index}]", "empty system message", "not sent", empty)
+                continue
+            if not content:
+                report.change(f"messages[{index}]", "empty system message", "not sent", empty)
+            for position, block in enumerate(content):
+                kind = block["type"]
+                path = f"messages[{index}].content[{position}]"
+                if kind == "text":
+                    report.signature(block, path, model_turn=False)
+                    if block["text"]:
+                        texts.append(block["text"])
+                    else:
+                        report.change(path, "empty text block", "not sent", empty)
+                elif kind != "tool_result":
+                    what = f"{kind} block in a system message"
+                    why = f"{report.format}'s system prompt holds text only"
+                    report.drop(f"messages[{index}].content[{position}]", what, why, block)
+        return texts, as_str and sources == 1
+
+    def unanswered(
+        self, pairing: Pairing, at: int, key: str, call_id: Callable[[Any], Any], why: str
+    ) -> None:
+        """Drop the calls *pairing* still waits for (*why*: the format's rule) from the turn
+        ``out[at]``, whose *key* lists its parts (*call_id* names a part's call); a turn
+        left with nothing goes."""
+        if not pairing.waiting:
+            return
+        dropped = set(pairing.unanswered(self, self.conversation, why))
+        turn = self.out[at]
+        turn[key] = [part for part in turn[key] if call_id(part) not in dropped]
+        if not turn[key]:
+            del self.out[at]  # nothing of that turn is left to send
+
+    def kept(self, msg: Msg, format_key: str) -> dict[str, Any]:
+        return state_of(msg, format_key)
+
+    field = staticmethod(state_field)
 
 
 # -- pairing tool calls with their results ----------------------------------------------
@@ -674,7 +797,8 @@ class CallIds:
     before in the scope (the request, or one turn after :meth:`new_turn`) gets a
     number, ``call_2``, for the rule *unique*. New ids stay clear of the ids that
     calls have (:meth:`reserve`), so a call that keeps its own id never meets a renamed
-    one; with *limit*, no id sent is longer. Each rename costs constant time on
+    one; with *limit*, no id sent is longer (a longer one is cut by :func:`short_id`
+    unless *legal* says otherwise). Each rename costs constant time on
     average: the next number to try is kept per id, so a call id reused in every turn of
     a long conversation is not searched from ``_2`` again each time.
     """
@@ -713,8 +837,10 @@ class CallIds:
         why = None
         if self.legal is not None:
             sent = self.legal(call_id)
-            if sent != call_id:
-                why = self.legal_why
+        elif self.limit is not None:
+            sent = short_id(call_id, self.limit)
+        if sent != call_id:
+            why = self.legal_why
         if sent in self.taken or (sent != call_id and sent in self.reserved):
             why = why or self.unique
             sent = self._numbered(sent)
@@ -850,12 +976,8 @@ class Pairing:
         """Drop the calls still waiting (*why*: the format's rule); return their ids sent."""
         for index, position in self.waiting.values():
             content: Any = as_msg(conversation[index], index).content
-            report.drop(
-                f"messages[{index}].content[{position}]",
-                "tool call without a tool result right after it",
-                why,
-                content[position],
-            )
+            what = "tool call without a tool result right after it"
+            report.drop(f"messages[{index}].content[{position}]", what, why, content[position])
         dropped = list(self.waiting)
         self.waiting.clear()
         self.own = {}

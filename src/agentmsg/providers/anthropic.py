@@ -5,46 +5,23 @@ from __future__ import annotations
 
 import json
 import re
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from .._errors import MessageError
-from .._validate import (
-    check_array,
-    check_choice,
-    check_key,
-    check_name,
-    check_object,
-    check_str,
-    is_block_list,
-    show,
-)
+from .._message import Msg
+from .._validate import show
 from ._common import (
     DEFAULT_NAMES,
-    IMAGE_TYPES,
     STATE_KEY,
     Conversion,
     Pairing,
     Parsed,
+    Reader,
     Report,
-    Turns,
-    call_ids,
+    Writer,
     duplicate_why,
-    is_tool_results,
-    media_of,
-    messages_in,
-    output_text,
-    plain,
     repeated_id_why,
-    result_name,
-    source_from_url,
-    state_field,
-    state_of,
-    system_prompt,
 )
 from ._stream import Stream, reject, reject_out_of_order, trusted_msg
-
-if TYPE_CHECKING:
-    from .._message import Msg
 
 __all__ = ["AnthropicStream", "from_anthropic", "to_anthropic"]
 
@@ -85,18 +62,15 @@ def to_anthropic(messages: Any, *, strict: bool = False) -> Conversion:
         {'system': 'Be brief.', 'messages': [{'role': 'user', 'content': 'Hi'}]}
     """
     writer = _Writer(FORMAT, strict)
-    conversation = messages_in(messages)
-    writer.conversation = conversation
-    writer.pairing.ids.reserve(call_ids(conversation))
-    texts, as_str = system_prompt(writer, conversation)
-    for index, msg in enumerate(conversation):
+    writer.start(messages)
+    writer.pairing.ids.reserve(writer.call_ids())
+    texts, as_str = writer.system_prompt()
+    for index, msg in enumerate(writer.conversation):
         writer.message(msg, index)
     writer.end()
     payload: dict[str, Any] = {}
     if texts:
-        payload["system"] = (
-            texts[0] if as_str else [{"type": "text", "text": text} for text in texts]
-        )
+        payload["system"] = texts[0] if as_str else [{"type": "text", "text": t} for t in texts]
     payload["messages"] = writer.out
     return Conversion(payload, tuple(writer.losses))
 
@@ -119,9 +93,10 @@ ID_CHARACTERS = (
     "follow the new id, and they come back with it"
 )
 DUPLICATE = duplicate_why(FORMAT)
+IMAGES = "Anthropic takes JPEG, PNG, GIF and WebP images"
 
 
-class _Writer(Report):
+class _Writer(Writer):
     """The Anthropic messages of one conversation, and the report of what they cost.
 
     ``pairing`` knows which tool calls of the last assistant turn wait for a result;
@@ -129,12 +104,10 @@ class _Writer(Report):
     ``results_end`` where its leading tool-result turns end.
     """
 
-    __slots__ = ("conversation", "last_assistant", "out", "pairing", "results_end", "run")
+    __slots__ = ("last_assistant", "pairing", "results_end", "run")
 
     def __init__(self, format: str, strict: object) -> None:
-        Report.__init__(self, format, strict)
-        self.conversation: list[Any] = []
-        self.out: list[dict[str, Any]] = []
+        Writer.__init__(self, format, strict)
         self.pairing = Pairing(REPEATED_ID, (_NOT_IN_IDS, ID_CHARACTERS))
         self.run = 0
         self.results_end = 0
@@ -146,7 +119,7 @@ class _Writer(Report):
         content: Any = msg.content
         if not isinstance(content, str) and any(b["type"] == "tool_result" for b in content):
             self.results(msg, content, index)
-        if role == "system" or is_tool_results(msg):
+        if role == "system" or self.is_results(msg):
             return  # the text went to the system prompt, the tool results are sent
         self.name(msg, index, DEFAULT_NAMES[role])
         calls = []
@@ -171,16 +144,16 @@ class _Writer(Report):
         if not blocks and (role != "assistant" or not final):
             self.change(f"messages[{index}]", "empty message", "not sent", EMPTY_MESSAGE)
             return
+        entry = {"role": role, "content": blocks}
         if role == "assistant":
             self.settle()
-            entry = {"role": role, "content": blocks}
             self.out.append(entry)
             self.last_assistant = (index, content, entry)
             self.run = self.results_end = len(self.out)
             for position, block, sent in calls:
                 sent["id"] = self.pairing.call(self, block, index, position)
         else:
-            self.out.append({"role": role, "content": blocks})
+            self.out.append(entry)
 
     def trimmed(self, blocks: Any, content: Any, index: int) -> Any:
         """The blocks of the final assistant turn, its last text without trailing white
@@ -215,54 +188,38 @@ class _Writer(Report):
 
     def tool_use(self, msg: Any, block: dict[str, Any], path: str, position: int) -> Any:
         if msg.role != "assistant":
-            self.drop(
-                path,
-                "tool call in a user message",
-                "Anthropic tool calls come from the assistant only",
-                block,
-            )
+            why = "Anthropic tool calls come from the assistant only"
+            self.drop(path, "tool call in a user message", why, block)
             return None
         if "raw_input" in block:
             self.raw_input(block, path)
         self.signature(block, path)
-        return {
-            "type": "tool_use",
-            "id": block["id"],
-            "name": block["name"],
-            "input": block["input"],
-        }
+        return {k: block[k] for k in ("type", "id", "name", "input")}
 
     def image(self, msg: Any, block: dict[str, Any], path: str, position: int) -> Any:
         if msg.role != "user":
-            self.drop(
-                path,
-                "image block in an assistant message",
-                "Anthropic assistant messages hold text, thinking and tool calls",
-                block,
-            )
+            why = "Anthropic assistant messages hold text, thinking and tool calls"
+            self.drop(path, "image block in an assistant message", why, block)
             return None
-        return _image(self, block, path)
+        return self.image_block(block, path)
 
     def thinking(self, msg: Any, block: dict[str, Any], path: str, position: int) -> Any:
         if msg.role != "assistant":
-            self.drop(
-                path, "thinking block", "Anthropic takes thinking from the assistant only", block
-            )
+            why = "Anthropic takes thinking from the assistant only"
+            self.drop(path, "thinking block", why, block)
             return None
-        state = state_of(msg, STATE_FORMAT)
-        signature = block.get("signature") or state_field(state, position, "signature")
+        state = self.kept(msg, STATE_FORMAT)
+        signature = block.get("signature") or self.field(state, position, "signature")
         if signature:
             return {"type": "thinking", "thinking": block["thinking"], "signature": signature}
-        redacted = state_field(state, position, "redacted")
+        redacted = self.field(state, position, "redacted")
         if redacted is not None:
             return {"type": "redacted_thinking", "data": redacted}
-        self.drop(
-            path,
-            "thinking block",
+        why = (
             "an Anthropic thinking block needs the signature the API gave it, and this "
-            "message's metadata keeps none for it",
-            block,
+            "message's metadata keeps none for it"
         )
+        self.drop(path, "thinking block", why, block)
         return None
 
     def other(self, msg: Any, block: dict[str, Any], path: str, position: int) -> Any:
@@ -270,83 +227,61 @@ class _Writer(Report):
         self.drop(path, f"{kind} block", f"Anthropic Messages takes no {kind}", block)
         return None
 
+    def image_block(self, block: dict[str, Any], path: str) -> dict[str, Any] | None:
+        media = self.media(block, path)
+        if media is None:
+            return None
+        if media.form == "url":
+            return {"type": "image", "source": {"type": "url", "url": media.data}}
+        if media.form == "data_url":
+            why = "Anthropic takes base64 data or an http URL"
+            self.drop(path, "image in a data: URL that is not base64", why, block)
+            return None
+        if not self.image_type(block, path, media, IMAGES):
+            return None
+        source = {"type": "base64", "media_type": media.media_type, "data": media.data}
+        return {"type": "image", "source": source}
+
     # -- tool results and the pairing of calls ---------------------------------------
 
     def results(self, msg: Any, content: Any, index: int) -> None:
         """The tool results of *msg*, as one user turn of ``tool_result`` blocks."""
         blocks = []
+        why = (
+            "an Anthropic tool result names only the call id, and the tool call with "
+            "that id names another tool"
+        )
         for path, sent_id, block in self.pairing.results(self, msg, content, index, ORPHAN):
-            if self.pairing.names[sent_id] != block["name"]:
-                self.drop(
-                    f"{path}.name",
-                    f"tool name {block['name']!r} of a tool result",
-                    "an Anthropic tool result names only the call id, and the tool call with "
-                    "that id names another tool",
-                    block["name"],
-                )
-            blocks.append(
-                {
-                    "type": "tool_result",
-                    "tool_use_id": sent_id,
-                    "content": self.output(block, path),
-                }
-            )
+            self.tool_name(block, path, self.pairing.names[sent_id], why)
+            output = self.output(block, path, self.result_part)
+            blocks.append({"type": "tool_result", "tool_use_id": sent_id, "content": output})
         if not blocks:
             return
         entry = {"role": "user", "content": blocks}
         if len(self.out) > self.results_end:
-            self.change(
-                f"messages[{index}]",
-                "tool results after other content of the user turn",
-                "moved before it",
-                RESULTS_FIRST,
-            )
+            what = "tool results after other content of the user turn"
+            self.change(f"messages[{index}]", what, "moved before it", RESULTS_FIRST)
             self.out.insert(self.results_end, entry)
         else:
             self.out.append(entry)
         self.results_end += 1
 
-    def output(self, block: dict[str, Any], path: str) -> Any:
-        output = block["output"]
-        if type(output) is str:
-            return output
-        if not is_block_list(output):
-            self.json_output(path)
-            return output_text(output)
-        sent: list[Any] = []
-        for item_index, item in enumerate(output):
-            item_path = f"{path}.output[{item_index}]"
-            if item["type"] == "text":
-                if item["text"]:
-                    sent.append({"type": "text", "text": item["text"]})
-                else:
-                    self.change(item_path, "empty text block", "not sent", EMPTY_TEXT)
-            elif item["type"] == "image":
-                image = _image(self, item, item_path)
-                if image is not None:
-                    sent.append(image)
-            else:
-                self.drop(
-                    item_path,
-                    f"{item['type']} block in a tool result",
-                    "Anthropic tool results hold text and images",
-                    item,
-                )
-        return sent or ""
+    def result_part(self, item: dict[str, Any], path: str) -> Any:
+        """The block of a tool result's output block, or None (reported)."""
+        if item["type"] == "text":
+            if item["text"]:
+                return {"type": "text", "text": item["text"]}
+            self.change(path, "empty text block", "not sent", EMPTY_TEXT)
+        elif item["type"] == "image":
+            return self.image_block(item, path)
+        else:
+            what = f"{item['type']} block in a tool result"
+            self.drop(path, what, "Anthropic tool results hold text and images", item)
+        return None
 
     def settle(self) -> None:
         """Drop the tool calls that the user turns after them left unanswered."""
-        if not self.pairing.waiting:
-            return
-        dropped = set(self.pairing.unanswered(self, self.conversation, UNANSWERED))
-        entry = self.out[self.run - 1]
-        entry["content"] = [
-            sent
-            for sent in entry["content"]
-            if sent["type"] != "tool_use" or sent["id"] not in dropped
-        ]
-        if not entry["content"]:
-            del self.out[self.run - 1]  # nothing of that assistant turn is left to send
+        self.unanswered(self.pairing, self.run - 1, "content", _call_id, UNANSWERED)
 
     def end(self) -> None:
         """Drop the calls of the last assistant turn if other turns follow it unanswered;
@@ -361,6 +296,12 @@ class _Writer(Report):
 
 
 _NOT_IN_IDS = re.compile(r"[^a-zA-Z0-9_-]")
+
+
+def _call_id(block: dict[str, Any]) -> str | None:
+    return block["id"] if block["type"] == "tool_use" else None
+
+
 _BLOCK_WRITERS = {
     "text": _Writer.text,
     "tool_use": _Writer.tool_use,
@@ -369,49 +310,12 @@ _BLOCK_WRITERS = {
 }
 
 
-def _image(report: Report, block: dict[str, Any], path: str) -> dict[str, Any] | None:
-    media = media_of(block["source"])
-    if media.form == "url":
-        return {"type": "image", "source": {"type": "url", "url": media.data}}
-    if media.form == "local":
-        report.local(path, "image block", media.data)
-        return None
-    if media.form == "data_url":
-        report.drop(
-            path,
-            "image in a data: URL that is not base64",
-            "Anthropic takes base64 data or an http URL",
-            block,
-        )
-        return None
-    if media.media_type not in IMAGE_TYPES:
-        report.drop(
-            path,
-            f"{media.media_type} image",
-            "Anthropic takes JPEG, PNG, GIF and WebP images",
-            block,
-        )
-        return None
-    source = {"type": "base64", "media_type": media.media_type, "data": media.data}
-    return {"type": "image", "source": source}
-
-
 # -- from --------------------------------------------------------------------------------
 
 _MESSAGE_KEYS = frozenset({"role", "content"})
 _RESPONSE_KEYS = frozenset(
-    {
-        "id",
-        "type",
-        "role",
-        "content",
-        "model",
-        "stop_reason",
-        "stop_sequence",
-        "usage",
-        "container",
-        "stop_details",
-    }
+    {"id", "type", "role", "content", "model", "stop_reason", "stop_sequence", "usage"}
+    | {"container", "stop_details"}
 )
 
 
@@ -440,148 +344,189 @@ def from_anthropic(data: Any, *, strict: bool = False) -> Parsed:
     response's id is the message's ``invocation_id``; its metadata holds ``model``,
     ``stop_reason`` and ``token_usage``.
     """
-    report = Report(FORMAT, strict)
-    data = plain(data)
-    turns = Turns()
-    names: dict[str, str] = {}
+    reader = _Reader(FORMAT, strict)
+    data = reader.plain(data)
+    turns = reader.turns
     if isinstance(data, dict) and "messages" not in data and ("content" in data or "type" in data):
-        _envelope(report, turns, data)
-        _message(report, turns, data, "", names, response=True)
-        return Parsed(turns.messages, tuple(report.losses))
+        reader.envelope(data)
+        reader.message(data, "", response=True)
+        return reader.parsed()
     if isinstance(data, list):
         messages = data
     elif isinstance(data, dict) and "messages" in data:
         system = data.get("system")
-        if system is not None:
-            if type(system) is str:
-                turns.add("system", system, "system", "system")
-            else:
-                turns.add(
-                    "system",
-                    _blocks(report, system, "system", names, SYSTEM_KEPT),
-                    "system",
-                    "system",
-                )
-        messages = check_array(data["messages"], "messages")
+        if type(system) is str:
+            turns.add("system", system, "system", "system")
+        elif system is not None:
+            turns.add("system", reader.blocks(system, "system", SYSTEM_KEPT), "system", "system")
+        messages = reader.array(data["messages"], "messages")
     else:
-        msg = (
-            "Anthropic data must be a request payload with `messages`, a list of messages "
-            f"or a response message, not {show(data)}."
-        )
-        raise MessageError(msg)
+        shapes = "a request payload with `messages`, a list of messages or a response message"
+        reader.refuse(data, shapes, "Anthropic")
     for index, message in enumerate(messages):
         path = f"messages[{index}]"
-        _message(report, turns, check_object(message, path), path, names)
+        reader.message(reader.obj(message, path), path)
     turns.flush("messages")
-    return Parsed(turns.messages, tuple(report.losses))
+    return reader.parsed()
 
 
-def _envelope(report: Report, turns: Turns, data: dict[str, Any]) -> None:
-    metadata: dict[str, Any] = {}
-    if data.get("model") is not None:
-        metadata["model"] = check_str(data["model"], "model")
-    if data.get("stop_reason") is not None:
-        metadata["stop_reason"] = check_str(data["stop_reason"], "stop_reason")
-    usage = data.get("usage")
-    if usage is not None:
-        usage = check_object(usage, "usage")
-        counts = []
-        for key in ("input_tokens", "output_tokens"):
-            value = usage.get(key)
-            if type(value) is not int or value < 0:
-                msg = f"`usage.{key}` must be an integer >= 0, not {show(value)}."
-                raise MessageError(msg, f"usage.{key}")
-            counts.append(value)
-        metadata["token_usage"] = {
-            "prompt_tokens": counts[0],
-            "completion_tokens": counts[1],
-            "total_tokens": counts[0] + counts[1],
-        }
-        report.counts(usage, "usage", frozenset({"input_tokens", "output_tokens"}))
-    for key in ("container", "stop_details", "stop_sequence"):
-        if data.get(key):
-            report.drop(
-                key, f"`{key}` field", "agentmsg's messages have no place for it", data[key]
-            )
-    turns.metadata = metadata or None
-    if data.get("id") is not None:
-        turns.invocation_id = check_name(data["id"], "id")
-
-
-def _message(
-    report: Report,
-    turns: Turns,
-    message: dict[str, Any],
-    path: str,
-    names: dict[str, str],
-    *,
-    response: bool = False,
-) -> None:
-    role = check_choice(
-        message.get("role"), f"{path}.role" if path else "role", ("user", "assistant", "system")
-    )
-    if not response:
-        report.extra(message, _MESSAGE_KEYS, path)
-    here = f"{path}.content" if path else "content"
-    content = check_key(message, "content", path or "message")
-    if type(content) is str:
-        turns.add(DEFAULT_NAMES[role], content, role, path or "content")
-        return
-    items = check_array(content, here)
-    pending: list[Any] = []
-    keep: dict[str, Any] = {}
-    for position, item in enumerate(items):
-        item_path = f"{here}[{position}]"
-        item = check_object(item, item_path)
-        if item.get("type") == "tool_result" and role == "user":
-            if pending:
-                turns.add(
-                    DEFAULT_NAMES[role], pending, role, path or "content", (STATE_FORMAT, keep)
-                )
-                pending, keep = [], {}
-            turns.tool_result(_tool_result(report, item, item_path, names))
-            continue
-        block = _block(report, item, item_path, names, role, keep, len(pending))
-        if block is not None:
-            if not pending:
-                turns.flush(item_path)
-            pending.append(block)
-    if pending or not items or response:
-        # A reply whose every block was dropped still brings its id, usage and stop reason.
-        turns.add(DEFAULT_NAMES[role], pending, role, path or "content", (STATE_FORMAT, keep))
-    turns.flush(here)  # a message's tool results stay apart from the next message's
-
-
-def _blocks(
-    report: Report,
-    content: Any,
-    path: str,
-    names: dict[str, str],
-    kept: tuple[tuple[str, ...], str, str] | None = None,
-) -> list[Any]:
-    """The blocks of the list *content*; with *kept* ``(types, what, why)``, a block of
-    another type is reported dropped as ``"<type> <what>"``, because *why*."""
-    blocks = []
-    for position, item in enumerate(check_array(content, path)):
-        item_path = f"{path}[{position}]"
-        item = check_object(item, item_path)
-        if kept is not None and item.get("type") not in kept[0]:
-            report.drop(item_path, f"{item.get('type')!s} {kept[1]}", kept[2], item)
-            continue
-        block = _block(report, item, item_path, names, "user")
-        if block is not None:
-            blocks.append(block)
-    return blocks
-
-
-#: The blocks a system prompt keeps (:func:`_blocks`).
+#: The blocks a system prompt keeps (:meth:`_Reader.blocks`).
 SYSTEM_KEPT = (("text",), "block", "agentmsg's system messages hold text here")
-#: The blocks a tool result keeps (:func:`_blocks`).
+#: The blocks a tool result keeps (:meth:`_Reader.blocks`).
 RESULT_KEPT = (
     ("text", "image"),
     "block in a tool result",
     "agentmsg's tool output holds text, image, audio and video",
 )
+
+
+class _Reader(Reader):
+    """Reads Anthropic requests and responses."""
+
+    __slots__ = ()
+
+    def envelope(self, data: dict[str, Any]) -> None:
+        metadata: dict[str, Any] = {}
+        self.meta(metadata, "model", data, "model")
+        self.meta(metadata, "stop_reason", data, "stop_reason")
+        usage = data.get("usage")
+        if usage is not None:
+            usage = self.obj(usage, "usage")
+            prompt, completion = self.usage(usage, "usage", ("input_tokens", "output_tokens"))
+            metadata["token_usage"] = {
+                "prompt_tokens": prompt,
+                "completion_tokens": completion,
+                "total_tokens": prompt + completion,
+            }
+        for key in ("container", "stop_details", "stop_sequence"):
+            if data.get(key):
+                self.no_place(key, f"`{key}` field", data[key])
+        self.begin(data, metadata)
+
+    def message(self, message: dict[str, Any], path: str, *, response: bool = False) -> None:
+        turns = self.turns
+        roles = ("user", "assistant", "system")
+        role = self.choice(message.get("role"), f"{path}.role" if path else "role", roles)
+        if not response:
+            self.extra(message, _MESSAGE_KEYS, path)
+        here = f"{path}.content" if path else "content"
+        content = self.key(message, "content", path or "message")
+        name, at = DEFAULT_NAMES[role], path or "content"
+        if type(content) is str:
+            turns.add(name, content, role, at)
+            return
+        items = self.array(content, here)
+        pending: list[Any] = []
+        keep: dict[str, Any] = {}
+        for position, item in enumerate(items):
+            item_path = f"{here}[{position}]"
+            item = self.obj(item, item_path)
+            if item.get("type") == "tool_result" and role == "user":
+                if pending:
+                    turns.add(name, pending, role, at, (STATE_FORMAT, keep))
+                    pending, keep = [], {}
+                self.tool_result(item, item_path)
+                continue
+            block = self.block(item, item_path, role, keep, len(pending))
+            if block is not None:
+                if not pending:
+                    turns.flush(item_path)
+                pending.append(block)
+        if pending or not items or response:
+            # A reply whose every block was dropped still brings its id, usage and stop reason.
+            turns.add(name, pending, role, at, (STATE_FORMAT, keep))
+        turns.flush(here)  # a message's tool results stay apart from the next message's
+
+    def blocks(self, content: Any, path: str, kept: tuple[tuple[str, ...], str, str]) -> list[Any]:
+        """The blocks of the list *content*; with *kept* ``(types, what, why)``, a block of
+        another type is reported dropped as ``"<type> <what>"``, because *why*."""
+        blocks = []
+        for position, item in enumerate(self.array(content, path)):
+            item_path = f"{path}[{position}]"
+            item = self.obj(item, item_path)
+            if item.get("type") not in kept[0]:
+                self.drop(item_path, f"{item.get('type')!s} {kept[1]}", kept[2], item)
+                continue
+            block = self.block(item, item_path, "user")
+            if block is not None:
+                blocks.append(block)
+        return blocks
+
+    def block(
+        self,
+        item: dict[str, Any],
+        path: str,
+        role: str,
+        keep: dict[str, Any] | None = None,
+        index: int = 0,
+    ) -> Any:
+        """The agentmsg block of one Anthropic block, or None (reported) when there is none.
+
+        *keep* collects, by block *index*, what the block needs to be sent back (a thinking
+        block's signature) for the message's provider state; without it, that is dropped.
+        """
+        kind = item.get("type")
+        extra = self.extra
+        if kind == "text":
+            extra(item, frozenset({"type", "text"}), path)
+            return {"type": "text", "text": self.text_at(item, "text", path)}
+        if kind == "image":
+            extra(item, frozenset({"type", "source"}), path)
+            source = self.obj_at(item, "source", path)
+            at = f"{path}.source"
+            source_type = source.get("type")
+            if source_type == "base64":
+                extra(source, frozenset({"type", "media_type", "data"}), at)
+                media_type = self.text_at(source, "media_type", at)
+                data = self.text_at(source, "data", at)
+                return {
+                    "type": "image",
+                    "source": {"type": "base64", "media_type": media_type, "data": data},
+                }
+            if source_type == "url":
+                extra(source, frozenset({"type", "url"}), at)
+                return {"type": "image", "source": self.source(self.text_at(source, "url", at))}
+            why = "agentmsg has no source for it"
+            self.drop(path, f"image from a {source_type!s} source", why, item)
+            return None
+        if kind == "thinking":
+            extra(item, frozenset({"type", "thinking", "signature"}), path)
+            thinking = self.text_at(item, "thinking", path)
+            signature = item.get("signature")
+            if signature:
+                signature = self.text(signature, f"{path}.signature")
+                if keep is not None:
+                    keep[str(index)] = {"signature": signature}
+                else:
+                    why = "agentmsg keeps signatures of assistant messages only"
+                    self.drop(f"{path}.signature", "thinking signature", why, signature)
+            return {"type": "thinking", "thinking": thinking}
+        if kind == "redacted_thinking" and keep is not None:
+            extra(item, frozenset({"type", "data"}), path)
+            keep[str(index)] = {"redacted": self.ident_at(item, "data", path)}
+            instead = "kept as an empty thinking block, its data in the message's provider state"
+            rule = "agentmsg has no block for encrypted thinking"
+            self.change(path, "redacted thinking", instead, rule)
+            return {"type": "thinking", "thinking": ""}
+        if kind == "tool_use":
+            extra(item, frozenset({"type", "id", "name", "input"}), path)
+            call_id = self.ident_at(item, "id", path)
+            name = self.ident_at(item, "name", path)
+            return self.call(call_id, name, self.obj(item.get("input", {}), f"{path}.input"))
+        self.unknown(path, f"{kind!s} block", item)
+        return None
+
+    def tool_result(self, item: dict[str, Any], path: str) -> None:
+        self.extra(item, frozenset({"type", "tool_use_id", "content", "is_error"}), path)
+        call_id = self.ident_at(item, "tool_use_id", path)
+        if item.get("is_error"):
+            why = "agentmsg's tool result has no field for it"
+            self.drop(f"{path}.is_error", "error flag of a tool result", why, True)
+        content = item.get("content", "")
+        output: Any = content
+        if type(content) is not str:
+            output = self.blocks(content, f"{path}.content", RESULT_KEPT) or ""
+        self.result(call_id, self.result_name(call_id, None, f"{path}.tool_use_id"), output)
 
 
 def _block(
@@ -593,95 +538,10 @@ def _block(
     keep: dict[str, Any] | None = None,
     index: int = 0,
 ) -> Any:
-    """The agentmsg block of one Anthropic block, or None (reported) when there is none.
-
-    *keep* collects, by block *index*, what the block needs to be sent back (a thinking
-    block's signature) for the message's provider state; without it, that is dropped.
-    """
-    kind = item.get("type")
-    if kind == "text":
-        report.extra(item, frozenset({"type", "text"}), path)
-        return {"type": "text", "text": check_str(check_key(item, "text", path), f"{path}.text")}
-    if kind == "image":
-        report.extra(item, frozenset({"type", "source"}), path)
-        source = check_object(check_key(item, "source", path), f"{path}.source")
-        source_type = source.get("type")
-        if source_type == "base64":
-            report.extra(source, frozenset({"type", "media_type", "data"}), f"{path}.source")
-            media_type = check_str(
-                check_key(source, "media_type", f"{path}.source"), f"{path}.source.media_type"
-            )
-            data = check_str(check_key(source, "data", f"{path}.source"), f"{path}.source.data")
-            return {
-                "type": "image",
-                "source": {"type": "base64", "media_type": media_type, "data": data},
-            }
-        if source_type == "url":
-            report.extra(source, frozenset({"type", "url"}), f"{path}.source")
-            url = check_str(check_key(source, "url", f"{path}.source"), f"{path}.source.url")
-            return {"type": "image", "source": source_from_url(url)}
-        report.drop(
-            path, f"image from a {source_type!s} source", "agentmsg has no source for it", item
-        )
-        return None
-    if kind == "thinking":
-        report.extra(item, frozenset({"type", "thinking", "signature"}), path)
-        thinking = check_str(check_key(item, "thinking", path), f"{path}.thinking")
-        signature = item.get("signature")
-        if signature:
-            signature = check_str(signature, f"{path}.signature")
-            if keep is not None:
-                keep[str(index)] = {"signature": signature}
-            else:
-                report.drop(
-                    f"{path}.signature",
-                    "thinking signature",
-                    "agentmsg keeps signatures of assistant messages only",
-                    signature,
-                )
-        return {"type": "thinking", "thinking": thinking}
-    if kind == "redacted_thinking" and keep is not None:
-        report.extra(item, frozenset({"type", "data"}), path)
-        data = check_name(check_key(item, "data", path), f"{path}.data")
-        keep[str(index)] = {"redacted": data}
-        report.change(
-            path,
-            "redacted thinking",
-            "kept as an empty thinking block, its data in the message's provider state",
-            "agentmsg has no block for encrypted thinking",
-        )
-        return {"type": "thinking", "thinking": ""}
-    if kind == "tool_use":
-        report.extra(item, frozenset({"type", "id", "name", "input"}), path)
-        call_id = check_name(check_key(item, "id", path), f"{path}.id")
-        name = check_name(check_key(item, "name", path), f"{path}.name")
-        tool_input = check_object(item.get("input", {}), f"{path}.input")
-        names[call_id] = name
-        return {"type": "tool_use", "id": call_id, "name": name, "input": tool_input}
-    report.drop(path, f"{kind!s} block", "agentmsg has no block for it", item)
-    return None
-
-
-def _tool_result(
-    report: Report, item: dict[str, Any], path: str, names: dict[str, str]
-) -> dict[str, Any]:
-    report.extra(item, frozenset({"type", "tool_use_id", "content", "is_error"}), path)
-    call_id = check_name(check_key(item, "tool_use_id", path), f"{path}.tool_use_id")
-    if item.get("is_error"):
-        report.drop(
-            f"{path}.is_error",
-            "error flag of a tool result",
-            "agentmsg's tool result has no field for it",
-            True,
-        )
-    content = item.get("content", "")
-    output: Any
-    if type(content) is str:
-        output = content
-    else:
-        output = _blocks(report, content, f"{path}.content", names, RESULT_KEPT) or ""
-    name = result_name(report, names, call_id, None, f"{path}.tool_use_id")
-    return {"type": "tool_result", "id": call_id, "name": name, "output": output}
+    """:meth:`_Reader.block` for the stream, which reports to *report*."""
+    reader = _Reader(report.format, report.strict)
+    reader.losses, reader.names = report.losses, names
+    return reader.block(item, path, role, keep, index)
 
 
 # Which field of a block each kind of delta extends, and the block types it fits.

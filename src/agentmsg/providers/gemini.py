@@ -6,20 +6,10 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from .._blocks import MEDIA_KINDS
-from .._errors import MessageError
-from .._validate import (
-    check_array,
-    check_choice,
-    check_key,
-    check_name,
-    check_object,
-    check_str,
-    is_block_list,
-    show,
-)
+from .._message import Msg
 from ._common import (
     DEFAULT_NAMES,
     STATE_KEY,
@@ -27,29 +17,17 @@ from ._common import (
     Conversion,
     Pairing,
     Parsed,
-    Report,
-    Turns,
+    Reader,
+    Writer,
     duplicate_why,
-    is_tool_results,
-    media_of,
     media_type_of_url,
-    messages_in,
-    output_text,
-    plain,
-    state_field,
-    state_of,
-    system_prompt,
 )
 from ._stream import Stream, merge_into, reject, trusted_msg
-
-if TYPE_CHECKING:
-    from .._message import Msg
 
 __all__ = ["GeminiStream", "from_gemini", "to_gemini"]
 
 FORMAT = "Gemini"
 STATE_FORMAT = "gemini"
-_KINDS = MEDIA_KINDS
 _URLSAFE = str.maketrans("-_", "+/")
 
 
@@ -86,10 +64,9 @@ def to_gemini(messages: Any, *, strict: bool = False) -> Conversion:
         {'contents': [{'role': 'user', 'parts': [{'text': 'Hi'}]}]}
     """
     writer = _Writer(FORMAT, strict)
-    conversation = messages_in(messages)
-    writer.conversation = conversation
-    texts, _ = system_prompt(writer, conversation)
-    for index, msg in enumerate(conversation):
+    writer.start(messages)
+    texts, _ = writer.system_prompt()
+    for index, msg in enumerate(writer.conversation):
         writer.message(msg, index)
     writer.end()
     payload: dict[str, Any] = {"contents": writer.out}
@@ -134,7 +111,7 @@ NO_SIGNATURE = (
 )
 
 
-class _Writer(Report):
+class _Writer(Writer):
     """The Gemini contents of one conversation, and the report of what they cost.
 
     ``pairing`` knows which function calls of the last model turn wait for a response;
@@ -142,12 +119,10 @@ class _Writer(Report):
     responses is (-1 before there is one).
     """
 
-    __slots__ = ("answers_at", "conversation", "model_at", "out", "pairing")
+    __slots__ = ("answers_at", "model_at", "pairing")
 
     def __init__(self, format: str, strict: object) -> None:
-        Report.__init__(self, format, strict)
-        self.conversation: list[Any] = []
-        self.out: list[dict[str, Any]] = []
+        Writer.__init__(self, format, strict)
         self.pairing = Pairing(ids=CallIds(REPEATED_ID), per_turn=True)
         self.model_at = -1
         self.answers_at = -1
@@ -165,12 +140,12 @@ class _Writer(Report):
             return
         if any(block["type"] == "tool_result" for block in content):
             self.responses(msg, content, index)
-        if role == "system" or is_tool_results(msg):
+        if role == "system" or self.is_results(msg):
             return
         self.name(msg, index, DEFAULT_NAMES[role])
         parts: list[dict[str, Any]] = []
         calls: list[tuple[int, dict[str, Any], dict[str, Any]]] = []
-        state = state_of(msg, STATE_FORMAT) if role == "assistant" else {}
+        state = self.kept(msg, STATE_FORMAT) if role == "assistant" else {}
         for position, block in enumerate(content):
             kind = block["type"]
             if kind == "text" and len(block) == 2 and block["text"] and not state:
@@ -184,15 +159,14 @@ class _Writer(Report):
                 continue
             signature = block.get("thought_signature")
             if signature is None and state:
-                signature = state_field(state, position, "thought_signature")
+                signature = self.field(state, position, "thought_signature")
             if signature is not None:
                 if role != "assistant":
                     self.signature(block, path, model_turn=False)
                     signature = None
                 elif not signature:
-                    self.drop(
-                        f"{path}.thought_signature", "empty thought signature", NO_SIGNATURE, ""
-                    )
+                    where = f"{path}.thought_signature"
+                    self.drop(where, "empty thought signature", NO_SIGNATURE, "")
                     signature = None
                 else:
                     part["thought_signature"] = signature
@@ -220,18 +194,13 @@ class _Writer(Report):
         out = self.out
         ours = "user" if role == "user" else "model"
         if ours == "model" and not out and self.user_after(index):
-            self.drop(
-                f"messages[{index}]",
-                "assistant message before any user message",
-                FIRST_USER,
-                self.conversation[index].content,
-            )
+            what = "assistant message before any user message"
+            self.drop(f"messages[{index}]", what, FIRST_USER, self.conversation[index].content)
             return
         if out and out[-1]["role"] == ours:
             why = CALL_AFTER if calls else ALTERNATE
-            self.change(
-                f"messages[{index}]", f"{ours} turn right after another", "merged with it", why
-            )
+            what = f"{ours} turn right after another"
+            self.change(f"messages[{index}]", what, "merged with it", why)
             out[-1]["parts"] = out[-1]["parts"] + parts
         else:
             out.append({"role": ours, "parts": parts})
@@ -249,7 +218,7 @@ class _Writer(Report):
         request is a conversation, which must start with a user turn; model turns alone
         are a piece of one, sent as they are for the caller to place."""
         return any(
-            msg.role == "user" and not is_tool_results(msg)
+            msg.role == "user" and not self.is_results(msg)
             for msg in self.conversation[index + 1 :]
         )
 
@@ -260,31 +229,41 @@ class _Writer(Report):
 
     def thinking(self, block: dict[str, Any], role: str, path: str) -> Any:
         if role != "assistant":
-            self.drop(
-                path,
-                "thinking block in a user message",
-                "Gemini takes thoughts from the model only",
-                block,
-            )
+            why = "Gemini takes thoughts from the model only"
+            self.drop(path, "thinking block in a user message", why, block)
             return None
         self.signature(block, path)
         return {"text": block["thinking"], "thought": True}
 
     def tool_use(self, block: dict[str, Any], role: str, path: str) -> Any:
         if role != "assistant":
-            self.drop(
-                path,
-                "tool call in a user message",
-                "Gemini function calls come from the model only",
-                block,
-            )
+            why = "Gemini function calls come from the model only"
+            self.drop(path, "tool call in a user message", why, block)
             return None
         if "raw_input" in block:
             self.raw_input(block, path)
         return {"function_call": {"id": block["id"], "name": block["name"], "args": block["input"]}}
 
-    def media(self, block: dict[str, Any], role: str, path: str) -> Any:
-        return _media(self, block, path)
+    def part(self, block: dict[str, Any], role: str, path: str) -> Any:
+        kind = block["type"]
+        media = self.media(block, path)
+        if media is None:
+            return None
+        if media.form == "base64":
+            return {"inline_data": {"mime_type": media.media_type, "data": media.data}}
+        if media.form == "data_url":
+            what = f"{kind} in a data: URL that is not base64"
+            self.drop(path, what, "Gemini takes base64 data or a file URI", block)
+            return None
+        media_type = media_type_of_url(media.data)
+        if media_type is None or not media_type.startswith(kind):
+            why = (
+                "Gemini needs the media type of a file URI, and agentmsg reads it from the "
+                "extension"
+            )
+            self.drop(path, f"{kind} URL without a known file extension", why, block)
+            return None
+        return {"file_data": {"mime_type": media_type, "file_uri": media.data}}
 
     # -- function responses and the pairing of calls -----------------------------------
 
@@ -296,12 +275,8 @@ class _Writer(Report):
         if not parts:
             return
         if self.answers_at >= 0 and self.answers_at == len(self.out) - 1:
-            self.change(
-                f"messages[{index}]",
-                "tool results right after other tool results",
-                "merged with them",
-                ONE_TURN,
-            )
+            what = "tool results right after other tool results"
+            self.change(f"messages[{index}]", what, "merged with them", ONE_TURN)
             self.out[-1]["parts"].extend(parts)
             return
         self.out.append({"role": "user", "parts": parts})
@@ -310,16 +285,13 @@ class _Writer(Report):
     def response(self, block: dict[str, Any], path: str, sent: str) -> dict[str, Any]:
         output = block["output"]
         name = self.pairing.names[sent]
-        if name != block["name"]:
-            self.drop(
-                f"{path}.name",
-                f"tool name {block['name']!r} of a tool result",
-                "a Gemini function response names the function of its call, and the call "
-                "this result answers names another",
-                block["name"],
-            )
+        why = (
+            "a Gemini function response names the function of its call, and the call "
+            "this result answers names another"
+        )
+        self.tool_name(block, path, name, why)
         response: dict[str, Any] = {"id": sent, "name": name}
-        if not is_block_list(output):
+        if not self.is_blocks(output):
             # {"error": ...} (with or without "output") is the API's own shape: kept as it
             # is, so an error goes back as an error
             if isinstance(output, dict) and "error" in output and set(output) <= _RESPONSE_KEYS:
@@ -327,33 +299,23 @@ class _Writer(Report):
             else:
                 response["response"] = {"output": output}
             return response
-        texts = []
+        texts: list[Any] = []
         media = []
-        seen_media = False
         for item_index, item in enumerate(output):
             item_path = f"{path}.output[{item_index}]"
             if item["type"] == "text":
-                if seen_media:
-                    self.change(
-                        item_path,
-                        "text block after a media block in a tool result",
-                        "moved before the images",
-                        "Gemini keeps a function response's images apart from its output",
-                    )
+                if len(texts) < item_index:  # a media block came before it
+                    thing = "text block after a media block in a tool result"
+                    rule = "Gemini keeps a function response's images apart from its output"
+                    self.change(item_path, thing, "moved before the images", rule)
                 texts.append({"type": "text", "text": item["text"]})
-                continue
-            seen_media = True
-            if item["type"] != "image":
-                self.drop(
-                    item_path,
-                    f"{item['type']} block in a tool result",
-                    "Gemini function responses carry images only",
-                    item,
-                )
-                continue
-            part = _media(self, item, item_path)
-            if part is not None:
-                media.append(part)
+            elif item["type"] != "image":
+                what = f"{item['type']} block in a tool result"
+                self.drop(item_path, what, "Gemini function responses carry images only", item)
+            else:
+                part = self.part(item, "user", item_path)
+                if part is not None:
+                    media.append(part)
         response["response"] = {"output": texts}
         if media:
             response["parts"] = media
@@ -361,17 +323,7 @@ class _Writer(Report):
 
     def settle(self) -> None:
         """Drop the calls of the last model turn that no response answered in time."""
-        if not self.pairing.waiting:
-            return
-        turn = self.out[self.model_at]
-        dropped = set(self.pairing.unanswered(self, self.conversation, UNANSWERED))
-        turn["parts"] = [
-            part
-            for part in turn["parts"]
-            if "function_call" not in part or part["function_call"]["id"] not in dropped
-        ]
-        if not turn["parts"]:
-            del self.out[self.model_at]  # nothing of that model turn is left to send
+        self.unanswered(self.pairing, self.model_at, "parts", _call_id, UNANSWERED)
 
     def end(self) -> None:
         """Settle the calls of the last model turn, unless the conversation ends with it."""
@@ -379,32 +331,8 @@ class _Writer(Report):
             self.settle()
 
 
-def _media(report: Report, block: dict[str, Any], path: str) -> dict[str, Any] | None:
-    kind = block["type"]
-    media = media_of(block["source"])
-    if media.form == "base64":
-        return {"inline_data": {"mime_type": media.media_type, "data": media.data}}
-    if media.form == "local":
-        report.local(path, f"{kind} block", media.data)
-        return None
-    if media.form == "data_url":
-        report.drop(
-            path,
-            f"{kind} in a data: URL that is not base64",
-            "Gemini takes base64 data or a file URI",
-            block,
-        )
-        return None
-    media_type = media_type_of_url(media.data)
-    if media_type is None or not media_type.startswith(kind):
-        report.drop(
-            path,
-            f"{kind} URL without a known file extension",
-            "Gemini needs the media type of a file URI, and agentmsg reads it from the extension",
-            block,
-        )
-        return None
-    return {"file_data": {"mime_type": media_type, "file_uri": media.data}}
+def _call_id(part: dict[str, Any]) -> str | None:
+    return part["function_call"]["id"] if "function_call" in part else None
 
 
 _RESPONSE_KEYS = frozenset({"output", "error"})
@@ -412,9 +340,9 @@ _BLOCK_PARTS = {
     "text": _Writer.text,
     "thinking": _Writer.thinking,
     "tool_use": _Writer.tool_use,
-    "image": _Writer.media,
-    "audio": _Writer.media,
-    "video": _Writer.media,
+    "image": _Writer.part,
+    "audio": _Writer.part,
+    "video": _Writer.part,
 }
 
 
@@ -458,61 +386,66 @@ def from_gemini(data: Any, *, strict: bool = False) -> Parsed:
     thought signature goes to the message's metadata, under ``provider_state``, for
     :func:`to_gemini` to send back.
     """
-    report = Report(FORMAT, strict)
-    data = plain(data)
-    turns = Turns()
-    calls = _Calls()
+    reader = _Reader(FORMAT, strict)
+    data = reader.plain(data)
+    turns = reader.turns
     if isinstance(data, dict):
         data = _snake(data)
     if isinstance(data, list):
         contents, base = data, "contents"
     elif isinstance(data, dict) and "candidates" in data:
-        candidates = check_array(data["candidates"], "candidates")
+        candidates = reader.array(data["candidates"], "candidates")
         if not candidates:
-            raise MessageError("`candidates` is empty: the response holds no reply.", "candidates")
-        _envelope(report, turns, data, candidates)
-        candidate = _snake(check_object(candidates[0], "candidates[0]"))
-        content = check_object(
-            check_key(candidate, "content", "candidates[0]"), "candidates[0].content"
-        )
-        _content(report, turns, _snake(content), "candidates[0].content", calls)
+            reader.refuse_empty("candidates")
+        reader.envelope(data, candidates)
+        candidate = _snake(reader.obj(candidates[0], "candidates[0]"))
+        content = reader.obj_at(candidate, "content", "candidates[0]")
+        reader.content(_snake(content), "candidates[0].content")
         turns.flush("candidates[0].content")
         if not turns.messages:
             # A reply whose every part was dropped still brings its id, usage and reason.
             turns.add("assistant", [], "assistant", "candidates[0].content")
-        return Parsed(turns.messages, tuple(report.losses))
+        return reader.parsed()
     elif isinstance(data, dict) and "contents" in data:
         system = data.get("system_instruction")
         if system is not None:
-            system = _snake(check_object(system, "system_instruction"))
-            blocks = _parts(
-                report, system.get("parts", []), "system_instruction.parts", "system", calls
-            )
+            system = _snake(reader.obj(system, "system_instruction"))
+            path = "system_instruction.parts"
+            blocks = reader.parts(system.get("parts", []), path, "system")
             turns.add("system", blocks, "system", "system_instruction")
-        contents, base = check_array(data["contents"], "contents"), "contents"
+        contents, base = reader.array(data["contents"], "contents"), "contents"
     else:
-        msg = (
-            "Gemini data must be a request payload with `contents`, a list of contents or "
-            f"a response with `candidates`, not {show(data)}."
-        )
-        raise MessageError(msg)
+        shapes = "a request payload with `contents`, a list of contents or a response with "
+        reader.refuse(data, shapes + "`candidates`")
     for index, content in enumerate(contents):
         path = f"{base}[{index}]"
-        _content(report, turns, _snake(check_object(content, path)), path, calls)
+        reader.content(_snake(reader.obj(content, path)), path)
     turns.flush(base)
-    return Parsed(turns.messages, tuple(report.losses))
+    return reader.parsed()
 
 
-class _Calls:
-    """The function calls read so far: ids by name, for responses that name no id."""
+#: What a candidate holds that agentmsg has no place for, with how a loss names it.
+_CANDIDATE_DROPPED = (
+    ("citation_metadata", "citations"),
+    ("grounding_metadata", "grounding sources"),
+    ("logprobs_result", "log probabilities"),
+    ("avg_logprobs", "average log probability"),
+    ("finish_message", "finish message"),
+)
+_USAGE = ("prompt_token_count", "candidates_token_count", "thoughts_token_count")
 
-    __slots__ = ("names", "unanswered")
 
-    def __init__(self) -> None:
-        self.names: dict[str, str] = {}
+class _Reader(Reader):
+    """Reads Gemini requests and responses. ``unanswered`` holds the ids of the function
+    calls read without a response, by name, for responses that name no id."""
+
+    __slots__ = ("unanswered",)
+
+    def __init__(self, format: str, strict: object) -> None:
+        Reader.__init__(self, format, strict)
         self.unanswered: dict[str, list[str]] = {}
 
-    def call(self, name: str, given: str | None) -> str:
+    def call_id(self, name: str, given: str | None) -> str:
         call_id = given
         if call_id is None:
             call_id = f"call_{name}"
@@ -534,226 +467,173 @@ class _Calls:
             return waiting.pop(0)
         return f"call_{name}"
 
+    def envelope(self, data: dict[str, Any], candidates: list[Any]) -> None:
+        metadata: dict[str, Any] = {}
+        self.meta(metadata, "model", data, "model_version")
+        candidate = _snake(self.obj(candidates[0], "candidates[0]"))
+        if candidate.get("finish_reason") is not None:
+            path = "candidates[0].finish_reason"
+            metadata["stop_reason"] = self.text(candidate["finish_reason"], path)
+        for key, what in _CANDIDATE_DROPPED:
+            if candidate.get(key):
+                why = "agentmsg's messages have no place for them"
+                self.drop(f"candidates[0].{key}", what, why, candidate[key])
+        for extra in range(1, len(candidates)):
+            why = "a message holds one reply; convert the first candidate only"
+            self.drop(f"candidates[{extra}]", "another candidate", why, candidates[extra])
+        usage = data.get("usage_metadata")
+        if usage is not None:
+            usage = _snake(self.obj(usage, "usage_metadata"))
+            keys = (*_USAGE, "total_token_count")
+            prompt, candidate_count, thoughts, total = self.usage(usage, "usage_metadata", keys, 0)
+            metadata["token_usage"] = {
+                "prompt_tokens": prompt,
+                "completion_tokens": candidate_count + thoughts,
+                "total_tokens": total,
+            }
+        self.begin(data, metadata, "response_id")
 
-def _envelope(report: Report, turns: Turns, data: dict[str, Any], candidates: list[Any]) -> None:
-    metadata: dict[str, Any] = {}
-    if data.get("model_version") is not None:
-        metadata["model"] = check_str(data["model_version"], "model_version")
-    candidate = _snake(check_object(candidates[0], "candidates[0]"))
-    if candidate.get("finish_reason") is not None:
-        metadata["stop_reason"] = check_str(
-            candidate["finish_reason"], "candidates[0].finish_reason"
-        )
-    for key, what in (
-        ("citation_metadata", "citations"),
-        ("grounding_metadata", "grounding sources"),
-        ("logprobs_result", "log probabilities"),
-        ("avg_logprobs", "average log probability"),
-        ("finish_message", "finish message"),
-    ):
-        if candidate.get(key):
-            report.drop(
-                f"candidates[0].{key}",
-                what,
-                "agentmsg's messages have no place for them",
-                candidate[key],
-            )
-    for extra in range(1, len(candidates)):
-        report.drop(
-            f"candidates[{extra}]",
-            "another candidate",
-            "a message holds one reply; convert the first candidate only",
-            candidates[extra],
-        )
-    usage = data.get("usage_metadata")
-    if usage is not None:
-        usage = _snake(check_object(usage, "usage_metadata"))
-        counts = {}
-        for key in (
-            "prompt_token_count",
-            "candidates_token_count",
-            "thoughts_token_count",
-            "total_token_count",
-        ):
-            value = usage.get(key, 0)
-            if type(value) is not int or value < 0:
-                msg = f"`usage_metadata.{key}` must be an integer >= 0, not {show(value)}."
-                raise MessageError(msg, f"usage_metadata.{key}")
-            counts[key] = value
-        metadata["token_usage"] = {
-            "prompt_tokens": counts["prompt_token_count"],
-            "completion_tokens": counts["candidates_token_count"] + counts["thoughts_token_count"],
-            "total_tokens": counts["total_token_count"],
-        }
-        report.counts(usage, "usage_metadata", frozenset(counts))
-    turns.metadata = metadata or None
-    if data.get("response_id") is not None:
-        turns.invocation_id = check_name(data["response_id"], "response_id")
-
-
-def _content(
-    report: Report, turns: Turns, content: dict[str, Any], path: str, calls: _Calls
-) -> None:
-    report.extra(content, frozenset({"role", "parts"}), path)
-    role = check_choice(content.get("role", "user"), f"{path}.role", ("user", "model", "function"))
-    ours = "assistant" if role == "model" else "user"
-    parts = check_array(content.get("parts", []), f"{path}.parts")
-    pending: list[Any] = []
-    keep: dict[str, Any] = {}
-    for position, part in enumerate(parts):
-        part_path = f"{path}.parts[{position}]"
-        part = _snake(check_object(part, part_path))
-        if "function_response" in part:
-            if pending:
-                turns.add(DEFAULT_NAMES[ours], pending, ours, path, (STATE_FORMAT, keep))
-                pending, keep = [], {}
-            report.extra(part, _PART_KEYS, part_path)
-            turns.tool_result(
-                _function_response(
-                    report, part["function_response"], f"{part_path}.function_response", calls
-                )
-            )
-            continue
-        block = _part(report, part, part_path, ours, calls)
-        if block is not None:
-            if not pending:
-                turns.flush(part_path)
+    def content(self, content: dict[str, Any], path: str) -> None:
+        turns = self.turns
+        self.extra(content, frozenset({"role", "parts"}), path)
+        roles = ("user", "model", "function")
+        role = self.choice(content.get("role", "user"), f"{path}.role", roles)
+        ours = "assistant" if role == "model" else "user"
+        parts = self.array(content.get("parts", []), f"{path}.parts")
+        pending: list[Any] = []
+        keep: dict[str, Any] = {}
+        for position, part in enumerate(parts):
+            part_path = f"{path}.parts[{position}]"
+            part = _snake(self.obj(part, part_path))
             signature = part.get("thought_signature")
-            if signature == "":
-                report.drop(
-                    f"{part_path}.thought_signature", "empty thought signature", NO_SIGNATURE, ""
-                )
-            elif signature is not None:
+            if "function_response" in part:
+                if pending:
+                    turns.add(DEFAULT_NAMES[ours], pending, ours, path, (STATE_FORMAT, keep))
+                    pending, keep = [], {}
+                self.extra(part, _PART_KEYS, part_path)
+                self.response(part["function_response"], f"{part_path}.function_response")
+                continue
+            block = self.part(part, part_path, ours)
+            if block is not None:
+                if not pending:
+                    turns.flush(part_path)
                 here = f"{part_path}.thought_signature"
-                keep[str(len(pending))] = {"thought_signature": _base64(signature, here)}
-            pending.append(block)
-        elif part.get("thought_signature") not in (None, ""):
-            report.drop(
-                f"{part_path}.thought_signature",
-                "thought signature of a part agentmsg has no block for",
-                "agentmsg keeps a signature with the block it belongs to",
-                part["thought_signature"],
-            )
-    if pending or not parts:
-        turns.add(DEFAULT_NAMES[ours], pending, ours, path, (STATE_FORMAT, keep))
-    turns.flush(path)  # a content's function responses stay apart from the next one's
+                if signature == "":
+                    self.drop(here, "empty thought signature", NO_SIGNATURE, "")
+                elif signature is not None:
+                    keep[str(len(pending))] = {"thought_signature": _base64(signature, here)}
+                pending.append(block)
+            elif signature not in (None, ""):
+                what = "thought signature of a part agentmsg has no block for"
+                why = "agentmsg keeps a signature with the block it belongs to"
+                self.drop(f"{part_path}.thought_signature", what, why, signature)
+        if pending or not parts:
+            turns.add(DEFAULT_NAMES[ours], pending, ours, path, (STATE_FORMAT, keep))
+        turns.flush(path)  # a content's function responses stay apart from the next one's
 
+    def parts(self, parts: Any, path: str, role: str) -> list[Any]:
+        blocks = []
+        for position, part in enumerate(self.array(parts, path)):
+            part_path = f"{path}[{position}]"
+            block = self.part(_snake(self.obj(part, part_path)), part_path, role)
+            if block is not None:
+                blocks.append(block)
+        return blocks
 
-def _parts(report: Report, parts: Any, path: str, role: str, calls: _Calls) -> list[Any]:
-    blocks = []
-    for position, part in enumerate(check_array(parts, path)):
-        part_path = f"{path}[{position}]"
-        block = _part(report, _snake(check_object(part, part_path)), part_path, role, calls)
-        if block is not None:
-            blocks.append(block)
-    return blocks
+    def part(self, part: dict[str, Any], path: str, role: str) -> Any:
+        self.extra(part, _PART_KEYS | {"thought_signature"}, path)
+        if "text" in part:
+            text = self.text(part["text"], f"{path}.text")
+            if part.get("thought"):
+                return {"type": "thinking", "thinking": text}
+            return {"type": "text", "text": text}
+        if "inline_data" in part or "file_data" in part:
+            return self.media_block(part, path)
+        if "function_call" in part:
+            here = f"{path}.function_call"
+            call = _snake(self.obj(part["function_call"], here))
+            self.extra(call, frozenset({"id", "name", "args"}), here)
+            name = self.ident_at(call, "name", here)
+            given = call.get("id")
+            if given is not None:
+                given = self.ident(given, f"{here}.id")
+            args = self.obj(call.get("args", {}), f"{here}.args")
+            return {
+                "type": "tool_use",
+                "id": self.call_id(name, given),
+                "name": name,
+                "input": args,
+            }
+        self.unknown(path, "part", part)
+        return None
 
+    def media_block(self, part: dict[str, Any], path: str) -> Any:
+        """The block of an ``inline_data`` or ``file_data`` part, or None (reported)."""
+        if "inline_data" in part:
+            path = f"{path}.inline_data"
+            blob = _snake(self.obj(part["inline_data"], path))
+            self.extra(blob, frozenset({"mime_type", "data"}), path)
+            media_type = self.text_at(blob, "mime_type", path)
+            data = self.text_at(blob, "data", path).translate(_URLSAFE)
+            kind = media_type.partition("/")[0]
+            if kind not in MEDIA_KINDS:
+                why = "agentmsg has image, audio and video blocks only"
+                self.drop(path, f"{media_type} data", why, media_type)
+                return None
+            source = {"type": "base64", "media_type": media_type, "data": data}
+            return {"type": kind, "source": source}
+        path = f"{path}.file_data"
+        file = _snake(self.obj(part["file_data"], path))
+        self.extra(file, frozenset({"mime_type", "file_uri"}), path)
+        uri = self.text_at(file, "file_uri", path)
+        media_type = file.get("mime_type") or media_type_of_url(uri) or ""
+        kind = str(media_type).partition("/")[0]
+        if kind not in MEDIA_KINDS or not uri.startswith(("https://", "http://")):
+            why = "agentmsg's URL sources hold http and https URLs of images, audio and video"
+            self.drop(path, "file", why, file)
+            return None
+        return {"type": kind, "source": {"type": "url", "url": uri}}
 
-def _part(report: Report, part: dict[str, Any], path: str, role: str, calls: _Calls) -> Any:
-    report.extra(part, _PART_KEYS | {"thought_signature"}, path)
-    if "text" in part:
-        text = check_str(part["text"], f"{path}.text")
-        if part.get("thought"):
-            return {"type": "thinking", "thinking": text}
-        return {"type": "text", "text": text}
-    if "inline_data" in part:
-        return _inline(report, part["inline_data"], f"{path}.inline_data")
-    if "file_data" in part:
-        return _file(report, part["file_data"], f"{path}.file_data")
-    if "function_call" in part:
-        call = _snake(check_object(part["function_call"], f"{path}.function_call"))
-        here = f"{path}.function_call"
-        report.extra(call, frozenset({"id", "name", "args"}), here)
-        name = check_name(check_key(call, "name", here), f"{here}.name")
-        given = call.get("id")
+    def response(self, response: Any, path: str) -> None:
+        response = _snake(self.obj(response, path))
+        self.extra(response, frozenset({"id", "name", "response", "parts"}), path)
+        name = self.ident_at(response, "name", path)
+        given = response.get("id")
         if given is not None:
-            given = check_name(given, f"{here}.id")
-        args = check_object(call.get("args", {}), f"{here}.args")
-        return {"type": "tool_use", "id": calls.call(name, given), "name": name, "input": args}
-    report.drop(path, "part", "agentmsg has no block for it", part)
-    return None
+            given = self.ident(given, f"{path}.id")
+        body = self.obj(response.get("response", {}), f"{path}.response")
+        output: Any = body["output"] if len(body) == 1 and "output" in body else body
+        media_parts = response.get("parts")
+        if media_parts:
+            media = []
+            for position, part in enumerate(self.array(media_parts, f"{path}.parts")):
+                here = f"{path}.parts[{position}]"
+                part = _snake(self.obj(part, here))
+                self.extra(part, frozenset({"inline_data", "file_data"}), here)
+                if "inline_data" in part or "file_data" in part:
+                    block = self.media_block(part, here)
+                    if block is not None:
+                        media.append(block)
+                else:
+                    self.unknown(here, "part", part)
+            if output == [] or (
+                self.is_blocks(output) and all(item.get("type") == "text" for item in output)
+            ):
+                texts = output
+            elif type(output) is str:
+                texts = [{"type": "text", "text": output}] if output else []
+            else:
+                what = "function response with data and images"
+                why = "agentmsg's tool output is blocks or data, not both"
+                self.change(path, what, "its data kept as JSON text", why)
+                texts = [{"type": "text", "text": self.dumps(output)}]
+            output = texts + media if texts or media else ""
+        self.result(self.answer(name, given), name, output)
 
 
 def _base64(value: Any, path: str) -> str:
     """Base64 text in the standard alphabet (the SDK's dump writes the URL-safe one)."""
-    return check_name(value, path).translate(_URLSAFE)
-
-
-def _inline(report: Report, blob: Any, path: str) -> Any:
-    blob = _snake(check_object(blob, path))
-    report.extra(blob, frozenset({"mime_type", "data"}), path)
-    media_type = check_str(check_key(blob, "mime_type", path), f"{path}.mime_type")
-    data = check_str(check_key(blob, "data", path), f"{path}.data").translate(_URLSAFE)
-    kind = media_type.partition("/")[0]
-    if kind not in _KINDS:
-        report.drop(
-            path,
-            f"{media_type} data",
-            "agentmsg has image, audio and video blocks only",
-            media_type,
-        )
-        return None
-    return {"type": kind, "source": {"type": "base64", "media_type": media_type, "data": data}}
-
-
-def _file(report: Report, file: Any, path: str) -> Any:
-    file = _snake(check_object(file, path))
-    report.extra(file, frozenset({"mime_type", "file_uri"}), path)
-    uri = check_str(check_key(file, "file_uri", path), f"{path}.file_uri")
-    media_type = file.get("mime_type") or media_type_of_url(uri) or ""
-    kind = str(media_type).partition("/")[0]
-    if kind not in _KINDS or not uri.startswith(("https://", "http://")):
-        report.drop(
-            path,
-            "file",
-            "agentmsg's URL sources hold http and https URLs of images, audio and video",
-            file,
-        )
-        return None
-    return {"type": kind, "source": {"type": "url", "url": uri}}
-
-
-def _function_response(report: Report, response: Any, path: str, calls: _Calls) -> dict[str, Any]:
-    response = _snake(check_object(response, path))
-    report.extra(response, frozenset({"id", "name", "response", "parts"}), path)
-    name = check_name(check_key(response, "name", path), f"{path}.name")
-    given = response.get("id")
-    if given is not None:
-        given = check_name(given, f"{path}.id")
-    body = check_object(response.get("response", {}), f"{path}.response")
-    output: Any = body["output"] if len(body) == 1 and "output" in body else body
-    media_parts = response.get("parts")
-    if media_parts:
-        media = []
-        for position, part in enumerate(check_array(media_parts, f"{path}.parts")):
-            here = f"{path}.parts[{position}]"
-            part = _snake(check_object(part, here))
-            report.extra(part, frozenset({"inline_data", "file_data"}), here)
-            if "inline_data" in part:
-                block = _inline(report, part["inline_data"], f"{here}.inline_data")
-            elif "file_data" in part:
-                block = _file(report, part["file_data"], f"{here}.file_data")
-            else:
-                report.drop(here, "part", "agentmsg has no block for it", part)
-                block = None
-            if block is not None:
-                media.append(block)
-        if output == [] or (
-            is_block_list(output) and all(item.get("type") == "text" for item in output)
-        ):
-            texts = output
-        elif type(output) is str:
-            texts = [{"type": "text", "text": output}] if output else []
-        else:
-            report.change(
-                path,
-                "function response with data and images",
-                "its data kept as JSON text",
-                "agentmsg's tool output is blocks or data, not both",
-            )
-            texts = [{"type": "text", "text": output_text(output)}]
-        output = texts + media if texts or media else ""
-    return {"type": "tool_result", "id": calls.answer(name, given), "name": name, "output": output}
+    return Reader.ident(value, path).translate(_URLSAFE)
 
 
 # Unlike _CAMEL, a run of capitals stays one word (kept as the stream module had it).

@@ -7,40 +7,17 @@ import re
 from collections import deque
 from typing import Any
 
-from .._errors import MessageError
 from .._message import CONTENT_SLOT, NAME_SLOT, ROLE_SLOT, Msg
-from .._validate import (
-    check_array,
-    check_choice,
-    check_key,
-    check_name,
-    check_object,
-    check_str,
-    is_block_list,
-    show,
-)
 from ._common import (
     DEFAULT_NAMES,
-    IMAGE_TYPES,
     TOOL_RESULTS_NAME,
     CallIds,
     Conversion,
     Parsed,
-    Report,
-    Turns,
-    arguments_input,
-    arguments_text,
-    as_msg,
-    check_conversation,
-    data_url,
+    Reader,
+    Writer,
     dumps,
     duplicate_why,
-    media_of,
-    output_text,
-    plain,
-    result_name,
-    short_id,
-    source_from_url,
 )
 from ._stream import Stream, merge_into, reject, trusted_msg
 
@@ -82,10 +59,6 @@ REPEATED_ID = (
     "assistant message need ids of their own; the call's results follow the new id, and "
     "they come back with it"
 )
-
-
-def _short(call_id: str) -> str:
-    return short_id(call_id, MAX_ID)
 
 
 def to_openai_chat(messages: Any, *, strict: bool = False) -> Conversion:
@@ -130,7 +103,7 @@ def to_openai_chat(messages: Any, *, strict: bool = False) -> Conversion:
     # else, and anything to report, takes the general path of the writer's methods.
     for index, msg in enumerate(messages):
         if type(msg) is not Msg:
-            msg = as_msg(msg, index)
+            msg = writer.as_msg(msg, index)
         values = msg._values
         name = values[NAME_SLOT]
         role = values[ROLE_SLOT]
@@ -219,7 +192,7 @@ def to_openai_chat(messages: Any, *, strict: bool = False) -> Conversion:
     return Conversion({"messages": out}, tuple(writer.losses))
 
 
-class _Writer(Report):
+class _Writer(Writer):
     """The Chat Completions messages of one conversation, and the report of what they cost.
 
     ``waiting`` holds the calls of the last assistant message that no tool message has
@@ -234,14 +207,14 @@ class _Writer(Report):
     are.
     """
 
-    __slots__ = ("calls", "conversation", "ids", "moved", "out", "own", "shared", "waiting")
+    __slots__ = ("calls", "ids", "moved", "own", "shared", "waiting")
     format = FORMAT  # one format: no slot to write per conversion
 
     def __init__(self, strict: object, conversation: Any) -> None:
         if type(strict) is not bool:
-            Report(FORMAT, strict)  # raises: strict must be a bool
+            Writer(FORMAT, strict)  # raises: strict must be a bool
         if type(conversation) is not list:
-            check_conversation(conversation)
+            self.check_conversation(conversation)
         self.strict = strict is True
         self.losses = []
         self.conversation = conversation
@@ -250,7 +223,7 @@ class _Writer(Report):
         self.waiting: dict[str, int] = {}
         self.own: dict[str, deque[tuple[str, int]]] = {}
         self.shared: dict[str, int] = {}
-        self.ids = CallIds(REPEATED_ID, _short, LONG_ID, MAX_ID)
+        self.ids = CallIds(REPEATED_ID, None, LONG_ID, MAX_ID)
         self.moved: list[dict[str, Any]] = []
 
     def settle(self) -> None:
@@ -268,19 +241,15 @@ class _Writer(Report):
     def _drop_call(self, index: int, sent: str, position: int | None) -> None:
         """Drop the call sent as *sent* of message *index*, at *position* (or, for a call
         written inline and so sent with its own id, the call with that id)."""
-        content: Any = as_msg(self.conversation[index], index).content
+        content: Any = self.as_msg(self.conversation[index], index).content
         if position is None:
             position = next(
                 position
                 for position, block in enumerate(content)
                 if block["type"] == "tool_use" and block["id"] == sent
             )
-        self.drop(
-            f"messages[{index}].content[{position}]",
-            "tool call without a tool result right after it",
-            UNANSWERED,
-            content[position],
-        )
+        what = "tool call without a tool result right after it"
+        self.drop(f"messages[{index}].content[{position}]", what, UNANSWERED, content[position])
         del self.calls[sent]  # a later result for it has no call
         entry = next(
             entry
@@ -301,12 +270,8 @@ class _Writer(Report):
                 _NAMES_OK[name] = True
             return name
         sent = _BAD_NAME.sub("_", name)
-        self.change(
-            f"messages[{index}].name",
-            f"sender name {name!r}",
-            f"sent as {sent!r}",
-            "Chat Completions names may not hold white space or any of < | \\ / >",
-        )
+        why = "Chat Completions names may not hold white space or any of < | \\ / >"
+        self.change(f"messages[{index}].name", f"sender name {name!r}", f"sent as {sent!r}", why)
         return sent
 
     def assistant(self, msg: Msg, content: Any, index: int) -> None:
@@ -323,12 +288,9 @@ class _Writer(Report):
             path = f"messages[{index}].content[{position}]"
             if kind == "text":
                 if tool_calls:
-                    report.change(
-                        path,
-                        "text block after a tool call",
-                        "moved before the tool calls",
-                        "Chat Completions puts an assistant message's text before its tool calls",
-                    )
+                    thing = "text block after a tool call"
+                    rule = "Chat Completions puts an assistant message's text before its tool calls"
+                    report.change(path, thing, "moved before the tool calls", rule)
                 report.signature(block, path)
                 texts.append({"type": "text", "text": block["text"]})
             elif kind == "tool_use":
@@ -338,13 +300,8 @@ class _Writer(Report):
                 sent = ids.sent(report, block["id"], f"{path}.id")
                 self.calls[sent] = block["name"]
                 calls.append((block["id"], position, sent))
-                tool_calls.append(
-                    {
-                        "id": sent,
-                        "type": "function",
-                        "function": {"name": block["name"], "arguments": arguments_text(block)},
-                    }
-                )
+                function = {"name": block["name"], "arguments": self.arguments_text(block)}
+                tool_calls.append({"id": sent, "type": "function", "function": function})
             elif kind == "tool_result":
                 results.append((position, block))
             else:
@@ -389,27 +346,19 @@ class _Writer(Report):
             elif kind == "tool_result":
                 results.append((position, block))
             elif (kind == "image" or kind == "audio") and role != "system":
-                part = _media_part(report, block, path)
+                part = self.part(block, path)
                 if part is not None:
                     parts.append(part)
             elif kind == "tool_use":
-                report.drop(
-                    path,
-                    f"tool call in a {role} message",
-                    "Chat Completions carries tool calls in assistant messages only",
-                    block,
-                )
+                why = "Chat Completions carries tool calls in assistant messages only"
+                report.drop(path, f"tool call in a {role} message", why, block)
             else:
                 report.drop(path, *_DROPPED_FROM_USER[kind], block)
         if results:
             report.tool_message(msg, index)
             if not parts and len(results) == len(content) and msg.name != TOOL_RESULTS_NAME:
-                report.drop(
-                    f"messages[{index}].name",
-                    f"sender name {msg.name!r}",
-                    "Chat Completions tool messages have no name; it comes back as 'system'",
-                    msg.name,
-                )
+                why = "Chat Completions tool messages have no name; it comes back as 'system'"
+                report.drop(f"messages[{index}].name", f"sender name {msg.name!r}", why, msg.name)
             self.tool_messages(results, index)
         if parts or not content:
             self.settle()
@@ -423,13 +372,12 @@ class _Writer(Report):
         report = self
         out = self.out
         if out and out[-1]["role"] == "tool":
-            report.change(
-                f"messages[{index}]",
-                "tool results right after other tool results",
-                "merged with them",
+            what = "tool results right after other tool results"
+            rule = (
                 "Chat Completions tool messages stand alone; consecutive ones come back as "
-                "one message",
+                "one message"
             )
+            report.change(f"messages[{index}]", what, "merged with them", rule)
         for position, block in results:
             path = f"messages[{index}].content[{position}]"
             call_id = block["id"]
@@ -449,97 +397,68 @@ class _Writer(Report):
             count = self.shared.get(call_id)
             if count is not None:
                 report.ambiguous(call_id, count, sent, f"{path}.id")
-            if self.calls[sent] != block["name"]:
-                report.drop(
-                    f"{path}.name",
-                    f"tool name {block['name']!r} of a tool result",
-                    "Chat Completions tool messages name only the call id, and the tool call "
-                    "with that id names another tool",
-                    block["name"],
-                )
-            output = block["output"]
-            if type(output) is str:
-                output_sent: Any = output
-            elif is_block_list(output):
-                output_sent = []
-                for item_index, item in enumerate(output):
-                    if item["type"] == "text":
-                        output_sent.append({"type": "text", "text": item["text"]})
-                        continue
-                    item_path = f"{path}.output[{item_index}]"
-                    if item["type"] == "video":
-                        report.drop(
-                            item_path, "video block", "Chat Completions takes no video", item
-                        )
-                        continue
-                    part = _media_part(report, item, item_path)
-                    if part is not None:
-                        self.moved.append(part)
-                        report.change(
-                            item_path,
-                            f"{item['type']} block in a tool result",
-                            "sent in a user message after the tool messages",
-                            "Chat Completions tool messages hold text only",
-                        )
-                if not output_sent:
-                    output_sent = ""
-            else:
-                report.json_output(path)
-                output_sent = output_text(output)
+            why = (
+                "Chat Completions tool messages name only the call id, and the tool call "
+                "with that id names another tool"
+            )
+            self.tool_name(block, path, self.calls[sent], why)
+            output_sent = self.output(block, path, self.result_part)
             out.append({"role": "tool", "tool_call_id": sent, "content": output_sent})
 
+    def result_part(self, item: dict[str, Any], path: str) -> Any:
+        """The text part of a tool result's output block; its media wait in ``moved``."""
+        if item["type"] == "text":
+            return {"type": "text", "text": item["text"]}
+        if item["type"] == "video":
+            self.drop(path, "video block", _NO_VIDEO, item)
+            return None
+        part = self.part(item, path)
+        if part is not None:
+            self.moved.append(part)
+            what = f"{item['type']} block in a tool result"
+            why = "Chat Completions tool messages hold text only"
+            self.change(path, what, "sent in a user message after the tool messages", why)
+        return None
 
-def _media_part(report: Report, block: dict[str, Any], path: str) -> dict[str, Any] | None:
-    kind = block["type"]
-    media = media_of(block["source"])
-    if media.form == "local":
-        report.local(path, f"{kind} block", media.data)
-        return None
-    if kind == "image":
+    def part(self, block: dict[str, Any], path: str) -> dict[str, Any] | None:
+        """The content part of an image or audio block, or None (reported)."""
+        media = self.media(block, path)
+        if media is None:
+            return None
+        if block["type"] == "image":
+            if media.form != "base64":
+                return {"type": "image_url", "image_url": {"url": media.data}}
+            why = "Chat Completions takes PNG, JPEG, GIF and WebP images"
+            if not self.image_type(block, path, media, why):
+                return None
+            return {"type": "image_url", "image_url": {"url": media.data_url()}}
         if media.form != "base64":
-            return {"type": "image_url", "image_url": {"url": media.data}}
-        media_type = media.media_type
-        if media_type not in IMAGE_TYPES:
-            report.drop(
-                path,
-                f"{media_type} image",
-                "Chat Completions takes PNG, JPEG, GIF and WebP images",
-                block,
-            )
+            why = "Chat Completions takes audio as base64 data only, and agentmsg downloads nothing"
+            self.drop(path, "audio from a URL", why, block)
             return None
-        return {"type": "image_url", "image_url": {"url": data_url(media_type, media.data)}}
-    if media.form != "base64":
-        report.drop(
-            path,
-            "audio from a URL",
-            "Chat Completions takes audio as base64 data only, and agentmsg downloads nothing",
-            block,
-        )
-        return None
-    media_type = media.media_type or ""
-    audio_format = AUDIO_FORMATS.get(media_type)
-    if audio_format is None:
-        audio_format = AUDIO_ALIASES.get(media_type.lower())
+        media_type = media.media_type or ""
+        audio_format = AUDIO_FORMATS.get(media_type)
         if audio_format is None:
-            report.drop(
-                path, f"{media_type} audio", "Chat Completions takes WAV and MP3 audio", block
+            audio_format = AUDIO_ALIASES.get(media_type.lower())
+            if audio_format is None:
+                why = "Chat Completions takes WAV and MP3 audio"
+                self.drop(path, f"{media_type} audio", why, block)
+                return None
+            instead = f"sent as format {audio_format!r}"
+            rule = (
+                "Chat Completions names the format only; it comes back as "
+                f"{AUDIO_TYPES[audio_format]!r}"
             )
-            return None
-        report.change(
-            f"{path}.source.media_type",
-            f"media type {media_type!r}",
-            f"sent as format {audio_format!r}",
-            "Chat Completions names the format only; it comes back as "
-            f"{AUDIO_TYPES[audio_format]!r}",
-        )
-    return {"type": "input_audio", "input_audio": {"data": media.data, "format": audio_format}}
+            self.change(f"{path}.source.media_type", f"media type {media_type!r}", instead, rule)
+        return {"type": "input_audio", "input_audio": {"data": media.data, "format": audio_format}}
 
 
 _THINKING = ("thinking block", "Chat Completions has no field for it")
+_NO_VIDEO = "Chat Completions takes no video"
 _DROPPED_FROM_ASSISTANT = {"thinking": _THINKING}
 _DROPPED_FROM_USER = {
     "thinking": _THINKING,
-    "video": ("video block", "Chat Completions takes no video"),
+    "video": ("video block", _NO_VIDEO),
     "image": ("image block", "Chat Completions system messages hold text only"),
     "audio": ("audio block", "Chat Completions system messages hold text only"),
 }
@@ -549,9 +468,12 @@ _DROPPED_FROM_USER = {
 
 _ROLES = ("system", "developer", "user", "assistant", "tool", "function")
 _USER_KEYS = frozenset({"role", "name", "content"})
-_ASSISTANT_KEYS = frozenset({"role", "name", "content", "tool_calls", "refusal", "function_call"})
+_ASSISTANT_KEYS = frozenset(
+    {"role", "name", "content", "tool_calls", "refusal", "function_call", "annotations", "audio"}
+)
 _TOOL_KEYS = frozenset({"role", "content", "tool_call_id"})
 _FUNCTION_KEYS = frozenset({"role", "content", "name"})
+_USAGE_READ = ("prompt_tokens", "completion_tokens", "total_tokens")
 
 
 def from_openai_chat(data: Any, *, strict: bool = False) -> Parsed:
@@ -581,262 +503,179 @@ def from_openai_chat(data: Any, *, strict: bool = False) -> Parsed:
         >>> reply.messages[0].content
         'Hi'
     """
-    report = Report(FORMAT, strict)
-    data = plain(data)
-    turns = Turns()
-    names: dict[str, str] = {}
+    reader = _Reader(FORMAT, strict)
+    data = reader.plain(data)
     if isinstance(data, list):
-        messages, base = data, "messages"
+        messages = data
     elif isinstance(data, dict) and "choices" in data:
-        _response(report, turns, data, names)
-        return Parsed(turns.messages, tuple(report.losses))
+        reader.response(data)
+        return reader.parsed()
     elif isinstance(data, dict) and "messages" in data:
-        messages, base = check_array(data["messages"], "messages"), "messages"
+        messages = reader.array(data["messages"], "messages")
     else:
-        msg_text = (
-            "Chat Completions data must be a request payload with `messages`, a list of "
-            f"messages or a response with `choices`, not {show(data)}."
-        )
-        raise MessageError(msg_text)
+        shapes = "a request payload with `messages`, a list of messages or a response with "
+        reader.refuse(data, shapes + "`choices`")
     for index, message in enumerate(messages):
-        _message(
-            report, turns, check_object(message, f"{base}[{index}]"), f"{base}[{index}]", names
-        )
-    turns.flush(base)
-    return Parsed(turns.messages, tuple(report.losses))
+        path = f"messages[{index}]"
+        reader.message(reader.obj(message, path), path)
+    reader.turns.flush("messages")
+    return reader.parsed()
 
 
-def _response(report: Report, turns: Turns, data: dict[str, Any], names: dict[str, str]) -> None:
-    choices = check_array(data["choices"], "choices")
-    metadata: dict[str, Any] = {}
-    if data.get("model") is not None:
-        metadata["model"] = check_str(data["model"], "model")
-    if not choices:
-        raise MessageError("`choices` is empty: the response holds no reply.", "choices")
-    choice = check_object(choices[0], "choices[0]")
-    if choice.get("finish_reason") is not None:
-        metadata["stop_reason"] = check_str(choice["finish_reason"], "choices[0].finish_reason")
-    usage = data.get("usage")
-    if usage is not None:
-        usage = check_object(usage, "usage")
-        metadata["token_usage"] = {
-            key: _count(usage, key)
-            for key in ("prompt_tokens", "completion_tokens", "total_tokens")
-        }
-        report.counts(usage, "usage", _USAGE_READ)
-    logprobs = choice.get("logprobs")
-    if isinstance(logprobs, dict) and any(value is not None for value in logprobs.values()):
-        report.drop(
-            "choices[0].logprobs",
-            "log probabilities",
-            "agentmsg's messages have no place for them",
-            logprobs,
-        )
-    for extra in range(1, len(choices)):
-        report.drop(
-            f"choices[{extra}]",
-            "another choice",
-            "a message holds one reply, so only the first choice is converted",
-            choices[extra],
-        )
-    turns.metadata = metadata or None
-    if data.get("id") is not None:
-        turns.invocation_id = check_name(data["id"], "id")
-    message = check_object(check_key(choice, "message", "choices[0]"), "choices[0].message")
-    _message(report, turns, message, "choices[0].message", names)
-    turns.flush("choices[0].message")
+class _Reader(Reader):
+    """Reads Chat Completions requests and responses."""
 
+    __slots__ = ()
 
-_USAGE_READ = frozenset({"prompt_tokens", "completion_tokens", "total_tokens"})
+    def response(self, data: dict[str, Any]) -> None:
+        choices = self.array(data["choices"], "choices")
+        metadata: dict[str, Any] = {}
+        self.meta(metadata, "model", data, "model")
+        if not choices:
+            self.refuse_empty("choices")
+        choice = self.obj(choices[0], "choices[0]")
+        if choice.get("finish_reason") is not None:
+            path = "choices[0].finish_reason"
+            metadata["stop_reason"] = self.text(choice["finish_reason"], path)
+        usage = data.get("usage")
+        if usage is not None:
+            counts = self.usage(self.obj(usage, "usage"), "usage", _USAGE_READ)
+            metadata["token_usage"] = dict(zip(_USAGE_READ, counts, strict=True))
+        logprobs = choice.get("logprobs")
+        if isinstance(logprobs, dict) and any(value is not None for value in logprobs.values()):
+            why = "agentmsg's messages have no place for them"
+            self.drop("choices[0].logprobs", "log probabilities", why, logprobs)
+        for extra in range(1, len(choices)):
+            why = "a message holds one reply, so only the first choice is converted"
+            self.drop(f"choices[{extra}]", "another choice", why, choices[extra])
+        self.begin(data, metadata)
+        self.message(self.obj_at(choice, "message", "choices[0]"), "choices[0].message")
+        self.turns.flush("choices[0].message")
 
+    def message(self, message: dict[str, Any], path: str) -> None:
+        role = self.choice(message.get("role"), f"{path}.role", _ROLES)
+        if role == "tool":
+            self.extra(message, _TOOL_KEYS, path)
+            call_id = self.ident_at(message, "tool_call_id", path)
+            name = self.result_name(call_id, None, f"{path}.tool_call_id")
+            content = self.key(message, "content", path)
+            output = content if type(content) is str else self.parts(content, f"{path}.content")
+            self.result(call_id, name, output)
+            return
+        if role == "function":
+            self.extra(message, _FUNCTION_KEYS, path)
+            name = self.ident_at(message, "name", path)
+            content = self.text(message.get("content") or "", f"{path}.content")
+            self.result(f"call_{name}", name, content)
+            return
+        if role == "assistant":
+            self.assistant(message, path)
+            return
+        self.extra(message, _USER_KEYS, path)
+        if role == "developer":
+            role = self.developer(path)
+        sender = self.sender(message, role, path)
+        content = self.key(message, "content", path)
+        if type(content) is not str:
+            content = self.parts(content, f"{path}.content")
+        self.turns.add(sender, content, role, path)
 
-def _count(usage: dict[str, Any], key: str) -> int:
-    value = usage.get(key)
-    if type(value) is not int or value < 0:
-        msg = f"`usage.{key}` must be an integer >= 0, not {show(value)}."
-        raise MessageError(msg, f"usage.{key}")
-    return value
+    def sender(self, message: dict[str, Any], role: str, path: str) -> str:
+        name = message.get("name")
+        if name is None:
+            return DEFAULT_NAMES[role]
+        return self.ident(name, f"{path}.name")
 
-
-def _message(
-    report: Report, turns: Turns, message: dict[str, Any], path: str, names: dict[str, str]
-) -> None:
-    role = check_choice(message.get("role"), f"{path}.role", _ROLES)
-    if role == "tool":
-        report.extra(message, _TOOL_KEYS, path)
-        call_id = check_name(check_key(message, "tool_call_id", path), f"{path}.tool_call_id")
-        name = result_name(report, names, call_id, None, f"{path}.tool_call_id")
-        content = check_key(message, "content", path)
-        output: Any = (
-            content if type(content) is str else _texts(report, content, f"{path}.content")
-        )
-        turns.tool_result({"type": "tool_result", "id": call_id, "name": name, "output": output})
-        return
-    if role == "function":
-        report.extra(message, _FUNCTION_KEYS, path)
-        name = check_name(check_key(message, "name", path), f"{path}.name")
-        content = check_str(message.get("content") or "", f"{path}.content")
-        turns.tool_result(
-            {"type": "tool_result", "id": f"call_{name}", "name": name, "output": content}
-        )
-        return
-    if role == "assistant":
-        _assistant_message(report, turns, message, path, names)
-        return
-    report.extra(message, _USER_KEYS, path)
-    if role == "developer":
-        report.change(
-            f"{path}.role",
-            "role 'developer'",
-            "read as 'system'",
-            "agentmsg's roles are user, assistant and system; it is sent back as 'system'",
-        )
-        role = "system"
-    sender = _sender(message, role, path)
-    content = check_key(message, "content", path)
-    if type(content) is str:
-        turns.add(sender, content, role, path)
-        return
-    blocks = [
-        block
-        for position, part in enumerate(check_array(content, f"{path}.content"))
-        if (block := _part(report, part, f"{path}.content[{position}]")) is not None
-    ]
-    turns.add(sender, blocks, role, path)
-
-
-def _sender(message: dict[str, Any], role: str, path: str) -> str:
-    name = message.get("name")
-    if name is None:
-        return DEFAULT_NAMES[role]
-    return check_name(name, f"{path}.name")
-
-
-def _texts(report: Report, content: Any, path: str) -> list[dict[str, Any]]:
-    blocks = []
-    for position, part in enumerate(check_array(content, path)):
-        block = _part(report, part, f"{path}[{position}]")
-        if block is not None:
-            blocks.append(block)
-    return blocks
-
-
-def _part(report: Report, part: Any, path: str) -> dict[str, Any] | None:
-    part = check_object(part, path)
-    kind = part.get("type")
-    if kind == "text":
-        report.extra(part, frozenset({"type", "text"}), path)
-        return {"type": "text", "text": check_str(check_key(part, "text", path), f"{path}.text")}
-    if kind == "image_url":
-        report.extra(part, frozenset({"type", "image_url"}), path)
-        image = check_object(check_key(part, "image_url", path), f"{path}.image_url")
-        detail = image.get("detail")
-        if detail is not None and detail != "auto":
-            report.drop(
-                f"{path}.image_url.detail",
-                "image detail",
-                "agentmsg's image block has no field for it",
-                detail,
-            )
-        report.extra(image, frozenset({"url", "detail"}), f"{path}.image_url")
-        url = check_str(check_key(image, "url", f"{path}.image_url"), f"{path}.image_url.url")
-        return {"type": "image", "source": source_from_url(url)}
-    if kind == "input_audio":
-        report.extra(part, frozenset({"type", "input_audio"}), path)
-        audio = check_object(check_key(part, "input_audio", path), f"{path}.input_audio")
-        report.extra(audio, frozenset({"data", "format"}), f"{path}.input_audio")
-        audio_format = check_choice(
-            audio.get("format"), f"{path}.input_audio.format", ("wav", "mp3")
-        )
-        data = check_str(
-            check_key(audio, "data", f"{path}.input_audio"), f"{path}.input_audio.data"
-        )
-        source = {"type": "base64", "media_type": AUDIO_TYPES[audio_format], "data": data}
-        return {"type": "audio", "source": source}
-    if kind == "refusal":
-        report.extra(part, frozenset({"type", "refusal"}), path)
-        text = check_str(check_key(part, "refusal", path), f"{path}.refusal")
-        report.change(path, "refusal", "kept as a text block", "agentmsg has no refusal block")
-        return {"type": "text", "text": text}
-    report.drop(path, f"{kind!s} content part", "agentmsg has no block for it", part)
-    return None
-
-
-def _assistant_message(
-    report: Report, turns: Turns, message: dict[str, Any], path: str, names: dict[str, str]
-) -> None:
-    report.extra(message, _ASSISTANT_KEYS | {"annotations", "audio"}, path)
-    for key, what in (("annotations", "annotations"), ("audio", "audio reply")):
-        value = message.get(key)
-        if value:
-            report.drop(f"{path}.{key}", what, "agentmsg's messages have no place for it", value)
-    sender = _sender(message, "assistant", path)
-    content = message.get("content")
-    blocks: list[Any] = []
-    calls = message.get("tool_calls")
-    if type(content) is str:
-        # "content": "" beside tool calls (as many compatible servers write it) says nothing
-        if content or (not calls and message.get("function_call") is None):
-            blocks.append({"type": "text", "text": content})
-    elif content is not None:
-        blocks.extend(_texts(report, content, f"{path}.content"))
-    refusal = message.get("refusal")
-    if refusal is not None:
-        text = check_str(refusal, f"{path}.refusal")
-        report.change(
-            f"{path}.refusal", "refusal", "kept as a text block", "agentmsg has no refusal block"
-        )
-        blocks.append({"type": "text", "text": text})
-    if calls is not None:
-        for position, call in enumerate(check_array(calls, f"{path}.tool_calls")):
-            block = _tool_call(report, call, f"{path}.tool_calls[{position}]")
+    def parts(self, content: Any, path: str) -> list[dict[str, Any]]:
+        blocks = []
+        for position, part in enumerate(self.array(content, path)):
+            block = self.part(part, f"{path}[{position}]")
             if block is not None:
-                names[block["id"]] = block["name"]
                 blocks.append(block)
-    function_call = message.get("function_call")
-    if function_call is not None:
-        function_call = check_object(function_call, f"{path}.function_call")
-        name = check_name(
-            check_key(function_call, "name", f"{path}.function_call"), f"{path}.function_call.name"
-        )
-        tool_input, extra = arguments_input(
-            report, function_call.get("arguments", "{}"), f"{path}.function_call.arguments"
-        )
-        call_id = f"call_{name}"
-        names[call_id] = name
-        blocks.append(
-            {"type": "tool_use", "id": call_id, "name": name, "input": tool_input, **extra}
-        )
-    if type(content) is str and len(blocks) == 1 and blocks[0]["type"] == "text":
-        turns.add(sender, content, "assistant", path)
-    else:
-        turns.add(sender, blocks, "assistant", path)
+        return blocks
 
+    def part(self, part: Any, path: str) -> dict[str, Any] | None:
+        part = self.obj(part, path)
+        kind = part.get("type")
+        if kind == "text":
+            self.extra(part, frozenset({"type", "text"}), path)
+            return {"type": "text", "text": self.text_at(part, "text", path)}
+        if kind == "image_url":
+            self.extra(part, frozenset({"type", "image_url"}), path)
+            here = f"{path}.image_url"
+            image = self.obj_at(part, "image_url", path)
+            self.detail(image.get("detail"), f"{here}.detail")
+            self.extra(image, frozenset({"url", "detail"}), here)
+            return {"type": "image", "source": self.source(self.text_at(image, "url", here))}
+        if kind == "input_audio":
+            self.extra(part, frozenset({"type", "input_audio"}), path)
+            here = f"{path}.input_audio"
+            audio = self.obj_at(part, "input_audio", path)
+            self.extra(audio, frozenset({"data", "format"}), here)
+            audio_format = self.choice(audio.get("format"), f"{here}.format", ("wav", "mp3"))
+            data = self.text_at(audio, "data", here)
+            source = {"type": "base64", "media_type": AUDIO_TYPES[audio_format], "data": data}
+            return {"type": "audio", "source": source}
+        if kind == "refusal":
+            self.extra(part, frozenset({"type", "refusal"}), path)
+            return self.refusal(path, self.text_at(part, "refusal", path))
+        self.unknown(path, f"{kind!s} content part", part)
+        return None
 
-def _tool_call(report: Report, call: Any, path: str) -> dict[str, Any] | None:
-    call = check_object(call, path)
-    kind = call.get("type", "function")
-    call_id = check_name(check_key(call, "id", path), f"{path}.id")
-    if kind == "custom":
-        custom = check_object(check_key(call, "custom", path), f"{path}.custom")
-        report.drop(
-            path,
-            "custom tool call",
-            "its input is free text, and agentmsg's tool use block holds a JSON object",
-            custom,
-        )
-        return None
-    if kind != "function":
-        report.drop(path, f"{kind!s} tool call", "agentmsg has no block for it", call)
-        return None
-    report.extra(call, frozenset({"id", "type", "function"}), path)
-    function = check_object(check_key(call, "function", path), f"{path}.function")
-    report.extra(function, frozenset({"name", "arguments"}), f"{path}.function")
-    name = check_name(check_key(function, "name", f"{path}.function"), f"{path}.function.name")
-    tool_input, extra = arguments_input(
-        report, function.get("arguments", "{}"), f"{path}.function.arguments"
-    )
-    return {"type": "tool_use", "id": call_id, "name": name, "input": tool_input, **extra}
+    def assistant(self, message: dict[str, Any], path: str) -> None:
+        self.extra(message, _ASSISTANT_KEYS, path)
+        for key, what in (("annotations", "annotations"), ("audio", "audio reply")):
+            if message.get(key):
+                self.no_place(f"{path}.{key}", what, message[key])
+        sender = self.sender(message, "assistant", path)
+        content = message.get("content")
+        blocks: list[Any] = []
+        calls = message.get("tool_calls")
+        if type(content) is str:
+            # "content": "" beside tool calls (as many compatible servers write it) says nothing
+            if content or (not calls and message.get("function_call") is None):
+                blocks.append({"type": "text", "text": content})
+        elif content is not None:
+            blocks.extend(self.parts(content, f"{path}.content"))
+        refusal = message.get("refusal")
+        if refusal is not None:
+            blocks.append(self.refusal(f"{path}.refusal", self.text(refusal, f"{path}.refusal")))
+        if calls is not None:
+            for position, call in enumerate(self.array(calls, f"{path}.tool_calls")):
+                block = self.tool_call(call, f"{path}.tool_calls[{position}]")
+                if block is not None:
+                    blocks.append(block)
+        function_call = message.get("function_call")
+        if function_call is not None:
+            here = f"{path}.function_call"
+            function_call = self.obj(function_call, here)
+            name = self.ident_at(function_call, "name", here)
+            arguments = self.arguments(function_call.get("arguments", "{}"), f"{here}.arguments")
+            blocks.append(self.call(f"call_{name}", name, *arguments))
+        if type(content) is str and len(blocks) == 1 and blocks[0]["type"] == "text":
+            self.turns.add(sender, content, "assistant", path)
+        else:
+            self.turns.add(sender, blocks, "assistant", path)
+
+    def tool_call(self, call: Any, path: str) -> dict[str, Any] | None:
+        call = self.obj(call, path)
+        kind = call.get("type", "function")
+        call_id = self.ident_at(call, "id", path)
+        if kind == "custom":
+            custom = self.obj_at(call, "custom", path)
+            why = "its input is free text, and agentmsg's tool use block holds a JSON object"
+            self.drop(path, "custom tool call", why, custom)
+            return None
+        if kind != "function":
+            self.unknown(path, f"{kind!s} tool call", call)
+            return None
+        self.extra(call, frozenset({"id", "type", "function"}), path)
+        function = self.obj_at(call, "function", path)
+        here = f"{path}.function"
+        self.extra(function, frozenset({"name", "arguments"}), here)
+        name = self.ident_at(function, "name", here)
+        arguments = self.arguments(function.get("arguments", "{}"), f"{here}.arguments")
+        return self.call(call_id, name, *arguments)
 
 
 # Top-level fields of a chunk that are not the response's: random padding, the chunk's type.

@@ -4,48 +4,22 @@ one ``Response`` (:class:`OpenAIResponsesStream`)."""
 from __future__ import annotations
 
 from collections import deque
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from .._blocks import MEDIA_KINDS
-from .._errors import MessageError
-from .._validate import (
-    check_array,
-    check_choice,
-    check_key,
-    check_name,
-    check_object,
-    check_str,
-    is_block_list,
-    show,
-)
+from .._message import Msg
 from ._common import (
     DEFAULT_NAMES,
-    IMAGE_TYPES,
     TOOL_RESULTS_NAME,
     CallIds,
     Conversion,
     Parsed,
-    Report,
-    Turns,
-    arguments_input,
-    arguments_text,
-    data_url,
+    Reader,
+    Writer,
     duplicate_why,
-    media_of,
-    messages_in,
-    output_text,
-    plain,
     repeated_id_why,
-    result_name,
-    short_id,
-    source_from_url,
-    state_field,
-    state_of,
 )
 from ._stream import Stream, reject, reject_out_of_order, trusted_msg
-
-if TYPE_CHECKING:
-    from .._message import Msg
 
 __all__ = ["OpenAIResponsesStream", "from_openai_responses", "to_openai_responses"]
 
@@ -83,22 +57,20 @@ def to_openai_responses(messages: Any, *, strict: bool = False) -> Conversion:
         {'input': [{'type': 'message', 'role': 'user', 'content': 'Hi'}]}
     """
     writer = _Writer(FORMAT, strict)
-    conversation = messages_in(messages)
-    results_only = writer.start(conversation)
+    results_only = writer.pair(writer.start(messages))
     previous_role = ""
-    for index, msg in enumerate(conversation):
+    for index, msg in enumerate(writer.conversation):
         role = msg.role
         content: Any = msg.content
         results = results_only[index]
         kind = "tools" if results else role
         if kind == previous_role and kind in ("assistant", "tools"):
-            writer.change(
-                f"messages[{index}]",
-                "message right after another of the same kind",
-                "merged with the one before",
+            thing = "message right after another of the same kind"
+            why = (
                 "Responses input is a flat list of items; consecutive assistant items, and "
-                "consecutive tool outputs, come back as one message",
+                "consecutive tool outputs, come back as one message"
             )
+            writer.change(f"messages[{index}]", thing, "merged with the one before", why)
         previous_role = kind
         writer.name(msg, index, TOOL_RESULTS_NAME if results else DEFAULT_NAMES[role])
         if role == "assistant":
@@ -138,7 +110,7 @@ NOT_FOLLOWED = (
 )
 
 
-class _Writer(Report):
+class _Writer(Writer):
     """The Responses input items of one conversation, and the report of what they cost.
 
     ``answers`` maps each tool result, as (message index, block position), to the call it
@@ -148,6 +120,8 @@ class _Writer(Report):
     message that is not tool results (a call after it waits for its output, and is sent
     as it is). ``ids`` gives each call the id it is sent with, ``sent`` that id by the
     call's (message index, block position), ``calls`` the tool of each id sent.
+    ``state`` and ``index`` are the provider state and the index of the assistant message
+    being written.
     """
 
     __slots__ = (
@@ -155,26 +129,28 @@ class _Writer(Report):
         "answers",
         "calls",
         "ids",
+        "index",
         "item_ids",
         "last_other",
-        "out",
         "sent",
         "shared",
+        "state",
     )
 
     def __init__(self, format: str, strict: object) -> None:
-        Report.__init__(self, format, strict)
-        self.out: list[dict[str, Any]] = []
+        Writer.__init__(self, format, strict)
         self.calls: dict[str, str] = {}
-        self.ids = CallIds(REPEATED_ID, _short, LONG_ID, MAX_ID)
+        self.ids = CallIds(REPEATED_ID, None, LONG_ID, MAX_ID)
         self.sent: dict[tuple[int, int], str] = {}
         self.item_ids: set[str] = set()  # the ids of the items sent with theirs
         self.answers: dict[tuple[int, int], tuple[int, int]] = {}
         self.answered: set[tuple[int, int]] = set()
         self.shared: dict[tuple[int, int], int] = {}
         self.last_other = -1
+        self.state: dict[str, Any] = {}
+        self.index = 0
 
-    def start(self, conversation: list[Any]) -> list[bool]:
+    def pair(self, conversation: list[Msg]) -> list[bool]:
         """Pair each result with its call; return which messages are tool results."""
         answers = self.answers
         # call id -> (message index, positions of its calls still without a result,
@@ -217,17 +193,16 @@ class _Writer(Report):
         follows a reasoning item, which the API pairs with it by that id; a reasoning item
         with nothing to pair with is dropped.
         """
-        state = state_of(msg, STATE_FORMAT)
+        state = self.state = self.kept(msg, STATE_FORMAT)
+        self.index = index
         if not state and (
             type(content) is str
             or all(block["type"] == "text" and len(block) == 2 for block in content)
         ):
             # the common case, with no ids to pair: one message item per text
             texts = [content] if type(content) is str else [block["text"] for block in content]
-            for text in texts:
+            for text in texts or [""]:
                 self.out.append({"type": "message", "role": "assistant", "content": text})
-            if not texts:
-                self.out.append({"type": "message", "role": "assistant", "content": ""})
             return
         if isinstance(content, str):
             content = [{"type": "text", "text": content}]
@@ -239,9 +214,7 @@ class _Writer(Report):
             if kind == "tool_result":
                 results.append((position, block))
                 continue
-            item = _ASSISTANT_ITEMS.get(kind, _Writer.other)(
-                self, block, path, state, position, index
-            )
+            item = _ASSISTANT_ITEMS.get(kind, _Writer.other)(self, block, path, position)
             if item is not None:
                 items.append((position, item))
         if not content:
@@ -279,9 +252,8 @@ class _Writer(Report):
                 item = _without_id(item)
                 if reasoning and item_id not in reported:
                     reported.add(item_id)
-                    self.change(
-                        f"{path}.id", f"item id {item_id!r}", "not sent", ITEM_ID_AFTER_REASONING
-                    )
+                    what = f"item id {item_id!r}"
+                    self.change(f"{path}.id", what, "not sent", ITEM_ID_AFTER_REASONING)
             previous = self.out[-1] if self.out else None
             if (
                 last_id is not None
@@ -301,15 +273,13 @@ class _Writer(Report):
 
     # -- the items of an assistant's blocks (see _ASSISTANT_ITEMS) ------------------------
 
-    def text(
-        self, block: dict[str, Any], path: str, state: dict[str, Any], position: int, index: int
-    ) -> Any:
+    def text(self, block: dict[str, Any], path: str, position: int) -> Any:
         self.signature(block, path)
-        item_id = state_field(state, position, "id")
+        item_id = self.field(self.state, position, "id")
         if item_id is None:
             return {"type": "message", "role": "assistant", "content": block["text"]}
         text = {"type": "output_text", "text": block["text"], "annotations": []}
-        status = state_field(state, position, "status") or "completed"
+        status = self.field(self.state, position, "status") or "completed"
         return {
             "type": "message",
             "role": "assistant",
@@ -318,44 +288,44 @@ class _Writer(Report):
             "content": [text],
         }
 
-    def tool_use(
-        self, block: dict[str, Any], path: str, state: dict[str, Any], position: int, index: int
-    ) -> Any:
+    def tool_use(self, block: dict[str, Any], path: str, position: int) -> Any:
         if "raw_input" in block:
             self.raw_input(block, path, True)
         self.signature(block, path)
+        index = self.index
         if (index, position) not in self.answered and index < self.last_other:
             self.drop(path, "tool call without a tool result after it", UNANSWERED, block)
             return None
         sent = self.ids.sent(self, block["id"], f"{path}.id")
         self.calls[sent] = block["name"]
         self.sent[index, position] = sent
-        item = {
-            "type": "function_call",
-            "call_id": sent,
-            "name": block["name"],
-            "arguments": arguments_text(block),
-        }
-        item_id = state_field(state, position, "id")
-        if item_id is not None:
-            item["id"] = item_id
-            status = state_field(state, position, "status")
-            if status is not None:
-                item["status"] = status
+        arguments = self.arguments_text(block)
+        item = {"type": "function_call", "call_id": sent, "name": block["name"]}
+        item["arguments"] = arguments
+        self.ids_of(item, position, "status")
         return item
 
-    def thinking(
-        self, block: dict[str, Any], path: str, state: dict[str, Any], position: int, index: int
-    ) -> Any:
+    def ids_of(self, item: dict[str, Any], position: int, *keys: str) -> None:
+        """Put back the id the API gave the item at *position*, and with it *keys*."""
+        item_id = self.field(self.state, position, "id")
+        if item_id is not None:
+            item["id"] = item_id
+            for key in keys:
+                value = self.field(self.state, position, key)
+                if value is not None:
+                    item[key] = value
+
+    def thinking(self, block: dict[str, Any], path: str, position: int) -> Any:
         self.signature(block, path)
-        reasoning_id = state_field(state, position, "id")
+        state = self.state
+        reasoning_id = self.field(state, position, "id")
         if reasoning_id is None:
             self.drop(path, "thinking block", NO_ID, block)
             return None
         text = block["thinking"]
         parts = [{"type": "summary_text", "text": text}] if text else []
         item: dict[str, Any] = {"type": "reasoning", "id": reasoning_id, "summary": parts}
-        if state_field(state, position, "text_in") == "content":
+        if self.field(state, position, "text_in") == "content":
             item["summary"] = []
             item["content"] = [{"type": "reasoning_text", "text": text}] if text else []
         entry = state.get(str(position))
@@ -368,23 +338,15 @@ class _Writer(Report):
         ):
             # the summary's parts as the API gave them, joined in the thinking block
             item["summary"] = [{"type": "summary_text", "text": part} for part in parts_kept]
-        encrypted = state_field(state, position, "encrypted_content")
-        if encrypted is not None:
-            item["encrypted_content"] = encrypted
-        status = state_field(state, position, "status")
-        if status is not None:
-            item["status"] = status
+        for key in ("encrypted_content", "status"):
+            value = self.field(state, position, key)
+            if value is not None:
+                item[key] = value
         return item
 
-    def other(
-        self, block: dict[str, Any], path: str, state: dict[str, Any], position: int, index: int
-    ) -> Any:
-        self.drop(
-            path,
-            f"{block['type']} block in an assistant message",
-            "Responses assistant messages hold text only",
-            block,
-        )
+    def other(self, block: dict[str, Any], path: str, position: int) -> Any:
+        what = f"{block['type']} block in an assistant message"
+        self.drop(path, what, "Responses assistant messages hold text only", block)
         return None
 
     # -- user and system messages, tool outputs -------------------------------------
@@ -402,7 +364,7 @@ class _Writer(Report):
             elif kind == "tool_result":
                 results.append((position, block))
             elif kind == "image" and role != "system":
-                url = _image_url(self, block, path)
+                url = self.image_url(block, path)
                 if url is not None:
                     parts.append({"type": "input_image", "image_url": url, "detail": "auto"})
             elif kind in MEDIA_KINDS:
@@ -413,16 +375,11 @@ class _Writer(Report):
                 )
                 self.drop(path, f"{kind} block", why, block)
             elif kind == "thinking":
-                self.drop(
-                    path, "thinking block", "Responses takes reasoning from the model only", block
-                )
+                why = "Responses takes reasoning from the model only"
+                self.drop(path, "thinking block", why, block)
             else:
-                self.drop(
-                    path,
-                    f"tool call in a {role} message",
-                    "Responses tool calls come from the assistant only",
-                    block,
-                )
+                why = "Responses tool calls come from the assistant only"
+                self.drop(path, f"tool call in a {role} message", why, block)
         if results:
             self.tool_message(msg, index)
             self.outputs(results, index)
@@ -444,45 +401,34 @@ class _Writer(Report):
             count = self.shared.get((index, position))
             if count is not None:
                 self.ambiguous(block["id"], count, sent_id, f"{path}.id")
-            name = self.calls[sent_id]
-            if name != block["name"]:
-                self.drop(
-                    f"{path}.name",
-                    f"tool name {block['name']!r} of a tool result",
-                    "a Responses function call output names only the call id, and the tool "
-                    "call with that id names another tool",
-                    block["name"],
-                )
-            output = block["output"]
-            if type(output) is str:
-                sent: Any = output
-            elif is_block_list(output):
-                sent = []
-                for item_index, item in enumerate(output):
-                    item_path = f"{path}.output[{item_index}]"
-                    if item["type"] == "text":
-                        sent.append({"type": "input_text", "text": item["text"]})
-                    elif item["type"] == "image":
-                        url = _image_url(self, item, item_path)
-                        if url is not None:
-                            sent.append({"type": "input_image", "image_url": url})
-                    else:
-                        self.drop(
-                            item_path,
-                            f"{item['type']} block in a tool result",
-                            "Responses function call outputs hold text, images and files",
-                            item,
-                        )
-                if not sent:
-                    sent = ""
-            else:
-                self.json_output(path)
-                sent = output_text(output)
+            why = (
+                "a Responses function call output names only the call id, and the tool "
+                "call with that id names another tool"
+            )
+            self.tool_name(block, path, self.calls[sent_id], why)
+            sent = self.output(block, path, self.result_part)
             self.out.append({"type": "function_call_output", "call_id": sent_id, "output": sent})
 
+    def result_part(self, item: dict[str, Any], path: str) -> Any:
+        """The part of a tool result's output block, or None (reported)."""
+        if item["type"] == "text":
+            return {"type": "input_text", "text": item["text"]}
+        if item["type"] == "image":
+            url = self.image_url(item, path)
+            return None if url is None else {"type": "input_image", "image_url": url}
+        what = f"{item['type']} block in a tool result"
+        why = "Responses function call outputs hold text, images and files"
+        self.drop(path, what, why, item)
+        return None
 
-def _short(call_id: str) -> str:
-    return short_id(call_id, MAX_ID)
+    def image_url(self, block: dict[str, Any], path: str) -> str | None:
+        media = self.media(block, path)
+        if media is None or media.form != "base64":
+            return None if media is None else media.data
+        why = "Responses takes PNG, JPEG, GIF and WebP images"
+        if not self.image_type(block, path, media, why):
+            return None
+        return media.data_url()
 
 
 def _without_id(item: dict[str, Any]) -> dict[str, Any]:
@@ -499,41 +445,12 @@ _ASSISTANT_ITEMS = {
 }
 
 
-def _image_url(report: Report, block: dict[str, Any], path: str) -> str | None:
-    media = media_of(block["source"])
-    if media.form == "local":
-        report.local(path, "image block", media.data)
-        return None
-    if media.form != "base64":
-        return media.data
-    if media.media_type not in IMAGE_TYPES:
-        report.drop(
-            path,
-            f"{media.media_type} image",
-            "Responses takes PNG, JPEG, GIF and WebP images",
-            block,
-        )
-        return None
-    return data_url(media.media_type, media.data)
-
-
 # -- from --------------------------------------------------------------------------------
 
-_MESSAGE_KEYS = frozenset({"type", "role", "content", "id", "status"})
+_MESSAGE_KEYS = frozenset({"type", "role", "content", "id", "status", "phase"})
 _CALL_KEYS = frozenset({"type", "call_id", "name", "arguments", "id", "status"})
 _OUTPUT_KEYS = frozenset({"type", "call_id", "output", "id", "status", "name"})
-_REASONING_KEYS = frozenset({"type", "id", "summary", "content", "status"})
-
-
-class _Assistant:
-    """The blocks of the assistant turn being read (items until the next message)."""
-
-    __slots__ = ("blocks", "only_text", "state")
-
-    def __init__(self) -> None:
-        self.blocks: list[Any] = []
-        self.only_text: str | None = None
-        self.state: dict[str, Any] = {}
+_REASONING_KEYS = frozenset({"type", "id", "summary", "content", "status", "encrypted_content"})
 
 
 def from_openai_responses(data: Any, *, strict: bool = False) -> Parsed:
@@ -561,290 +478,225 @@ def from_openai_responses(data: Any, *, strict: bool = False) -> Parsed:
     the messages' ``invocation_id``; their metadata holds ``model``, ``stop_reason`` and
     ``token_usage``.
     """
-    report = Report(FORMAT, strict)
-    data = plain(data)
-    turns = Turns()
+    reader = _Reader(FORMAT, strict)
+    data = reader.plain(data)
+    turns = reader.turns
     if isinstance(data, list):
         items, base = data, "input"
     elif isinstance(data, dict) and "output" in data:
-        _response_envelope(turns, data, report)
-        items, base = check_array(data["output"], "output"), "output"
+        reader.envelope(data)
+        items, base = reader.array(data["output"], "output"), "output"
     elif isinstance(data, dict) and "input" in data:
         instructions = data.get("instructions")
         if instructions is not None:
-            turns.add("system", check_str(instructions, "instructions"), "system", "instructions")
+            text = reader.text(instructions, "instructions")
+            turns.add("system", text, "system", "instructions")
         items, base = data["input"], "input"
         if type(items) is str:
             turns.add("user", items, "user", "input")
-            return Parsed(turns.messages, tuple(report.losses))
-        check_array(items, "input")
+            return reader.parsed()
+        reader.array(items, "input")
     else:
-        msg = (
-            "Responses data must be a request payload with `input`, a list of input items "
-            f"or a response with `output`, not {show(data)}."
-        )
-        raise MessageError(msg)
-    names: dict[str, str] = {}
-    assistant = _Assistant()
+        shapes = "a request payload with `input`, a list of input items or a response with "
+        reader.refuse(data, shapes + "`output`")
     for index, item in enumerate(items):
         path = f"{base}[{index}]"
-        item = check_object(item, path)
+        item = reader.obj(item, path)
         kind = item.get("type", "message")
         if kind == "message":
-            role = check_choice(
-                item.get("role"), f"{path}.role", ("user", "system", "developer", "assistant")
-            )
-            report.extra(item, _MESSAGE_KEYS | {"phase"}, path)
-            if item.get("phase") is not None:
-                report.drop(
-                    f"{path}.phase",
-                    "message phase",
-                    "agentmsg's messages have no place for it",
-                    item["phase"],
-                )
-            if role == "assistant":
-                turns.flush(path)
-                content = check_key(item, "content", path)
-                first = len(assistant.blocks)
-                if type(content) is str:
-                    if not assistant.blocks and assistant.only_text is None:
-                        assistant.only_text = content
-                    assistant.blocks.append({"type": "text", "text": content})
-                else:
-                    assistant.only_text = None
-                    assistant.blocks.extend(_parts(report, content, f"{path}.content"))
-                _keep_id(assistant, item, path, first)
-                continue
-            _flush_assistant(turns, assistant, path)
-            _drop_id(report, item, path)
-            if role == "developer":
-                report.change(
-                    f"{path}.role",
-                    "role 'developer'",
-                    "read as 'system'",
-                    "agentmsg's roles are user, assistant and system; it is sent back as 'system'",
-                )
-                role = "system"
-            content = check_key(item, "content", path)
-            if type(content) is str:
-                turns.add(DEFAULT_NAMES[role], content, role, path)
-            else:
-                turns.add(
-                    DEFAULT_NAMES[role], _parts(report, content, f"{path}.content"), role, path
-                )
+            reader.message(item, path)
         elif kind == "function_call":
             turns.flush(path)
-            report.extra(item, _CALL_KEYS, path)
-            call_id = check_name(check_key(item, "call_id", path), f"{path}.call_id")
-            name = check_name(check_key(item, "name", path), f"{path}.name")
-            tool_input, extra = arguments_input(
-                report, item.get("arguments", "{}"), f"{path}.arguments"
-            )
-            names[call_id] = name
-            assistant.only_text = None
-            assistant.blocks.append(
-                {"type": "tool_use", "id": call_id, "name": name, "input": tool_input, **extra}
-            )
-            _keep_id(assistant, item, path, len(assistant.blocks) - 1)
+            reader.extra(item, _CALL_KEYS, path)
+            call_id = reader.ident_at(item, "call_id", path)
+            name = reader.ident_at(item, "name", path)
+            arguments = reader.arguments(item.get("arguments", "{}"), f"{path}.arguments")
+            reader.only_text = None
+            reader.blocks.append(reader.call(call_id, name, *arguments))
+            reader.keep_id(item, path, len(reader.blocks) - 1)
         elif kind == "reasoning":
             turns.flush(path)
-            assistant.only_text = None
-            _reasoning(report, item, path, assistant)
+            reader.only_text = None
+            reader.reasoning(item, path)
         elif kind == "function_call_output":
-            _flush_assistant(turns, assistant, path)
-            report.extra(item, _OUTPUT_KEYS, path)
-            _drop_id(report, item, path)
-            call_id = check_name(check_key(item, "call_id", path), f"{path}.call_id")
-            name = result_name(report, names, call_id, item.get("name"), f"{path}.call_id")
-            output = check_key(item, "output", path)
+            reader.flush(path)
+            reader.extra(item, _OUTPUT_KEYS, path)
+            reader.drop_id(item, path)
+            call_id = reader.ident_at(item, "call_id", path)
+            name = reader.result_name(call_id, item.get("name"), f"{path}.call_id")
+            output = reader.key(item, "output", path)
             if type(output) is not str:
-                output = _parts(report, output, f"{path}.output")
-            turns.tool_result(
-                {"type": "tool_result", "id": call_id, "name": name, "output": output}
-            )
+                output = reader.parts(output, f"{path}.output")
+            reader.result(call_id, name, output)
         else:
-            report.drop(path, f"{kind!s} item", "agentmsg has no block for it", item)
-    _flush_assistant(turns, assistant, base)
+            reader.unknown(path, f"{kind!s} item", item)
+    reader.flush(base)
     turns.flush(base)
     if base == "output" and not turns.messages:
         # A reply whose every item was dropped still brings its id, usage and status.
         turns.add("assistant", [], "assistant", base)
-    return Parsed(turns.messages, tuple(report.losses))
+    return reader.parsed()
 
 
-def _keep_id(assistant: _Assistant, item: dict[str, Any], path: str, first: int) -> None:
-    """Keep the id (and status) of an assistant item for its blocks from *first* on: the
-    API pairs a reasoning item with the item after it by that id."""
-    if item.get("id") is None:
-        return
-    kept = {"id": check_name(item["id"], f"{path}.id")}
-    if item.get("status") is not None:
-        kept["status"] = check_str(item["status"], f"{path}.status")
-    for position in range(first, len(assistant.blocks)):
-        assistant.state[str(position)] = kept
+class _Reader(Reader):
+    """Reads Responses requests and responses: ``blocks`` are those of the assistant turn
+    being read (items until the next message), ``state`` their provider state and
+    ``only_text`` the text of a turn that is one string message so far."""
 
+    __slots__ = ("blocks", "only_text", "state")
 
-def _drop_id(report: Report, item: dict[str, Any], path: str) -> None:
-    """Report the id and status of an item the API does not pair on (agentmsg keeps none)."""
-    for key in ("id", "status"):
-        if item.get(key) is not None:
-            report.drop(
-                f"{path}.{key}",
-                f"item {key}",
-                "agentmsg keeps the ids of the assistant's items only, which the API pairs on",
-                item[key],
-            )
+    def __init__(self, format: str, strict: object) -> None:
+        Reader.__init__(self, format, strict)
+        self.blocks: list[Any] = []
+        self.only_text: str | None = None
+        self.state: dict[str, Any] = {}
 
+    def message(self, item: dict[str, Any], path: str) -> None:
+        roles = ("user", "system", "developer", "assistant")
+        role = self.choice(item.get("role"), f"{path}.role", roles)
+        self.extra(item, _MESSAGE_KEYS, path)
+        if item.get("phase") is not None:
+            self.no_place(f"{path}.phase", "message phase", item["phase"])
+        if role == "assistant":
+            self.turns.flush(path)
+            content = self.key(item, "content", path)
+            first = len(self.blocks)
+            if type(content) is str:
+                if not self.blocks and self.only_text is None:
+                    self.only_text = content
+                self.blocks.append({"type": "text", "text": content})
+            else:
+                self.only_text = None
+                self.blocks.extend(self.parts(content, f"{path}.content"))
+            self.keep_id(item, path, first)
+            return
+        self.flush(path)
+        self.drop_id(item, path)
+        if role == "developer":
+            role = self.developer(path)
+        content = self.key(item, "content", path)
+        if type(content) is not str:
+            content = self.parts(content, f"{path}.content")
+        self.turns.add(DEFAULT_NAMES[role], content, role, path)
 
-def _flush_assistant(turns: Turns, assistant: _Assistant, path: str) -> None:
-    if not assistant.blocks:
-        return
-    single = assistant.only_text if len(assistant.blocks) == 1 else None
-    content = single if single is not None else assistant.blocks
-    turns.add("assistant", content, "assistant", path, (STATE_FORMAT, assistant.state))
-    assistant.blocks = []
-    assistant.only_text = None
-    assistant.state = {}
-
-
-def _response_envelope(turns: Turns, data: dict[str, Any], report: Report) -> None:
-    metadata: dict[str, Any] = {}
-    if data.get("model") is not None:
-        metadata["model"] = check_str(data["model"], "model")
-    details = data.get("incomplete_details")
-    if isinstance(details, dict) and details.get("reason") is not None:
-        metadata["stop_reason"] = check_str(details["reason"], "incomplete_details.reason")
-    elif data.get("status") is not None:
-        metadata["stop_reason"] = check_str(data["status"], "status")
-    usage = data.get("usage")
-    if usage is not None:
-        usage = check_object(usage, "usage")
-        counts = {}
-        for key, ours in (
-            ("input_tokens", "prompt_tokens"),
-            ("output_tokens", "completion_tokens"),
-            ("total_tokens", "total_tokens"),
-        ):
-            value = usage.get(key)
-            if type(value) is not int or value < 0:
-                msg = f"`usage.{key}` must be an integer >= 0, not {show(value)}."
-                raise MessageError(msg, f"usage.{key}")
-            counts[ours] = value
-        metadata["token_usage"] = counts
-        read = frozenset({"input_tokens", "output_tokens", "total_tokens"})
-        report.counts(usage, "usage", read)
-    turns.metadata = metadata or None
-    if data.get("id") is not None:
-        turns.invocation_id = check_name(data["id"], "id")
-
-
-def _reasoning(report: Report, item: dict[str, Any], path: str, assistant: _Assistant) -> None:
-    """One reasoning item as one thinking block, its id kept in the provider state."""
-    report.extra(item, _REASONING_KEYS | {"encrypted_content"}, path)
-    texts: dict[str, list[str]] = {}
-    for key, part_type in (("summary", "summary_text"), ("content", "reasoning_text")):
-        parts = item.get(key)
-        texts[key] = []
-        if parts is None:
-            continue
-        for position, part in enumerate(check_array(parts, f"{path}.{key}")):
-            here = f"{path}.{key}[{position}]"
-            part = check_object(part, here)
-            if part.get("type") != part_type:
-                report.drop(
-                    here, f"{part.get('type')!s} part", "agentmsg has no block for it", part
-                )
-                continue
-            texts[key].append(check_str(check_key(part, "text", here), f"{here}.text"))
-    source = "summary" if texts["summary"] or not texts["content"] else "content"
-    if source == "summary" and texts["content"]:
-        report.drop(
-            f"{path}.content",
-            "reasoning text beside a summary",
-            "agentmsg keeps one thinking block per reasoning item, made of the summary",
-            item["content"],
-        )
-    several = len(texts[source]) > 1
-    if several and (source == "content" or item.get("id") is None):
-        report.change(
-            f"{path}.{source}",
-            f"{len(texts[source])} {source} parts",
-            "joined into one thinking block",
-            "agentmsg keeps one thinking block per reasoning item",
-        )
-    kept: dict[str, Any] = {}
-    if item.get("id") is not None:
-        kept["id"] = check_name(item["id"], f"{path}.id")
-        if several and source == "summary":  # the parts go back as they came
-            kept["summary"] = texts["summary"]
+    def keep_id(self, item: dict[str, Any], path: str, first: int) -> None:
+        """Keep the id (and status) of an assistant item for its blocks from *first* on: the
+        API pairs a reasoning item with the item after it by that id."""
+        if item.get("id") is None:
+            return
+        kept = {"id": self.ident(item["id"], f"{path}.id")}
         if item.get("status") is not None:
-            kept["status"] = check_str(item["status"], f"{path}.status")
-        if item.get("encrypted_content") is not None:
-            kept["encrypted_content"] = check_str(
-                item["encrypted_content"], f"{path}.encrypted_content"
-            )
-        if source == "content":
-            kept["text_in"] = "content"
-        assistant.state[str(len(assistant.blocks))] = kept
-    else:
-        for key in ("encrypted_content", "status"):
+            kept["status"] = self.text(item["status"], f"{path}.status")
+        for position in range(first, len(self.blocks)):
+            self.state[str(position)] = kept
+
+    def drop_id(self, item: dict[str, Any], path: str) -> None:
+        """Report the id and status of an item the API does not pair on (agentmsg keeps
+        none)."""
+        why = "agentmsg keeps the ids of the assistant's items only, which the API pairs on"
+        for key in ("id", "status"):
             if item.get(key) is not None:
-                report.drop(
-                    f"{path}.{key}",
-                    f"`{key}` of a reasoning item without an id",
-                    "Responses takes reasoning back only with its id",
-                    item[key],
-                )
-    assistant.blocks.append({"type": "thinking", "thinking": "\n\n".join(texts[source])})
+                self.drop(f"{path}.{key}", f"item {key}", why, item[key])
 
+    def flush(self, path: str) -> None:
+        """Add the assistant turn read so far, if any."""
+        if not self.blocks:
+            return
+        single = self.only_text if len(self.blocks) == 1 else None
+        content = single if single is not None else self.blocks
+        self.turns.add("assistant", content, "assistant", path, (STATE_FORMAT, self.state))
+        self.blocks = []
+        self.only_text = None
+        self.state = {}
 
-def _parts(report: Report, content: Any, path: str) -> list[Any]:
-    blocks: list[Any] = []
-    for position, part in enumerate(check_array(content, path)):
-        here = f"{path}[{position}]"
-        part = check_object(part, here)
-        kind = part.get("type")
-        if kind in ("input_text", "output_text"):
-            report.extra(part, frozenset({"type", "text", "annotations", "logprobs"}), here)
-            for key in ("annotations", "logprobs"):
-                if part.get(key):
-                    report.drop(
-                        f"{here}.{key}",
-                        key,
-                        "agentmsg's text block has no field for them",
-                        part[key],
-                    )
-            blocks.append(
-                {"type": "text", "text": check_str(check_key(part, "text", here), f"{here}.text")}
-            )
-        elif kind == "input_image":
-            report.extra(part, frozenset({"type", "image_url", "detail", "file_id"}), here)
-            detail = part.get("detail")
-            if detail is not None and detail != "auto":
-                report.drop(
-                    f"{here}.detail",
-                    "image detail",
-                    "agentmsg's image block has no field for it",
-                    detail,
-                )
-            url = part.get("image_url")
-            if url is None:
-                report.drop(
-                    here,
-                    "image given by file id",
-                    "agentmsg has no source for uploaded files",
-                    part,
-                )
-                continue
-            url = check_str(url, f"{here}.image_url")
-            blocks.append({"type": "image", "source": source_from_url(url)})
-        elif kind == "refusal":
-            text = check_str(check_key(part, "refusal", here), f"{here}.refusal")
-            report.change(here, "refusal", "kept as a text block", "agentmsg has no refusal block")
-            blocks.append({"type": "text", "text": text})
+    def envelope(self, data: dict[str, Any]) -> None:
+        metadata: dict[str, Any] = {}
+        self.meta(metadata, "model", data, "model")
+        details = data.get("incomplete_details")
+        if isinstance(details, dict) and details.get("reason") is not None:
+            metadata["stop_reason"] = self.text(details["reason"], "incomplete_details.reason")
         else:
-            report.drop(here, f"{kind!s} content part", "agentmsg has no block for it", part)
-    return blocks
+            self.meta(metadata, "stop_reason", data, "status")
+        usage = data.get("usage")
+        if usage is not None:
+            keys = ("input_tokens", "output_tokens", "total_tokens")
+            counts = self.usage(self.obj(usage, "usage"), "usage", keys)
+            names = ("prompt_tokens", "completion_tokens", "total_tokens")
+            metadata["token_usage"] = dict(zip(names, counts, strict=True))
+        self.begin(data, metadata)
+
+    def reasoning(self, item: dict[str, Any], path: str) -> None:
+        """One reasoning item as one thinking block, its id kept in the provider state."""
+        self.extra(item, _REASONING_KEYS, path)
+        texts: dict[str, list[str]] = {}
+        for key, part_type in (("summary", "summary_text"), ("content", "reasoning_text")):
+            parts = item.get(key)
+            texts[key] = []
+            if parts is None:
+                continue
+            for position, part in enumerate(self.array(parts, f"{path}.{key}")):
+                here = f"{path}.{key}[{position}]"
+                part = self.obj(part, here)
+                if part.get("type") != part_type:
+                    self.unknown(here, f"{part.get('type')!s} part", part)
+                    continue
+                texts[key].append(self.text_at(part, "text", here))
+        source = "summary" if texts["summary"] or not texts["content"] else "content"
+        if source == "summary" and texts["content"]:
+            rule = "agentmsg keeps one thinking block per reasoning item, made of the summary"
+            self.drop(f"{path}.content", "reasoning text beside a summary", rule, item["content"])
+        several = len(texts[source]) > 1
+        if several and (source == "content" or item.get("id") is None):
+            thing = f"{len(texts[source])} {source} parts"
+            rule = "agentmsg keeps one thinking block per reasoning item"
+            self.change(f"{path}.{source}", thing, "joined into one thinking block", rule)
+        kept: dict[str, Any] = {}
+        if item.get("id") is not None:
+            kept["id"] = self.ident(item["id"], f"{path}.id")
+            if several and source == "summary":  # the parts go back as they came
+                kept["summary"] = texts["summary"]
+            for key in ("status", "encrypted_content"):
+                if item.get(key) is not None:
+                    kept[key] = self.text(item[key], f"{path}.{key}")
+            if source == "content":
+                kept["text_in"] = "content"
+            self.state[str(len(self.blocks))] = kept
+        else:
+            for key in ("encrypted_content", "status"):
+                if item.get(key) is not None:
+                    why = "Responses takes reasoning back only with its id"
+                    what = f"`{key}` of a reasoning item without an id"
+                    self.drop(f"{path}.{key}", what, why, item[key])
+        self.blocks.append({"type": "thinking", "thinking": "\n\n".join(texts[source])})
+
+    def parts(self, content: Any, path: str) -> list[Any]:
+        blocks: list[Any] = []
+        for position, part in enumerate(self.array(content, path)):
+            here = f"{path}[{position}]"
+            part = self.obj(part, here)
+            kind = part.get("type")
+            if kind in ("input_text", "output_text"):
+                self.extra(part, frozenset({"type", "text", "annotations", "logprobs"}), here)
+                for key in ("annotations", "logprobs"):
+                    if part.get(key):
+                        why = "agentmsg's text block has no field for them"
+                        self.drop(f"{here}.{key}", key, why, part[key])
+                blocks.append({"type": "text", "text": self.text_at(part, "text", here)})
+            elif kind == "input_image":
+                self.extra(part, frozenset({"type", "image_url", "detail", "file_id"}), here)
+                self.detail(part.get("detail"), f"{here}.detail")
+                url = part.get("image_url")
+                if url is None:
+                    why = "agentmsg has no source for uploaded files"
+                    self.drop(here, "image given by file id", why, part)
+                    continue
+                url = self.text(url, f"{here}.image_url")
+                blocks.append({"type": "image", "source": self.source(url)})
+            elif kind == "refusal":
+                blocks.append(self.refusal(here, self.text_at(part, "refusal", here)))
+            else:
+                self.unknown(here, f"{kind!s} content part", part)
+        return blocks
 
 
 _FINAL = frozenset({"response.completed", "response.incomplete", "response.failed"})
