@@ -290,13 +290,7 @@ def _caption(title: str, block: Mapping[str, Any]) -> str:
 
 def _tool_use(block: Mapping[str, Any]) -> str:
     arguments = block.get("input")
-    if isinstance(arguments, dict) and arguments:
-        rows = "".join(
-            f'<tr><th scope="row"><code>{escape(key)}</code></th><td>{_value(item)}</td></tr>'
-            for key, item in arguments.items()
-        )
-    else:
-        rows = _muted_row(_("no arguments"))
+    rows = _rows(arguments if isinstance(arguments, dict) else {}, _("no arguments"))
     # Translators: the column headings of a tool call's table of arguments.
     head = _column_heads(_("argument"), _("value"))
     caption = _caption(_("Tool call"), block)
@@ -306,9 +300,15 @@ def _tool_use(block: Mapping[str, Any]) -> str:
     )
 
 
-def _muted_row(text: str) -> str:
-    """A table row that says, in one muted cell, that there is nothing to show."""
-    return f'<tr><td colspan="2" class="agentmsg-muted">{escape(text)}</td></tr>'
+def _rows(values: Mapping[str, Any], empty: str) -> str:
+    """A table row per key and value of *values*; without any, one muted cell saying
+    *empty*."""
+    if not values:
+        return f'<tr><td colspan="2" class="agentmsg-muted">{escape(empty)}</td></tr>'
+    return "".join(
+        f'<tr><th scope="row"><code>{escape(key)}</code></th><td>{_value(item)}</td></tr>'
+        for key, item in values.items()
+    )
 
 
 def _column_heads(first: str, second: str) -> str:
@@ -458,13 +458,7 @@ def render_card(
         )
     body = render_blocks(content)
     if metadata is not None:
-        if metadata:
-            rows = "".join(
-                f'<tr><th scope="row"><code>{escape(key)}</code></th><td>{_value(item)}</td></tr>'
-                for key, item in metadata.items()
-            )
-        else:
-            rows = _muted_row(_("empty"))
+        rows = _rows(metadata, _("empty"))
         # Translators: the column headings of a message's metadata table.
         columns = _column_heads(_("key"), _("value"))
         title = escape(_("Metadata"))
