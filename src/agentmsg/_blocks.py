@@ -156,8 +156,16 @@ class ToolResultBlock(TypedDict):
     output: str | list[TextBlock | ImageBlock | AudioBlock | VideoBlock] | JSONValue
 
 
+class ToyBlock(TypedDict):
+    """A toy block: a note."""
+
+    type: Literal["toy"]
+    note: str
+
+
 ContentBlock: TypeAlias = (
-    TextBlock
+    ToyBlock
+    | TextBlock
     | ThinkingBlock
     | ImageBlock
     | AudioBlock
@@ -168,7 +176,7 @@ ContentBlock: TypeAlias = (
 """Any one of the seven content blocks."""
 
 BlockType: TypeAlias = Literal[
-    "text", "thinking", "image", "audio", "video", "tool_use", "tool_result"
+    "text", "thinking", "image", "audio", "video", "tool_use", "tool_result", "toy"
 ]
 """The names a block's ``type`` field may hold."""
 
@@ -215,6 +223,7 @@ BLOCK_SPEC: dict[BlockType, tuple[Field, ...]] = {
         Field("thought_signature", STRING, False),
     ),
     "tool_result": (Field("id", NAME), Field("name", NAME), Field("output", OUTPUT)),
+    "toy": (Field("note", STRING),),
 }
 """Each block type's fields besides ``type``, required ones first: the order in which
 they are checked and the JSON Schema lists them. The optional ones are those AgentScope
