@@ -156,16 +156,8 @@ class ToolResultBlock(TypedDict):
     output: str | list[TextBlock | ImageBlock | AudioBlock | VideoBlock] | JSONValue
 
 
-class ToyBlock(TypedDict):
-    """A toy block: a note."""
-
-    type: Literal["toy"]
-    note: str
-
-
 ContentBlock: TypeAlias = (
-    ToyBlock
-    | TextBlock
+    TextBlock
     | ThinkingBlock
     | ImageBlock
     | AudioBlock
@@ -176,7 +168,7 @@ ContentBlock: TypeAlias = (
 """Any one of the seven content blocks."""
 
 BlockType: TypeAlias = Literal[
-    "text", "thinking", "image", "audio", "video", "tool_use", "tool_result", "toy"
+    "text", "thinking", "image", "audio", "video", "tool_use", "tool_result"
 ]
 """The names a block's ``type`` field may hold."""
 
@@ -223,7 +215,6 @@ BLOCK_SPEC: dict[BlockType, tuple[Field, ...]] = {
         Field("thought_signature", STRING, False),
     ),
     "tool_result": (Field("id", NAME), Field("name", NAME), Field("output", OUTPUT)),
-    "toy": (Field("note", STRING),),
 }
 """Each block type's fields besides ``type``, required ones first: the order in which
 they are checked and the JSON Schema lists them. The optional ones are those AgentScope
