@@ -738,6 +738,13 @@ def check_content(value: Any, path: str = "content") -> str | list[dict[str, Any
                         if size == 2 and type(text) is str and (text.isascii() or clean_text(text)):
                             append(block.copy())  # two keys, both present: nothing else
                             continue
+                    elif kind in _FAST_MEDIA:
+                        source = _fast_source(block["source"], kind)
+                        if size == 2 and source is not None:
+                            copy = block.copy()
+                            copy["source"] = source
+                            append(copy)
+                            continue
                     elif kind == "tool_use" or kind == "tool_result":
                         call_id = block["id"]
                         name = block["name"]
@@ -764,13 +771,6 @@ def check_content(value: Any, path: str = "content") -> str | list[dict[str, Any
                                 copy[field] = nested
                                 append(copy)
                                 continue
-                    elif kind in _FAST_MEDIA:
-                        source = _fast_source(block["source"], kind)
-                        if size == 2 and source is not None:
-                            copy = block.copy()
-                            copy["source"] = source
-                            append(copy)
-                            continue
                 except (KeyError, TypeError):
                     pass
             append(check_block(block, f"{path}[{len(copied)}]"))
@@ -806,10 +806,9 @@ def _fast_json(value: Any, depth: int) -> Any:
         items = enumerate(value)
     else:
         plain = (kind is str and value.isascii()) or kind is bool or value is None
-        # A float between the int bounds is finite: NaN and infinity compare False.
-        if plain or ((kind is int or kind is float) and -_BIG_INT < value < _BIG_INT):
+        if plain or (kind is int and -_BIG_INT < value < _BIG_INT):
             return value
-        return _INVALID
+        return value if kind is float and -_INFINITY < value < _INFINITY else _INVALID
     if depth > _FAST_DEPTH:
         return _INVALID
     copied = value.copy()
@@ -820,8 +819,12 @@ def _fast_json(value: Any, depth: int) -> Any:
         leaf = type(item)
         if (leaf is str and item.isascii()) or leaf is bool or item is None:
             continue
-        if leaf is int or leaf is float:
+        if leaf is int:
             if -_BIG_INT < item < _BIG_INT:
+                continue
+            return _INVALID
+        if leaf is float:
+            if -_INFINITY < item < _INFINITY:
                 continue
             return _INVALID
         inner = _fast_json(item, depth + 1)
