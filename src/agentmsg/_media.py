@@ -20,9 +20,7 @@ from ._errors import MediaError
 from ._validate import (
     check_block,
     is_block_list,
-    is_file_url,
-    is_local_path,
-    is_relative_path,
+    is_local_file,
     must_be,
     show,
 )
@@ -411,7 +409,7 @@ def _check_source(source: dict[str, Any], kind: str, path: str, files: _Files | 
         _check_data_url(url, kind, f"{path}.url")
     elif url.startswith(("http://", "https://")):
         return  # nothing is fetched
-    elif files is not None and (is_local_path(url) or is_file_url(url) or is_relative_path(url)):
+    elif files is not None and is_local_file(url):
         _check_local_file(url, kind, f"{path}.url", files)
 
 

@@ -64,10 +64,8 @@ __all__ = [
     "check_timestamp",
     "clean_text",
     "is_block_list",
-    "is_file_url",
-    "is_local_path",
+    "is_local_file",
     "is_mapping",
-    "is_relative_path",
     "must_be",
     "no_surrogates",
     "parse_timestamp",
@@ -487,31 +485,23 @@ def _check_keys(
             raise MessageError(msg, f"{path}.{key}")
 
 
-def is_file_url(url: str) -> bool:
-    """Whether *url* is a ``file://`` URL: a host (often empty) then an absolute path."""
-    if not url.startswith("file://"):
-        return False
-    host, slash, path = url[7:].partition("/")
-    return bool(slash and path) and not any(char in host for char in "?#\\")
+def is_local_file(url: str) -> bool:
+    """Whether *url* names a local file: a ``file://`` URL (a host, often empty, then an
+    absolute path), an absolute path (``/...`` but not ``//``, or ``C:\\...``) or a
+    relative one (``./cat.png``, ``photos/cat.png``: not empty, no scheme, no ``:``
+    before the first slash, no slash first).
 
-
-def is_local_path(url: str) -> bool:
-    """Whether *url* is an absolute local path: ``/...`` (not ``//``) or ``C:\\...``."""
+    A relative path is kept as written: only :meth:`Msg.check_media
+    <agentmsg.Msg.check_media>`, given a folder, resolves it against that folder.
+    """
+    if url.startswith("file://"):
+        host, slash, path = url[7:].partition("/")
+        return bool(slash and path) and not any(char in host for char in "?#\\")
     if url.startswith("/"):
         return len(url) > 1 and url[1] != "/"
-    return (
-        len(url) > 3 and url[1] == ":" and url[2] in "\\/" and url[0].isascii() and url[0].isalpha()
-    )
-
-
-def is_relative_path(url: str) -> bool:
-    """Whether *url* is a relative local path (``./cat.png``, ``photos/cat.png``): not
-    empty, no scheme (no ``:`` before the first slash), not starting with a slash.
-
-    It is kept as written: only :meth:`Msg.check_media <agentmsg.Msg.check_media>`, given
-    a folder, resolves it against that folder.
-    """
-    if not url or url.startswith(("/", "\\")):  # "/" alone, "//host/...", "\\\\host\\..."
+    if len(url) > 3 and url[1] == ":" and url[2] in "\\/" and url[0].isascii() and url[0].isalpha():
+        return True
+    if not url or url.startswith("\\"):  # "\\\\host\\..."
         return False
     first = url.split("/", 1)[0].split("\\", 1)[0]
     return ":" not in first
@@ -529,7 +519,7 @@ def _good_url(url: str, kind: str) -> bool:
     if url.startswith("http://"):
         return len(url) > 7
     if not url.startswith("data:"):
-        return is_local_path(url) or is_file_url(url) or is_relative_path(url)
+        return is_local_file(url)
     header, comma, _ = url.partition(",")
     if not comma:
         return False

@@ -21,7 +21,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Protocol
 
 from .._blocks import MEDIA_KINDS, OUTPUT_TYPES
-from .._validate import MAX_DEPTH, check_json, is_file_url, is_local_path, is_relative_path
+from .._validate import MAX_DEPTH, check_json, is_local_file
 from ._labels import Size, translated
 from ._labels import gettext as _
 from ._labels import label as N_
@@ -267,10 +267,7 @@ def _media(kind: str, source: Mapping[str, Any]) -> str:
     if url.startswith(("http://", "https://")):
         link = f'<a href="{_escape_url(url)}" rel="nofollow noopener noreferrer">{escape(url)}</a>'
         return _summary(kind, _with_note(link, _("(remote, not loaded)")))
-    if is_local_path(url) or is_file_url(url) or is_relative_path(url):
-        note = _("(local file, not loaded)")
-    else:
-        note = _("(not loaded)")
+    note = _("(local file, not loaded)") if is_local_file(url) else _("(not loaded)")
     return _summary(kind, _with_note(f"<code>{escape(url)}</code>", note))
 
 
