@@ -39,20 +39,6 @@ from typing import Any, SupportsIndex
 from ._blocks import ARGUMENTS, BLOCK_SPEC, OUTPUT, SOURCE, Field
 from ._errors import MessageError
 
-__all__ = [
-    "DICT_TYPES",
-    "LIST_TYPES",
-    "CheckedDict",
-    "CheckedList",
-    "ContentList",
-    "FieldRoot",
-    "checked_content",
-    "checked_field",
-    "checked_metadata",
-    "copy_blocks",
-    "copy_json",
-]
-
 _dict_copy = dict.copy
 _dict_clear = dict.clear
 _dict_update = dict.update

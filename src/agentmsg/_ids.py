@@ -14,15 +14,6 @@ from typing import Any
 
 from ._validate import must_be, parse_timestamp
 
-__all__ = [
-    "active_clock",
-    "deterministic",
-    "format_time_ns",
-    "new_id",
-    "now_timestamp",
-    "random_ids",
-]
-
 _ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
 _URLSAFE = bytes.maketrans(b"+/", b"-_")
 _ID_LENGTH = 22

@@ -25,19 +25,6 @@ from ._validate import (
     show,
 )
 
-__all__ = [
-    "block_from_bytes",
-    "block_from_file",
-    "block_from_url",
-    "check_content_media",
-    "check_payload",
-    "detect_media_type",
-    "file_url_path",
-    "is_of_kind",
-    "read_local_file",
-    "same_format",
-]
-
 # (offset, signature, media type), checked in order; the first match wins.
 _SIGNATURES: tuple[tuple[int, bytes, str], ...] = (
     (0, b"\x89PNG\r\n\x1a\n", "image/png"),

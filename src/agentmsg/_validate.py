@@ -46,34 +46,6 @@ from ._containers import (
 )
 from ._errors import MessageError
 
-__all__ = [
-    "MAX_DEPTH",
-    "ROLES",
-    "as_dict",
-    "bad_key",
-    "check_block",
-    "check_block_types",
-    "check_content",
-    "check_id",
-    "check_json",
-    "check_metadata",
-    "check_name",
-    "check_optional_str",
-    "check_role",
-    "check_str",
-    "check_timestamp",
-    "clean_text",
-    "is_block_list",
-    "is_local_file",
-    "is_mapping",
-    "must_be",
-    "no_surrogates",
-    "parse_timestamp",
-    "show",
-    "with_article",
-    "writable_int",
-]
-
 ROLES: tuple[str, ...] = ("user", "assistant", "system")
 _ROLE_SET = frozenset(ROLES)
 _ALLOWED_TYPES = ", ".join(repr(name) for name in BLOCK_TYPES)

@@ -27,16 +27,6 @@ from ._labels import gettext as _
 from ._labels import label as N_
 from ._labels import ngettext as _n
 
-__all__ = [
-    "INLINE_MEDIA_LIMIT",
-    "JSON_LIMIT",
-    "STYLE",
-    "escape",
-    "render_blocks",
-    "render_card",
-    "render_msg",
-]
-
 INLINE_MEDIA_LIMIT = 512 * 1024
 """Base64 payloads and ``data:`` URLs longer than this many characters are summarised."""
 

@@ -13,6 +13,7 @@ import os
 from collections.abc import Callable, Generator, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Literal, NotRequired, TypedDict
 
+from .._blocks import MEDIA_KINDS
 from .._containers import checked_field, copy_json
 from .._errors import MediaError, MessageAttributeError, MessageError, TokenCountError
 from .._media import block_from_bytes, block_from_file
@@ -20,7 +21,6 @@ from .._message import Msg
 from .._tokens import ernie_tokens
 from .._validate import check_id, check_name, check_role, check_str, show, with_article
 from ._rules import (
-    MEDIA_KINDS,
     check_arguments,
     check_blocks_for,
     check_clarify,

@@ -26,26 +26,6 @@ from .._validate import (
     with_article,
 )
 
-__all__ = [
-    "MEDIA_KINDS",
-    "check_arguments",
-    "check_blocks_for",
-    "check_clarify",
-    "check_count",
-    "check_files",
-    "check_function_call",
-    "check_one_call",
-    "check_payload_keys",
-    "check_payload_role",
-    "check_plugin_info",
-    "check_search_info",
-    "check_text_output",
-    "check_token_usage",
-    "check_tool_result_alone",
-    "merge_calls",
-    "merge_names",
-]
-
 _FUNCTION_CALL_KEYS = ("name", "thoughts", "arguments", "id")
 _USAGE_COUNTS = ("prompt_tokens", "completion_tokens", "total_tokens")
 _USAGE_KEYS = (*_USAGE_COUNTS, "plugins")

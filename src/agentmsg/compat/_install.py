@@ -13,8 +13,6 @@ from typing import Any
 
 from .._errors import MessageError
 
-__all__ = ["FrameworkInstall"]
-
 
 class FrameworkInstall:
     """The install of one framework: which of its names become which agentmsg objects.
