@@ -277,29 +277,30 @@ def _caption(title: str, block: Mapping[str, Any]) -> str:
 
 def _tool_use(block: Mapping[str, Any]) -> str:
     arguments = block.get("input")
-    rows = _rows(arguments if isinstance(arguments, dict) else {}, _("no arguments"))
-    # Translators: the column headings of a tool call's table of arguments.
-    head = _column_heads(_("argument"), _("value"))
     caption = _caption(_("Tool call"), block)
+    # Translators: the column headings of a tool call's table of arguments.
+    heads = (_("argument"), _("value"))
+    values = arguments if isinstance(arguments, dict) else {}
+    return _key_table("tool-use", caption, heads, values, _("no arguments"))
+
+
+def _key_table(
+    kind: str, caption: str, heads: tuple[str, str], values: Mapping[str, Any], empty: str
+) -> str:
+    """A table (class ``agentmsg-<kind>``) of a row per key and value of *values*, under
+    the column *heads*; without any, one muted cell saying *empty*."""
+    if values:
+        rows = "".join(
+            f'<tr><th scope="row"><code>{escape(key)}</code></th><td>{_value(item)}</td></tr>'
+            for key, item in values.items()
+        )
+    else:
+        rows = f'<tr><td colspan="2" class="agentmsg-muted">{escape(empty)}</td></tr>'
+    head = "".join(f'<th scope="col">{escape(text)}</th>' for text in heads)
     return (
-        f'<table class="agentmsg-table agentmsg-tool-use">{caption}'
-        f"<thead>{head}</thead><tbody>{rows}</tbody></table>"
+        f'<table class="agentmsg-table agentmsg-{kind}">{caption}'
+        f"<thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table>"
     )
-
-
-def _rows(values: Mapping[str, Any], empty: str) -> str:
-    """A table row per key and value of *values*; without any, one muted cell saying
-    *empty*."""
-    if not values:
-        return f'<tr><td colspan="2" class="agentmsg-muted">{escape(empty)}</td></tr>'
-    return "".join(
-        f'<tr><th scope="row"><code>{escape(key)}</code></th><td>{_value(item)}</td></tr>'
-        for key, item in values.items()
-    )
-
-
-def _column_heads(first: str, second: str) -> str:
-    return f'<tr><th scope="col">{escape(first)}</th><th scope="col">{escape(second)}</th></tr>'
 
 
 def _parsed_json(text: str) -> Any:
@@ -445,15 +446,11 @@ def render_card(
         )
     body = render_blocks(content)
     if metadata is not None:
-        rows = _rows(metadata, _("empty"))
-        # Translators: the column headings of a message's metadata table.
-        columns = _column_heads(_("key"), _("value"))
         title = escape(_("Metadata"))
-        body += (
-            '<table class="agentmsg-table agentmsg-metadata">'
-            f'<caption><span class="agentmsg-tag">{title}</span></caption>'
-            f"<thead>{columns}</thead><tbody>{rows}</tbody></table>"
-        )
+        caption = f'<caption><span class="agentmsg-tag">{title}</span></caption>'
+        # Translators: the column headings of a message's metadata table.
+        heads = (_("key"), _("value"))
+        body += _key_table("metadata", caption, heads, metadata, _("empty"))
     data_id = "" if message_id is None else f' data-agentmsg-id="{escape(message_id)}"'
     if name == role:  # as from_openai_chat names a reply: no sender to add
         # Translators: the accessible name of a card whose sender is named after its
