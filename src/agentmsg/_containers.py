@@ -185,12 +185,7 @@ def checked_field(value: Any, check: Callable[[Any], Any]) -> Any:
     return _checked(value, FieldRoot(check))
 
 
-# -- where a container sits, and how its changes are checked ------------------------------
-# A container inside a JSON value that only the JSON rules govern (the metadata, a tool's
-# input, a tool's dict output) checks just what a change puts in, against the levels left
-# above it: no change costs more than the value it adds. Any other container (a block, a
-# source, a tool's list output, a role message's field) is checked whole with its block or
-# field after the change, which is undone if the check fails.
+# -- where a container sits, and how its changes are checked (see the module docstring) ---
 
 _JSON = object()
 """The place of a container in a JSON value: see :func:`_place`."""

@@ -687,8 +687,7 @@ def check_content(value: Any, path: str = "content") -> str | list[dict[str, Any
     try:
         for block in value:
             # Pays in make bench: messages build and from_dict (3-block, tool, 7-block) 2.3-3.1x.
-            # Each shortcut takes a block of exactly the spec's required keys, of plain
-            # str type, and copies it as check_block does: the caller's key order kept.
+            # A shortcut takes only a block of the spec's required keys, copied as check_block does.
             if type(block) is dict:
                 try:
                     kind = block["type"]
