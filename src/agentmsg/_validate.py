@@ -93,6 +93,15 @@ def must_be(
     return error(f"`{path}` must be {requirement}, not {shown}.", path)
 
 
+def not_a_field(where: str, owner: str, fields: str, value: object) -> MessageError:
+    """The error for a key *where* that is not among the *fields* of *owner*."""
+    msg = (
+        f"`{where}` is not a field of {owner} (its fields are {fields}); "
+        f"the value was {show(value)}."
+    )
+    return MessageError(msg, where)
+
+
 def with_article(word: str) -> str:
     """*word* with its indefinite article: ``a tuple``, ``an image``."""
     lower = word.lower()
@@ -258,26 +267,23 @@ def _bad_leaf(value: Any) -> _Bad:
     if kind is float:
         requirement = "a finite number (JSON has no NaN or infinity)"
         return _Bad(lambda path: must_be(path, requirement, value))
-
-    def word(path: str) -> MessageError:
-        msg = (
+    return _Bad(
+        lambda path: MessageError(
             f"`{path}` must be a JSON value (str, number, bool, None, list or dict), "
-            f"not {_a_type(value)}: {show(value)}."
+            f"not {_a_type(value)}: {show(value)}.",
+            path,
         )
-        return MessageError(msg, path)
-
-    return _Bad(word)
+    )
 
 
 def _too_deep_at(value: Any) -> _Bad:
-    def word(path: str) -> MessageError:
-        msg = (
+    return _Bad(
+        lambda path: MessageError(
             f"`{path}` is nested too deeply (a JSON value holds at most {MAX_DEPTH} "
-            f"levels of dicts and lists): {show(value)}."
+            f"levels of dicts and lists): {show(value)}.",
+            path,
         )
-        return MessageError(msg, path)
-
-    return _Bad(word)
+    )
 
 
 def as_dict(value: Any, path: str, requirement: str) -> dict[Any, Any]:
@@ -449,12 +455,8 @@ def _check_keys(
             allowed = ", ".join(f"`{name}`" for name in required)
             if optional:
                 allowed += ", and optionally " + ", ".join(f"`{name}`" for name in optional)
-            msg = (
-                f"`{path}.{key}` is not a field of {with_article(str(block['type']))} {noun} "
-                f"(its fields are {allowed}); "
-                f"the value was {show(block[key])}."
-            )
-            raise MessageError(msg, f"{path}.{key}")
+            owner = f"{with_article(str(block['type']))} {noun}"
+            raise not_a_field(f"{path}.{key}", owner, allowed, block[key])
 
 
 def is_local_file(url: str) -> bool:

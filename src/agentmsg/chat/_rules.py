@@ -22,6 +22,7 @@ from .._validate import (
     check_str,
     is_mapping,
     must_be,
+    not_a_field,
     show,
     with_article,
 )
@@ -45,11 +46,7 @@ def _dict_field(
     for key in fields:
         if key not in allowed:
             names = ", ".join(f"`{name}`" for name in allowed)
-            msg = (
-                f"`{path}.{key}` is not a field of `{path}` (its fields are {names}); "
-                f"the value was {show(fields[key])}."
-            )
-            raise MessageError(msg, f"{path}.{key}")
+            raise not_a_field(f"{path}.{key}", f"`{path}`", names, fields[key])
     for key in required:
         if key not in fields:
             msg = f"`{path}` has no `{key}` field: {show(fields)}."
@@ -228,11 +225,7 @@ def check_payload_keys(data: dict[str, Any], role: str, allowed: tuple[str, ...]
     for key in data:
         if key not in allowed:
             names = ", ".join(f"`{name}`" for name in allowed)
-            msg = (
-                f"`{key}` is not a field of a {role} payload (its fields are {names}); "
-                f"the value was {show(data[key])}."
-            )
-            raise MessageError(msg, str(key))
+            raise not_a_field(str(key), f"a {role} payload", names, data[key])
     if "content" not in data:
         msg = f"The payload has no `content` field: {show(data)}."
         raise MessageError(msg, "content")
