@@ -50,7 +50,6 @@ ROLES: tuple[str, ...] = ("user", "assistant", "system")
 _ROLE_SET = frozenset(ROLES)
 _ALLOWED_TYPES = ", ".join(repr(name) for name in BLOCK_TYPES)
 _SHOW_LIMIT = 80
-_MISSING = object()
 _fromisoformat = datetime.fromisoformat
 _DIGITS_TO_ZERO = bytes.maketrans(b"123456789", b"000000000")
 _SHAPE = b"0000-00-00 00:00:00.000"  # a timestamp with every digit made 0
