@@ -46,41 +46,10 @@ from ._containers import (
 )
 from ._errors import MessageError
 
-__all__ = [
-    "MAX_DEPTH",
-    "ROLES",
-    "as_dict",
-    "bad_key",
-    "check_block",
-    "check_block_types",
-    "check_content",
-    "check_id",
-    "check_json",
-    "check_metadata",
-    "check_name",
-    "check_optional_str",
-    "check_role",
-    "check_str",
-    "check_timestamp",
-    "clean_text",
-    "is_block_list",
-    "is_file_url",
-    "is_local_path",
-    "is_mapping",
-    "is_relative_path",
-    "must_be",
-    "no_surrogates",
-    "parse_timestamp",
-    "show",
-    "with_article",
-    "writable_int",
-]
-
 ROLES: tuple[str, ...] = ("user", "assistant", "system")
 _ROLE_SET = frozenset(ROLES)
 _ALLOWED_TYPES = ", ".join(repr(name) for name in BLOCK_TYPES)
 _SHOW_LIMIT = 80
-_MISSING = object()
 _fromisoformat = datetime.fromisoformat
 _DIGITS_TO_ZERO = bytes.maketrans(b"123456789", b"000000000")
 _SHAPE = b"0000-00-00 00:00:00.000"  # a timestamp with every digit made 0
@@ -121,6 +90,15 @@ def must_be(
     """
     shown = f"{type(value).__name__}: {show(value)}" if typed else show(value)
     return error(f"`{path}` must be {requirement}, not {shown}.", path)
+
+
+def not_a_field(where: str, owner: str, fields: str, value: object) -> MessageError:
+    """The error for a key *where* that is not among the *fields* of *owner*."""
+    msg = (
+        f"`{where}` is not a field of {owner} (its fields are {fields}); "
+        f"the value was {show(value)}."
+    )
+    return MessageError(msg, where)
 
 
 def with_article(word: str) -> str:
@@ -288,26 +266,23 @@ def _bad_leaf(value: Any) -> _Bad:
     if kind is float:
         requirement = "a finite number (JSON has no NaN or infinity)"
         return _Bad(lambda path: must_be(path, requirement, value))
-
-    def word(path: str) -> MessageError:
-        msg = (
+    return _Bad(
+        lambda path: MessageError(
             f"`{path}` must be a JSON value (str, number, bool, None, list or dict), "
-            f"not {_a_type(value)}: {show(value)}."
+            f"not {_a_type(value)}: {show(value)}.",
+            path,
         )
-        return MessageError(msg, path)
-
-    return _Bad(word)
+    )
 
 
 def _too_deep_at(value: Any) -> _Bad:
-    def word(path: str) -> MessageError:
-        msg = (
+    return _Bad(
+        lambda path: MessageError(
             f"`{path}` is nested too deeply (a JSON value holds at most {MAX_DEPTH} "
-            f"levels of dicts and lists): {show(value)}."
+            f"levels of dicts and lists): {show(value)}.",
+            path,
         )
-        return MessageError(msg, path)
-
-    return _Bad(word)
+    )
 
 
 def as_dict(value: Any, path: str, requirement: str) -> dict[Any, Any]:
@@ -479,39 +454,27 @@ def _check_keys(
             allowed = ", ".join(f"`{name}`" for name in required)
             if optional:
                 allowed += ", and optionally " + ", ".join(f"`{name}`" for name in optional)
-            msg = (
-                f"`{path}.{key}` is not a field of {with_article(str(block['type']))} {noun} "
-                f"(its fields are {allowed}); "
-                f"the value was {show(block[key])}."
-            )
-            raise MessageError(msg, f"{path}.{key}")
+            owner = f"{with_article(str(block['type']))} {noun}"
+            raise not_a_field(f"{path}.{key}", owner, allowed, block[key])
 
 
-def is_file_url(url: str) -> bool:
-    """Whether *url* is a ``file://`` URL: a host (often empty) then an absolute path."""
-    if not url.startswith("file://"):
-        return False
-    host, slash, path = url[7:].partition("/")
-    return bool(slash and path) and not any(char in host for char in "?#\\")
+def is_local_file(url: str) -> bool:
+    """Whether *url* names a local file: a ``file://`` URL (a host, often empty, then an
+    absolute path), an absolute path (``/...`` but not ``//``, or ``C:\\...``) or a
+    relative one (``./cat.png``, ``photos/cat.png``: not empty, no scheme, no ``:``
+    before the first slash, no slash first).
 
-
-def is_local_path(url: str) -> bool:
-    """Whether *url* is an absolute local path: ``/...`` (not ``//``) or ``C:\\...``."""
+    A relative path is kept as written: only :meth:`Msg.check_media
+    <agentmsg.Msg.check_media>`, given a folder, resolves it against that folder.
+    """
+    if url.startswith("file://"):
+        host, slash, path = url[7:].partition("/")
+        return bool(slash and path) and not any(char in host for char in "?#\\")
     if url.startswith("/"):
         return len(url) > 1 and url[1] != "/"
-    return (
-        len(url) > 3 and url[1] == ":" and url[2] in "\\/" and url[0].isascii() and url[0].isalpha()
-    )
-
-
-def is_relative_path(url: str) -> bool:
-    """Whether *url* is a relative local path (``./cat.png``, ``photos/cat.png``): not
-    empty, no scheme (no ``:`` before the first slash), not starting with a slash.
-
-    It is kept as written: only :meth:`Msg.check_media <agentmsg.Msg.check_media>`, given
-    a folder, resolves it against that folder.
-    """
-    if not url or url.startswith(("/", "\\")):  # "/" alone, "//host/...", "\\\\host\\..."
+    if len(url) > 3 and url[1] == ":" and url[2] in "\\/" and url[0].isascii() and url[0].isalpha():
+        return True
+    if not url or url.startswith("\\"):  # "\\\\host\\..."
         return False
     first = url.split("/", 1)[0].split("\\", 1)[0]
     return ":" not in first
@@ -529,7 +492,7 @@ def _good_url(url: str, kind: str) -> bool:
     if url.startswith("http://"):
         return len(url) > 7
     if not url.startswith("data:"):
-        return is_local_path(url) or is_file_url(url) or is_relative_path(url)
+        return is_local_file(url)
     header, comma, _ = url.partition(",")
     if not comma:
         return False
@@ -733,8 +696,8 @@ def check_content(value: Any, path: str = "content") -> str | list[dict[str, Any
                     size = len(block)
                     if type(kind) is not str:
                         pass
-                    elif kind == "text":
-                        text = block["text"]
+                    elif kind == "text" or kind == "thinking":
+                        text = block[kind]  # their one field is named after the type
                         if size == 2 and type(text) is str and (text.isascii() or clean_text(text)):
                             append(block.copy())  # two keys, both present: nothing else
                             continue
@@ -786,11 +749,6 @@ def check_content(value: Any, path: str = "content") -> str | list[dict[str, Any
                             copy = block.copy()
                             copy["source"] = source
                             append(copy)
-                            continue
-                    elif kind == "thinking" and size == 2:
-                        thinking = block["thinking"]
-                        if type(thinking) is str and (thinking.isascii() or clean_text(thinking)):
-                            append(block.copy())
                             continue
                 except (KeyError, TypeError):
                     pass
