@@ -1,4 +1,5 @@
-"""A local web server for the sections that open the built site in Chromium."""
+"""What the sections that open the built site in Chromium share: the browser, its flags
+(no network but this machine) and a local web server."""
 
 from __future__ import annotations
 
@@ -10,7 +11,18 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-__all__ = ["served"]
+__all__ = ["CHROMIUM", "CHROMIUM_FLAGS", "served"]
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_FLAGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1",
+]
 
 
 class _Quiet(http.server.SimpleHTTPRequestHandler):

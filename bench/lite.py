@@ -29,22 +29,12 @@ from pathlib import Path
 from typing import Any
 
 from ._common import Check, Options, Row, Section, Table, table_languages
-from ._serve import served
+from ._serve import CHROMIUM, CHROMIUM_FLAGS, served
 from .docs_build import build, copy_repository, make_clean
 
 ROOT = Path(__file__).resolve().parent.parent
 SIZE_TARGET = 45_000_000
 """The whole site's runtime weighs at most this many bytes."""
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_FLAGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-    "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1",
-]
 NOTEBOOKS = (
     f"{table_languages()[0]}/create_message.ipynb",
     f"{(table_languages()[1:] or table_languages())[0]}/tools.ipynb",  # a translated one

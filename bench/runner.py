@@ -22,31 +22,19 @@ from __future__ import annotations
 
 import gzip
 import json
-import os
 import re
-import shutil
 import statistics
-import subprocess
 import time
 from pathlib import Path
 from typing import Any
 
 from ._common import Check, Options, Row, Section, Table
-from ._serve import served
-from .lighthouse import CHROME_FLAGS, LIGHTHOUSE, PAGES
+from ._serve import CHROMIUM, CHROMIUM_FLAGS, served
+from .lighthouse import LIGHTHOUSE, PAGES
+from .lighthouse import report as lighthouse_report
 
 ROOT = Path(__file__).resolve().parent.parent
 SITE = ROOT / "_build" / "html"
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_FLAGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-    "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1",
-]
 PAGE = "en/tutorial/create_message.html"
 NOTEBOOK = "en/create_message.ipynb"
 FLOOR = "bench-runner-floor.html"  # served by the route, not written into the site
@@ -207,32 +195,13 @@ def page_weight(site: Path) -> tuple[int, int]:
 
 def lighthouse_figures(site: Path) -> dict[str, tuple[float, float]]:
     """Lighthouse's performance score and cumulative layout shift for each of the pages."""
-    chromium = CHROMIUM if Path(CHROMIUM).is_file() else shutil.which("chromium") or ""
     found = {}
     with served(site) as base:
         for page in PAGES:
-            done = subprocess.run(
-                [
-                    str(LIGHTHOUSE),
-                    base + page,
-                    "--quiet",
-                    "--output=json",
-                    "--output-path=stdout",
-                    "--only-categories=performance",
-                    f"--chrome-flags={CHROME_FLAGS}",
-                ],
-                env={**os.environ, "CHROME_PATH": chromium},
-                capture_output=True,
-                text=True,
-                check=False,
-            )
-            if done.returncode != 0:
-                msg = f"lighthouse failed for {page}:\n{done.stderr[-3000:]}"
-                raise SystemExit(msg)
-            report = json.loads(done.stdout)
+            figures = lighthouse_report(base + page, ("performance",))
             found[page] = (
-                100 * (report["categories"]["performance"]["score"] or 0),
-                report["audits"]["cumulative-layout-shift"]["numericValue"],
+                100 * (figures["categories"]["performance"]["score"] or 0),
+                figures["audits"]["cumulative-layout-shift"]["numericValue"],
             )
     return found
 
