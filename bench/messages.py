@@ -123,63 +123,28 @@ def _agentscope_to_dict_copy(message: Any) -> dict[str, Any]:
     return data
 
 
-def _agentmsg() -> Contender:
-    from agentmsg import Msg
-
-    def build() -> Msg:
-        return Msg(
-            NAME,
-            [
-                {"type": "text", "text": TEXT},
-                {"type": "thinking", "thinking": THINKING},
-                {"type": "image", "source": {"type": "url", "url": IMAGE_URL}},
-            ],
-            "assistant",
-        )
-
-    return Contender(SUBJECT, build, Msg.to_dict, Msg.from_dict, Msg.to_dict, _read_stamp)
+def _three_blocks() -> list[dict[str, Any]]:
+    return [
+        {"type": "text", "text": TEXT},
+        {"type": "thinking", "thinking": THINKING},
+        {"type": "image", "source": {"type": "url", "url": IMAGE_URL}},
+    ]
 
 
-def _langchain() -> Contender:
-    from langchain_core.messages import AIMessage, message_to_dict, messages_from_dict
-
-    def build() -> AIMessage:
-        # langchain-core's v1 standard content blocks: "reasoning" is its thinking block,
-        # and an image block carries its URL directly.
-        return AIMessage(
-            name=NAME,
-            content=[
-                {"type": "text", "text": TEXT},
-                {"type": "reasoning", "reasoning": THINKING},
-                {"type": "image", "url": IMAGE_URL},
-            ],
-        )
-
-    def from_dict(data: dict[str, Any]) -> Any:
-        return messages_from_dict([data])[0]
-
-    # message_to_dict goes through pydantic's model_dump, which builds new dicts and
-    # lists: it already shares nothing mutable with the message (checked below).
-    return Contender("langchain-core", build, message_to_dict, from_dict, message_to_dict)
+def _three_langchain() -> list[dict[str, Any]]:
+    # langchain-core's v1 standard content blocks: "reasoning" is its thinking block,
+    # and an image block carries its URL directly.
+    return [
+        {"type": "text", "text": TEXT},
+        {"type": "reasoning", "reasoning": THINKING},
+        {"type": "image", "url": IMAGE_URL},
+    ]
 
 
-def _agentscope() -> Contender:
-    from agentscope.message import Msg
-
-    def build() -> Msg:
-        return Msg(
-            NAME,
-            [
-                {"type": "text", "text": TEXT},
-                {"type": "thinking", "thinking": THINKING},
-                {"type": "image", "source": {"type": "url", "url": IMAGE_URL}},
-            ],
-            "assistant",
-        )
-
-    return Contender(
-        "agentscope", build, Msg.to_dict, Msg.from_dict, _agentscope_to_dict_copy, _read_stamp
-    )
+THREE_BLOCKS = Workload(
+    "three", "3 blocks", _three_blocks, _three_langchain, (NAME, TEXT, THINKING, IMAGE_URL)
+)
+"""The 3-block message of the first table: text, thinking and an image by URL."""
 
 
 def _agentmsg_for(workload: Workload) -> Contender:
@@ -204,6 +169,8 @@ def _langchain_for(workload: Workload) -> Contender:
     def from_dict(data: dict[str, Any]) -> Any:
         return messages_from_dict([data])[0]
 
+    # message_to_dict goes through pydantic's model_dump, which builds new dicts and
+    # lists: it already shares nothing mutable with the message (checked below).
     return Contender("langchain-core", build, message_to_dict, from_dict, message_to_dict)
 
 
@@ -224,15 +191,9 @@ def load_contenders(workload: Workload | None = None) -> dict[str, Contender]:
     """Import every library, failing with a hint when a peer is missing; the contenders
     of *workload*, or of the 3-block message."""
     contenders = {}
-    loaders: tuple[Callable[[], Contender], ...] = (_agentmsg, _langchain, _agentscope)
-    if workload is not None:
-        loaders = tuple(
-            (lambda load=load: load(workload))
-            for load in (_agentmsg_for, _langchain_for, _agentscope_for)
-        )
-    for load in loaders:
+    for load in (_agentmsg_for, _langchain_for, _agentscope_for):
         try:
-            contender = load()
+            contender = load(workload or THREE_BLOCKS)
         except ImportError as error:
             msg = (
                 f"cannot import a benchmarked library ({error}); the peers come with the "
