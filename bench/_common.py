@@ -49,6 +49,9 @@ class Options:
     """How many messages the memory measurement keeps alive at once."""
 
 
+CHECK_FIELDS = ("operation", "figure", "target", "passed")
+
+
 @dataclass(frozen=True)
 class Check:
     """A target that is not a ratio against the peers (a build-time ratio, a rebuild
@@ -139,6 +142,27 @@ class Table:
     def has_cpu(self) -> bool:
         """Whether a row holds CPU times (then a "cpu ratio" column is shown)."""
         return self.compare and any(row.cpu_ratio is not None for row in self.rows)
+
+    def targets(self) -> list[dict[str, Any]]:
+        """Each target of the table and its verdict, as the JSON's ``checks`` hold them:
+        the compared rows that have a target, then the table's own checks."""
+        rows = [
+            {
+                "table": self.key,
+                "operation": row.operation,
+                "ratio": row.ratio,
+                "best_peer": row.best_peer,
+                "excluded_peers": row.excluded,
+                "target": row.target,
+                "passed": row.passed,
+            }
+            for row in self.rows
+            if self.compare and row.target is not None
+        ]
+        return rows + [
+            {"table": self.key, **{key: getattr(check, key) for key in CHECK_FIELDS}}
+            for check in self.checks
+        ]
 
     def to_json(self) -> dict[str, Any]:
         """The table as JSON values: raw numbers in their unit, not formatted text."""

@@ -130,33 +130,10 @@ def main(argv: list[str] | None = None) -> int:
             print(format_table(table))
 
     checks = [
-        {
-            "section": name,
-            "table": table.key,
-            "operation": row.operation,
-            "ratio": row.ratio,
-            "best_peer": row.best_peer,
-            "excluded_peers": row.excluded,
-            "target": row.target,
-            "passed": row.passed,
-        }
+        {"section": name, **target}
         for name, tables in results.items()
         for table in tables
-        for row in table.rows
-        if table.compare and row.target is not None
-    ]
-    checks += [
-        {
-            "section": name,
-            "table": table.key,
-            "operation": check.operation,
-            "figure": check.figure,
-            "target": check.target,
-            "passed": check.passed,
-        }
-        for name, tables in results.items()
-        for table in tables
-        for check in table.checks
+        for target in table.targets()
     ]
     failed = [check for check in checks if not check["passed"]]
     document = {
