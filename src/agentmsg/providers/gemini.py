@@ -832,8 +832,16 @@ def _token_usage(usage: Any) -> dict[str, int] | None:
         return {}
     if not isinstance(usage, dict):
         return None
-    usage = _snake_cached(usage)
-    counts = [usage.get(key, 0) for key in _COUNTS]
+    keys = tuple(usage)
+    names = _USAGE_NAMES.get(keys)
+    if names is None:
+        # The key of each count in this spelling, as _snake reads it (the last of two
+        # spellings of one name stands); None: absent, 0.
+        snake = {_KEYS.get(key) or _key(key): key for key in keys}
+        names = tuple(snake.get(count) for count in _COUNTS)
+        if len(_USAGE_NAMES) < 4096:  # the key sets of one API are few
+            _USAGE_NAMES[keys] = names
+    counts = [0 if name is None else usage[name] for name in names]
     for count in counts:
         if type(count) is not int or count < 0:
             return None
@@ -843,6 +851,9 @@ def _token_usage(usage: Any) -> dict[str, int] | None:
         "completion_tokens": candidates + thoughts,
         "total_tokens": total,
     }
+
+
+_USAGE_NAMES: dict[tuple[str, ...], tuple[str | None, ...]] = {}
 
 
 def _check_call(call: dict[str, Any], index: int, where: str) -> dict[str, Any]:
@@ -1037,6 +1048,7 @@ class GeminiStream(Stream):
     __slots__ = (
         "_candidates",
         "_envelope",
+        "_frame",
         "_head",
         "_open",
         "_quick",
@@ -1070,6 +1082,10 @@ class GeminiStream(Stream):
         # of it.
         self._shown_parts: tuple[int, list[Any], dict[str, Any]] = (0, [], {})
         self._usage: tuple[Any, dict[str, int] | None] = (None, {})
+        # While only the quick way takes pieces: the blocks before the last part, the
+        # last part's block type, the kept signatures, the metadata without usage, the
+        # invocation id, and the pieces of the last part's text.
+        self._frame: tuple[Any, ...] | None = None
         # The partial message's metadata and id while the reply is text and thoughts
         # alone; made again after any piece that does more than add text.
         self._envelope: tuple[dict[str, Any] | None, str | None] | None = None
@@ -1115,6 +1131,7 @@ class GeminiStream(Stream):
                             state.texts.append(text)  # type: ignore[union-attr]
                             return
         self._envelope = None
+        self._frame = None
         self._quick = _NOTHING
         head = self._head
         raw = event
@@ -1291,6 +1308,23 @@ class GeminiStream(Stream):
         # last are kept from read to read (a part changes only while it is the last), and
         # the last part's text grows in place (bench streams.recorded, Gemini rows:
         # reading after every piece from 5x accumulating to under 3x, flat in its length).
+        frame = self._frame
+        if frame is not None:
+            # Since the last read only the quick way has taken pieces: the last part's
+            # text has grown, and the usage may have changed.
+            blocks, kind, kept_state, base, invocation_id, texts = frame
+            text = joined(texts)
+            raw_usage = self._head.get("usage_metadata")  # type: ignore[union-attr]
+            if raw_usage is not self._usage[0]:
+                self._usage = (raw_usage, _token_usage(raw_usage))
+            usage = self._usage[1]
+            if usage is not None:
+                metadata = base
+                if usage:
+                    metadata = {**(metadata or {}), "token_usage": usage}
+                if kept_state is not None:
+                    metadata = {**(metadata or {}), STATE_KEY: kept_state}
+                return trusted_msg([*blocks, {"type": kind, kind: text}], metadata, invocation_id)
         candidates = self._candidates
         state = candidates.get(0)
         if len(candidates) != 1 or state is None or self._head is None or state.call:
@@ -1331,11 +1365,15 @@ class GeminiStream(Stream):
             response["candidates"] = [{**state.dump(0), "content": {"role": "model", "parts": []}}]
             made = from_gemini(response).messages[0]
             envelope = self._envelope = (made.to_dict()["metadata"], made.invocation_id)
-        metadata = envelope[0]
+        metadata = base = envelope[0]
         if usage:
             metadata = {**(metadata or {}), "token_usage": usage}
-        if kept:
-            metadata = {**(metadata or {}), STATE_KEY: {STATE_FORMAT: kept}}
+        kept_state = {STATE_FORMAT: kept} if kept else None
+        if kept_state is not None:
+            metadata = {**(metadata or {}), STATE_KEY: kept_state}
+        if state is self._open and state.texts is not None and last >= 0:
+            block = content[-1]
+            self._frame = (blocks, block["type"], kept_state, base, envelope[1], state.texts)
         return trusted_msg(content, metadata, envelope[1], made)
 
     @staticmethod
