@@ -113,6 +113,7 @@ def trusted_msg(
     # cell: a third of Msg()'s cost): its id and time handed out the same way, in the
     # same order (a deterministic() block's id, then its clock's time).
     msg = _new_msg(_Msg)
+    when: str | int
     if _get_state() is not None and active_clock() is not None:
         made_id, when = new_id(), now_timestamp()
     else:

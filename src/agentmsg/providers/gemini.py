@@ -1102,12 +1102,12 @@ class GeminiStream(Stream):
             if type(candidates) is list and len(candidates) == 1:
                 candidate = candidates[0]
                 content = candidate.get("content") if type(candidate) is dict else None
-                number = candidate.get("index", 0) if type(content) is dict else None  # type: ignore[union-attr]
+                number = candidate.get("index", 0) if type(content) is dict else None
                 parts = content.get("parts") if number == 0 and type(number) is int else None  # type: ignore[union-attr]
                 if (
                     type(parts) is list
                     and len(parts) == 1
-                    and _QUICK_CANDIDATE.issuperset(candidate)  # type: ignore[arg-type]
+                    and _QUICK_CANDIDATE.issuperset(candidate)
                     and content.get("role", "model") == "model"  # type: ignore[union-attr]
                 ):
                     part = parts[0]
@@ -1345,10 +1345,10 @@ class GeminiStream(Stream):
         if last >= 0:
             part = parts[last]
             texts = state.texts
-            text = part.get("text") if texts is None else joined(texts)
+            last_text = part.get("text") if texts is None else joined(texts)
             if "thought_signature" in part:
                 kept = dict(kept)
-            if not _plain_part(part, text, last, content, kept):
+            if not _plain_part(part, last_text, last, content, kept):
                 return None
         head = self._head
         raw_usage = head.get("usage_metadata")

@@ -1116,7 +1116,7 @@ class OpenAIChatStream(Stream):
                 state.calls[call][3].append(arguments)
                 return True
             # The next piece of another text field (``reasoning``).
-            pieces = state.texts.get(key)  # type: ignore[assignment]
+            pieces = state.texts.get(key)
             if pieces is None or type(piece) is not str:
                 return False
             pieces.append(piece)
