@@ -83,10 +83,17 @@ def joined(pieces: list[str]) -> str:
     place (``text += more``) and a read costs the new pieces, not the whole text. When
     something still holds it, ``+=`` makes a new string, as ``join`` would.
     """
-    if len(pieces) == 1:
+    count = len(pieces)
+    if count == 2:  # one piece came since the last read: the most frequent case
+        text, more = pieces
+        pieces.clear()  # the list lets go of the text: only `text` holds it now
+        text += more
+        pieces.append(text)
+        return text
+    if count == 1:
         return pieces[0]
     text = pieces[0]
-    pieces[0] = ""  # the list lets go of the text: only `text` holds it now
+    pieces[0] = ""
     text += "".join(pieces)
     del pieces[1:]
     pieces[0] = text

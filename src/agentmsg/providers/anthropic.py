@@ -41,7 +41,7 @@ from ._common import (
     state_of,
     system_prompt,
 )
-from ._stream import Stream, reject, reject_out_of_order, trusted_msg
+from ._stream import Stream, joined, reject, reject_out_of_order, trusted_msg
 
 if TYPE_CHECKING:
     from .._message import Msg
@@ -770,6 +770,8 @@ class AnthropicStream(Stream):
         "_delta_seen",
         "_done",
         "_envelope",
+        "_frame",
+        "_growing",
         "_message",
         "_open",
         "_parts",
@@ -795,12 +797,29 @@ class AnthropicStream(Stream):
         self._state: dict[str, Any] = {}
         self._envelope: tuple[dict[str, Any] | None, str | None] | None = None
         self._converted = 0
+        # The quick ways: the delta type and field of the open block's last delta (the
+        # next such delta is taken in fewer steps); and while only that block's text
+        # grows, the partial message's stopped blocks, block type, metadata and id.
+        self._growing: tuple[str, str] | None = None
+        self._frame: tuple[list[Any], str, dict[str, Any] | None, str | None] | None = None
 
     def _take(self, event: dict[str, Any], index: int) -> None:
         kind = event.get("type")
         if kind == "content_block_delta":
+            growing = self._growing
+            delta = event.get("delta")
+            if growing is not None and type(delta) is dict and delta.get("type") == growing[0]:
+                # The next piece of the open block, of the kind the last delta was: taken
+                # with the fewest checks that still catch a delta out of its place
+                # (bench streams.recorded, Anthropic rows: one call fewer per delta).
+                piece = delta.get(growing[1])
+                if type(piece) is str and event.get("index") == self._open:
+                    self._parts.append(piece)
+                    return
             self._delta(event, index)
             return
+        self._growing = None
+        self._frame = None
         if kind == "ping":
             return
         if kind == "error":
@@ -971,6 +990,7 @@ class AnthropicStream(Stream):
             reject(STREAM_FORMAT, index, "delta.type", kind, "a delta has a `type`")
         block = self._blocks[number]
         entry = _DELTAS.get(kind)
+        self._growing = None
         if entry is not None:
             field, fits = entry
             piece = delta.get(field)
@@ -981,7 +1001,10 @@ class AnthropicStream(Stream):
             if type(piece) is not str:
                 reject(STREAM_FORMAT, index, f"delta.{field}", piece, "it must be text")
             self._parts.append(piece)
-        elif kind == "signature_delta":
+            self._growing = (kind, field)  # the next such delta may take the quick way
+            return
+        self._frame = None
+        if kind == "signature_delta":
             signature = delta.get("signature")
             if block["type"] != "thinking":
                 reject(
@@ -1063,6 +1086,14 @@ class AnthropicStream(Stream):
         return {**message, "content": blocks}
 
     def _built(self) -> Msg | None:
+        frame = self._frame
+        if frame is not None:
+            # Only the open text or thinking block has grown since the frame was made
+            # (bench streams.recorded, Anthropic rows: the stopped blocks and the
+            # metadata are not made again at each read).
+            blocks, kind, metadata, invocation_id = frame
+            grown = {"type": kind, kind: joined(self._parts)}
+            return trusted_msg([*blocks, grown], metadata, invocation_id)
         message = self._message
         if message is None:
             return None
@@ -1092,12 +1123,12 @@ class AnthropicStream(Stream):
             self._converted = stopped
         content = list(self._done)
         state = self._state
+        framed = False
         if self._open is not None:
             block = self._blocks[self._open]
             kind = block["type"]
-            text = "".join(self._parts)
-            if len(self._parts) > 1:
-                self._parts[:] = [text]  # joined once: the next read joins two pieces
+            text = joined(self._parts) if self._parts else ""
+            framed = kind == "text" or kind == "thinking"
             if kind == "text":
                 content.append({"type": "text", "text": text})
             elif kind == "thinking":
@@ -1119,6 +1150,8 @@ class AnthropicStream(Stream):
                     state = {**state, **kept}
         if state:
             metadata = {**(metadata or {}), STATE_KEY: {STATE_FORMAT: dict(state)}}
+        if framed:
+            self._frame = (content[:-1], content[-1]["type"], metadata, invocation_id)
         return trusted_msg(content, metadata, invocation_id, made)
 
     def _shown(self, msg: Msg) -> Msg:
