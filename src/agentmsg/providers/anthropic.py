@@ -798,10 +798,11 @@ class AnthropicStream(Stream):
         self._envelope: tuple[dict[str, Any] | None, str | None] | None = None
         self._converted = 0
         # The quick ways: the delta type and field of the open block's last delta (the
-        # next such delta is taken in fewer steps); and while only that block's text
-        # grows, the partial message's stopped blocks, block type, metadata and id.
+        # next such delta is taken in fewer steps); and while only that block's pieces
+        # come, the partial message's blocks before it, the field its pieces fill and
+        # the rest of its block (None: {type: field}), the metadata and the id.
         self._growing: tuple[str, str] | None = None
-        self._frame: tuple[list[Any], str, dict[str, Any] | None, str | None] | None = None
+        self._frame: tuple[Any, ...] | None = None
 
     def _take(self, event: dict[str, Any], index: int) -> None:
         kind = event.get("type")
@@ -1088,11 +1089,17 @@ class AnthropicStream(Stream):
     def _built(self) -> Msg | None:
         frame = self._frame
         if frame is not None:
-            # Only the open text or thinking block has grown since the frame was made
-            # (bench streams.recorded, Anthropic rows: the stopped blocks and the
-            # metadata are not made again at each read).
-            blocks, kind, metadata, invocation_id = frame
-            grown = {"type": kind, kind: joined(self._parts)}
+            # Only the open block has grown since the frame was made (bench
+            # streams.recorded, Anthropic rows: the stopped blocks and the metadata are
+            # not made again at each read): its text, thinking or input text so far.
+            blocks, filled, rest, metadata, invocation_id = frame
+            if rest is None:
+                if filled is None:  # the open block shows nothing of its pieces
+                    return trusted_msg(list(blocks), metadata, invocation_id)
+                grown = {"type": filled, filled: joined(self._parts)}
+            else:
+                text = joined(self._parts) if self._parts else ""
+                grown = {**rest, filled: text} if text else rest
             return trusted_msg([*blocks, grown], metadata, invocation_id)
         message = self._message
         if message is None:
@@ -1123,24 +1130,27 @@ class AnthropicStream(Stream):
             self._converted = stopped
         content = list(self._done)
         state = self._state
-        framed = False
+        # What the open block shows of its pieces: the field they fill, in a block that
+        # is otherwise the same from delta to delta.
+        field: str | None = None
+        template: dict[str, Any] | None = None
         if self._open is not None:
             block = self._blocks[self._open]
             kind = block["type"]
             text = joined(self._parts) if self._parts else ""
-            framed = kind == "text" or kind == "thinking"
             if kind == "text":
                 content.append({"type": "text", "text": text})
+                field = kind
             elif kind == "thinking":
                 content.append({"type": "thinking", "thinking": text})
+                field = kind
                 if block.get("signature"):
                     state = {**state, str(len(self._done)): {"signature": block["signature"]}}
             elif kind == "tool_use":
-                shown = {"type": "tool_use", "id": block["id"], "name": block["name"]}
-                shown["input"] = block.get("input") or {}
-                if text:
-                    shown["raw_input"] = text
-                content.append(shown)
+                template = {"type": "tool_use", "id": block["id"], "name": block["name"]}
+                template["input"] = block.get("input") or {}
+                field = "raw_input"
+                content.append({**template, "raw_input": text} if text else template)
             else:
                 report = Report(STREAM_FORMAT, False)
                 kept: dict[str, Any] = {}
@@ -1150,8 +1160,9 @@ class AnthropicStream(Stream):
                     state = {**state, **kept}
         if state:
             metadata = {**(metadata or {}), STATE_KEY: {STATE_FORMAT: dict(state)}}
-        if framed:
-            self._frame = (content[:-1], content[-1]["type"], metadata, invocation_id)
+        if self._open is not None:
+            blocks = content if field is None else content[:-1]
+            self._frame = (blocks, field, template, metadata, invocation_id)
         return trusted_msg(content, metadata, invocation_id, made)
 
     def _shown(self, msg: Msg) -> Msg:
