@@ -1168,14 +1168,15 @@ class AnthropicStream(Stream):
     def _shown(self, msg: Msg) -> Msg:
         # An open tool call shows its input text so far, as the other formats' partial
         # messages do (its input is JSON only once the block stops).
-        if self._open is None or not self._parts:
+        text = "".join(self._parts)
+        if self._open is None or not text:  # no text so far, as the quick way shows it
             return msg
         block = self._blocks[self._open]
         content = msg.content
         if block["type"] != "tool_use" or isinstance(content, str):
             return msg
         shown = [
-            {**item, "raw_input": "".join(self._parts)}
+            {**item, "raw_input": text}
             if item["type"] == "tool_use" and item["id"] == block.get("id")
             else item
             for item in content
