@@ -833,19 +833,24 @@ def _token_usage(usage: Any) -> dict[str, int] | None:
     if not isinstance(usage, dict):
         return None
     keys = tuple(usage)
-    names = _USAGE_NAMES.get(keys)
-    if names is None:
+    read = _USAGE_READERS.get(keys)
+    if read is None:
         # The key of each count in this spelling, as _snake reads it (the last of two
-        # spellings of one name stands); None: absent, 0.
+        # spellings of one name stands); an absent count is 0.
         snake = {_KEYS.get(key) or _key(key): key for key in keys}
-        names = tuple(snake.get(count) for count in _COUNTS)
-        if len(_USAGE_NAMES) < 4096:  # the key sets of one API are few
-            _USAGE_NAMES[keys] = names
-    counts = [0 if name is None else usage[name] for name in names]
-    for count in counts:
-        if type(count) is not int or count < 0:
-            return None
-    prompt, candidates, thoughts, total = counts
+        names = [snake.get(count) for count in _COUNTS]
+        read = _counts_reader(names)
+        if len(_USAGE_READERS) < 4096:  # the key sets of one API are few
+            _USAGE_READERS[keys] = read
+    prompt, candidates, thoughts, total = read(usage)
+    if (
+        type(prompt) is not int
+        or type(candidates) is not int
+        or type(thoughts) is not int
+        or type(total) is not int
+        or min(prompt, candidates, thoughts, total) < 0
+    ):
+        return None
     return {
         "prompt_tokens": prompt,
         "completion_tokens": candidates + thoughts,
@@ -853,7 +858,18 @@ def _token_usage(usage: Any) -> dict[str, int] | None:
     }
 
 
-_USAGE_NAMES: dict[tuple[str, ...], tuple[str | None, ...]] = {}
+def _counts_reader(names: list[str | None]) -> Callable[[dict[str, Any]], tuple[Any, ...]]:
+    """What reads the four counts of a usage whose keys are *names* (None: absent)."""
+    if None not in names:
+        return itemgetter(*names)
+
+    def read(usage: dict[str, Any]) -> tuple[Any, ...]:
+        return tuple(0 if name is None else usage[name] for name in names)
+
+    return read
+
+
+_USAGE_READERS: dict[tuple[str, ...], Callable[[dict[str, Any]], tuple[Any, ...]]] = {}
 
 
 def _check_call(call: dict[str, Any], index: int, where: str) -> dict[str, Any]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from collections import deque
+from operator import itemgetter
 from typing import Any
 
 from .._errors import MessageError
@@ -843,6 +844,7 @@ def _tool_call(report: Report, call: Any, path: str) -> dict[str, Any] | None:
 _NOT_KEPT = frozenset({"choices", "usage", "object", "obfuscation"})
 _SAME = ("id", "model")
 _QUICK_KEYS = frozenset({"choices", "usage", "object", "obfuscation"})
+_ENVELOPE = itemgetter("id", "model", "object")
 # A chunk has one of these at least.
 _MARKS = frozenset({"choices", "usage", "object", "id"})
 # The log-probability lists a chunk may extend the quick way.
@@ -962,9 +964,8 @@ class OpenAIChatStream(Stream):
         "_envelope",
         "_finished",
         "_head",
-        "_id",
         "_keys",
-        "_model",
+        "_same",
         "_usage",
     )
     _FORMAT = FORMAT
@@ -979,9 +980,9 @@ class OpenAIChatStream(Stream):
         self._finished = 0
         self._closed = False
         self._keys: frozenset[str] = frozenset()
-        # The first chunk's id and model, which a chunk taken the quick way repeats.
-        self._id: Any = None
-        self._model: Any = None
+        # The first chunk's id and model, and the chunk's object, which a chunk taken the
+        # quick way repeats.
+        self._same: tuple[Any, ...] = ()
         # The partial message's metadata and id while the reply is text alone; made
         # again after any chunk that does more than add text.
         self._envelope: tuple[dict[str, Any] | None, str | None] | None = None
@@ -995,14 +996,17 @@ class OpenAIChatStream(Stream):
             if type(choices) is list and len(choices) == 1:
                 choice = choices[0]
                 delta = choice.get("delta") if type(choice) is dict else None
+                try:
+                    # The chunk's id, model and object, read at once: those of the head.
+                    same = _ENVELOPE(event) == self._same
+                except KeyError:
+                    same = False
                 if (
-                    type(delta) is dict
+                    same
+                    and type(delta) is dict
                     and len(delta) == 1
                     and choice.get("finish_reason") is None
                     and event.get("usage") is None
-                    and event.get("id") == self._id
-                    and event.get("model") == self._model
-                    and event.get("object") == "chat.completion.chunk"
                 ):
                     number = choice.get("index", 0)
                     state = self._choices.get(number) if type(number) is int else None
@@ -1055,7 +1059,7 @@ class OpenAIChatStream(Stream):
                 head[key] = value
         # The keys a text chunk may have for the quick way: those seen with a value.
         self._keys = frozenset(head) | _QUICK_KEYS
-        self._id, self._model = head.get("id"), head.get("model")
+        self._same = (head.get("id"), head.get("model"), "chat.completion.chunk")
         for choice in choices:
             self._apply(choice)
         if usage is not None:
