@@ -845,6 +845,7 @@ _NOT_KEPT = frozenset({"choices", "usage", "object", "obfuscation"})
 _SAME = ("id", "model")
 _QUICK_KEYS = frozenset({"choices", "usage", "object", "obfuscation"})
 _ENVELOPE = itemgetter("id", "model", "object")
+_CHOICE = itemgetter("delta", "finish_reason", "index", "logprobs")
 # A chunk has one of these at least.
 _MARKS = frozenset({"choices", "usage", "object", "id"})
 # The log-probability lists a chunk may extend the quick way.
@@ -993,30 +994,40 @@ class OpenAIChatStream(Stream):
         # every Chat Completions row: about 2x fewer steps per chunk than the full check).
         if self._keys.issuperset(event):  # empty until the first chunk came
             choices = event.get("choices")
-            if type(choices) is list and len(choices) == 1:
+            if type(choices) is list and len(choices) == 1 and type(choices[0]) is dict:
                 choice = choices[0]
-                delta = choice.get("delta") if type(choice) is dict else None
                 try:
-                    # The chunk's id, model and object, read at once: those of the head.
+                    # What the chunk repeats of the head (id, model, object) and what its
+                    # choice holds, each read at once where every key is there.
                     same = _ENVELOPE(event) == self._same
+                    delta, finish, number, logprobs = _CHOICE(choice)
                 except KeyError:
-                    same = False
+                    same = (event.get("id"), event.get("model"), event.get("object")) == self._same
+                    delta, finish = choice.get("delta"), choice.get("finish_reason")
+                    number, logprobs = choice.get("index", 0), choice.get("logprobs")
                 if (
                     same
+                    and finish is None
                     and type(delta) is dict
                     and len(delta) == 1
-                    and choice.get("finish_reason") is None
                     and event.get("usage") is None
                 ):
-                    number = choice.get("index", 0)
                     state = self._choices.get(number) if type(number) is int else None
                     if state is not None and state.finish is None:
                         text = delta.get("content")
-                        pieces = state.content
-                        if type(text) is str and pieces is not None and not choice.get("logprobs"):
-                            pieces.append(text)
-                            return
-                        if self._more(state, choice, delta):
+                        if not logprobs:
+                            pieces = state.content
+                            if type(text) is str and pieces is not None:
+                                pieces.append(text)
+                                return
+                            if text is None:
+                                # The next piece of another text field (``reasoning``).
+                                ((key, piece),) = delta.items()
+                                pieces = state.texts.get(key)
+                                if pieces is not None and type(piece) is str:
+                                    pieces.append(piece)
+                                    return
+                        if self._more(state, logprobs, delta):
                             return
         self._envelope = None
         head = self._head
@@ -1068,11 +1079,10 @@ class OpenAIChatStream(Stream):
                 # The usage chunk comes last: audio streams may send no finish reason.
                 self._closed = True
 
-    def _more(self, state: _Choice, choice: dict[str, Any], delta: dict[str, Any]) -> bool:
+    def _more(self, state: _Choice, logprobs: Any, delta: dict[str, Any]) -> bool:
         """Take the one-field delta of a chunk that only continues the reply (text, a
         text field such as ``reasoning``, a started call's arguments, with their log
         probabilities); False, having changed nothing: the full check takes it."""
-        logprobs = choice.get("logprobs")
         merged = state.logprobs
         tokens = refused = None
         if logprobs:
