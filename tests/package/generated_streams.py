@@ -196,3 +196,14 @@ def streams(draw: Any) -> tuple[str, list[dict[str, Any]]]:
     if format == "anthropic":
         return format, anthropic(runs, draw(st.booleans()))
     return format, gemini(runs, draw(st.booleans()))
+
+
+_EXAMPLE = [("thinking", ["Two ", "cities."]), ("text", ["Sun", "ny in ", "Lima."])]
+_EXAMPLE.append(("tool", ['{"q": ', '"Oslo"}']))
+#: One made-up reply in each API's stream, for tests that need one.
+EXAMPLES = {
+    "openai_chat": openai_chat(_EXAMPLE, True),
+    "openai_responses": openai_responses(_EXAMPLE),
+    "anthropic": anthropic(_EXAMPLE, True),
+    "gemini": gemini(_EXAMPLE, True),
+}

@@ -92,6 +92,8 @@ def joined(pieces: list[str]) -> str:
         return text
     if count == 1:
         return pieces[0]
+    if not count:
+        return ""
     text = pieces[0]
     pieces[0] = ""
     text += "".join(pieces)

@@ -819,10 +819,10 @@ class AnthropicStream(Stream):
                     return
             self._delta(event, index)
             return
-        self._growing = None
-        self._frame = None
         if kind == "ping":
             return
+        self._growing = None
+        self._frame = None
         if kind == "error":
             error = event.get("error")
             message = error.get("message", error) if isinstance(error, dict) else error
