@@ -777,6 +777,8 @@ _MARKS = frozenset(
     }
 )
 _QUICK_CANDIDATE = frozenset({"content", "index"})
+_CANDIDATE = itemgetter("content", "index")
+_CONTENT = itemgetter("parts", "role")
 # The keys of a piece that may take the quick way, in both spellings.
 _QUICK_PIECE = frozenset(
     {
@@ -1115,17 +1117,21 @@ class GeminiStream(Stream):
         state = self._open
         if state is not None and self._quick.issuperset(event):
             candidates = event.get("candidates")
-            if type(candidates) is list and len(candidates) == 1:
+            if type(candidates) is list and len(candidates) == 1 and type(candidates[0]) is dict:
                 candidate = candidates[0]
-                content = candidate.get("content") if type(candidate) is dict else None
-                number = candidate.get("index", 0) if type(content) is dict else None
-                parts = content.get("parts") if number == 0 and type(number) is int else None  # type: ignore[union-attr]
-                if (
-                    type(parts) is list
-                    and len(parts) == 1
-                    and _QUICK_CANDIDATE.issuperset(candidate)
-                    and content.get("role", "model") == "model"  # type: ignore[union-attr]
-                ):
+                try:  # {content, index}, read at once
+                    content, number = _CANDIDATE(candidate)
+                    plain = len(candidate) == 2
+                except KeyError:
+                    content, number = candidate.get("content"), candidate.get("index", 0)
+                    plain = _QUICK_CANDIDATE.issuperset(candidate)
+                parts = role = None
+                if plain and type(content) is dict and number == 0 and type(number) is int:
+                    try:  # {parts, role}, read at once
+                        parts, role = _CONTENT(content)
+                    except KeyError:
+                        parts, role = content.get("parts"), content.get("role", "model")
+                if type(parts) is list and len(parts) == 1 and role == "model":
                     part = parts[0]
                     text = part.get("text") if type(part) is dict else None
                     width = self._width

@@ -1020,6 +1020,23 @@ class OpenAIChatStream(Stream):
                             if type(text) is str and pieces is not None:
                                 pieces.append(text)
                                 return
+                        elif type(text) is str and type(logprobs) is dict and len(logprobs) == 2:
+                            # A token with its log probability, {content: [...], refusal:
+                            # null}: the list the stream keeps grows by the chunk's.
+                            pieces = state.content
+                            tokens = logprobs.get("content")
+                            merged = state.logprobs
+                            if (
+                                pieces is not None
+                                and type(tokens) is list
+                                and "refusal" in logprobs
+                                and logprobs["refusal"] is None
+                                and merged is not None
+                                and type(merged.get("content")) is list
+                            ):
+                                pieces.append(text)
+                                merged["content"].extend(tokens)
+                                return
                             if text is None:
                                 # The next piece of another text field (``reasoning``).
                                 ((key, piece),) = delta.items()
