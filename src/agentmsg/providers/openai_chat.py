@@ -963,6 +963,7 @@ class OpenAIChatStream(Stream):
         "_choices",
         "_closed",
         "_envelope",
+        "_field",
         "_finished",
         "_head",
         "_keys",
@@ -984,6 +985,9 @@ class OpenAIChatStream(Stream):
         # The first chunk's id and model, and the chunk's object, which a chunk taken the
         # quick way repeats.
         self._same: tuple[Any, ...] = ()
+        # The text field (``reasoning``) whose piece the last chunk brought: its name,
+        # its pieces and the choice's state.
+        self._field: tuple[str, list[str], _Choice | None] = ("", [], None)
         # The partial message's metadata and id while the reply is text alone; made
         # again after any chunk that does more than add text.
         self._envelope: tuple[dict[str, Any] | None, str | None] | None = None
@@ -1020,6 +1024,20 @@ class OpenAIChatStream(Stream):
                             if type(text) is str and pieces is not None:
                                 pieces.append(text)
                                 return
+                            if text is None:
+                                # The next piece of another text field (``reasoning``):
+                                # that of the last such piece, or another.
+                                field, more, owner = self._field
+                                piece = delta.get(field)
+                                if type(piece) is str and owner is state:
+                                    more.append(piece)
+                                    return
+                                ((key, piece),) = delta.items()
+                                pieces = state.texts.get(key)
+                                if pieces is not None and type(piece) is str:
+                                    pieces.append(piece)
+                                    self._field = (key, pieces, state)
+                                    return
                         elif type(text) is str and type(logprobs) is dict and len(logprobs) == 2:
                             # A token with its log probability, {content: [...], refusal:
                             # null}: the list the stream keeps grows by the chunk's.
@@ -1037,13 +1055,6 @@ class OpenAIChatStream(Stream):
                                 pieces.append(text)
                                 merged["content"].extend(tokens)
                                 return
-                            if text is None:
-                                # The next piece of another text field (``reasoning``).
-                                ((key, piece),) = delta.items()
-                                pieces = state.texts.get(key)
-                                if pieces is not None and type(piece) is str:
-                                    pieces.append(piece)
-                                    return
                         if self._more(state, logprobs, delta):
                             return
         self._envelope = None
