@@ -498,6 +498,15 @@ def _chat_logprobs(count: int) -> list[dict[str, Any]]:
     return lengthened(recording("openai_chat/openai-python-83b060bae42e"), slice(1, 3), count)
 
 
+def _responses_text(count: int) -> list[dict[str, Any]]:
+    # The output text deltas of xAI's recorded reply, repeated; every event's
+    # sequence_number renumbered so that the stream stays in order.
+    events = recording("openai_responses/vercel-ai-xai-xai-text-with-reasoning-streaming_1")
+    deltas = [n for n, event in enumerate(events) if event["type"] == "response.output_text.delta"]
+    longer = lengthened(events, slice(deltas[0], deltas[-1] + 1), count)
+    return [{**event, "sequence_number": number} for number, event in enumerate(longer)]
+
+
 def _gemini_text(count: int) -> list[dict[str, Any]]:
     # The answer's text pieces (after the thoughts) of a recorded reply, repeated.
     events = recording("gemini/pydantic-ai-test_google_model_thinking_part_iter-0")
@@ -727,6 +736,7 @@ def run_recorded(options: Options) -> list[Table]:
     flat_rows = []
     for label, format, make in (
         ("Chat Completions, log probabilities", "openai_chat", _chat_logprobs),
+        ("Responses, text", "openai_responses", _responses_text),
         ("Anthropic, text", "anthropic", _anthropic_text),
         ("Gemini, text", "gemini", _gemini_text),
     ):
@@ -803,7 +813,8 @@ def run_recorded(options: Options) -> list[Table]:
             ),
             compare=False,
             notes=[
-                "Recorded shapes repeated to 100, 1,000 and 10,000 events. accumulate: "
+                "Recorded shapes repeated to 100, 1,000 and 10,000 events (the Responses "
+                "events' sequence numbers renumbered). accumulate: "
                 "extend + result(); read: add + .msg after every event + result(). "
                 f"Target: the time per event at 10,000 events <= {FLAT_TARGET:g}x that at 100.",
             ],

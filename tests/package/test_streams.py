@@ -13,6 +13,7 @@ import sys
 import typing
 from typing import Any
 
+import generated_streams
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -1310,3 +1311,94 @@ class TestPartsOutOfOrder:
             "number 0."
         )
         assert expected == _rejected(OpenAIResponsesStream(), [_RESPONSES_START, _item(5, 1)])
+
+
+# -- the partial Msg built a part at a time against the long way -------------------------
+
+
+def from_scratch(stream: Any) -> agentmsg.Msg | None:
+    """The partial message made the long way, as ``Stream.msg`` makes it without its
+    quick ways: the response rebuilt so far, converted whole (None before it starts)."""
+    snapshot = stream.response
+    if snapshot is None:
+        return None
+    try:
+        messages = stream._convert(snapshot, False).messages
+    except MessageError:
+        messages = []  # a reply half come that the conversion refuses: nothing yet
+    if not messages:
+        return agentmsg.Msg("assistant", [], "assistant")
+    return stream._shown(messages[0])
+
+
+def says(msg: agentmsg.Msg | None) -> tuple[Any, ...] | None:
+    """What a partial message says, without the id and time each Msg makes up."""
+    if msg is None:
+        return None
+    return msg.name, msg.role, msg.content, msg.metadata, msg.invocation_id
+
+
+def read_along(format: str, events: list[dict[str, Any]], reads: list[bool]) -> list[Any]:
+    """Feed *events*, reading the partial message after those *reads* marks (repeated
+    over the events); after each read, the two ways: [(quick, long), ...]."""
+    stream = STREAMS[format]()
+    pairs = []
+    for number, event in enumerate(events):
+        stream.add(event)
+        if reads[number % len(reads)]:
+            pairs.append((says(stream.msg), says(from_scratch(stream))))
+    return pairs
+
+
+REPLAYED = [key for key in sorted(RECORDED) if key not in REFUSED]
+
+
+class TestPartialMsgBuiltAlong:
+    """The partial Msg that an accumulator builds a part at a time (its text grown in
+    place, the blocks of closed parts kept) says what converting the whole response
+    rebuilt so far says, after any event, however often it was read before."""
+
+    @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    @given(stream=generated_streams.streams(), reads=st.lists(st.booleans(), min_size=1))
+    def test_generated_streams(self, stream, reads):
+        """Made-up replies of thinking, text and tool calls cut into random pieces, in
+        each API's stream (with log probabilities, pings, either spelling of Gemini's
+        keys): every read agrees with the conversion."""
+        format, events = stream
+        pairs = read_along(format, events, reads)
+
+        assert [long for _, long in pairs] == [quick for quick, _ in pairs]
+
+    @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    @given(data=st.data())
+    def test_recorded_streams(self, data):
+        """The recorded streams, read after a random choice of events: every read
+        agrees with the conversion."""
+        key = data.draw(st.sampled_from(REPLAYED))
+        reads = data.draw(st.lists(st.booleans(), min_size=1, max_size=7))
+        pairs = read_along(key.split("/")[0], RECORDED[key], reads)
+
+        assert [long for _, long in pairs] == [quick for quick, _ in pairs]
+
+    @pytest.mark.parametrize("key", REPLAYED)
+    def test_every_event_of_every_recording(self, key):
+        """Read after every event of every recorded stream, the partial message agrees
+        with the conversion each time."""
+        pairs = read_along(key.split("/")[0], RECORDED[key], [True])
+
+        assert [long for _, long in pairs] == [quick for quick, _ in pairs]
+
+    @pytest.mark.parametrize("format", sorted(STREAMS))
+    def test_kept_partials_do_not_change(self, format):
+        """Partial messages the caller keeps, first looked into at the end, say what
+        converting the response said when each was read: later events change none of
+        them (though the next one's text grows in place when nothing holds it)."""
+        events = generated_streams.EXAMPLES[format]
+        stream = STREAMS[format]()
+        kept, said_then = [], []
+        for event in events:
+            stream.add(event)
+            kept.append(stream.msg)
+            said_then.append(says(from_scratch(stream)))
+
+        assert said_then == [says(msg) for msg in kept]

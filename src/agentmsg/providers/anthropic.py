@@ -21,7 +21,7 @@ from ._common import (
     duplicate_why,
     repeated_id_why,
 )
-from ._stream import Stream, reject, reject_out_of_order, trusted_msg
+from ._stream import Stream, joined, reject, reject_out_of_order, trusted_msg
 
 __all__ = ["AnthropicStream", "from_anthropic", "to_anthropic"]
 
@@ -630,6 +630,8 @@ class AnthropicStream(Stream):
         "_delta_seen",
         "_done",
         "_envelope",
+        "_frame",
+        "_growing",
         "_message",
         "_open",
         "_parts",
@@ -655,14 +657,32 @@ class AnthropicStream(Stream):
         self._state: dict[str, Any] = {}
         self._envelope: tuple[dict[str, Any] | None, str | None] | None = None
         self._converted = 0
+        # The quick ways: the delta type and field of the open block's last delta (the
+        # next such delta is taken in fewer steps); and while only that block's pieces
+        # come, the partial message's blocks before it, the field its pieces fill and
+        # the rest of its block (None: {type: field}), the metadata and the id.
+        self._growing: tuple[str, str] | None = None
+        self._frame: tuple[Any, ...] | None = None
 
     def _take(self, event: dict[str, Any], index: int) -> None:
         kind = event.get("type")
         if kind == "content_block_delta":
+            growing = self._growing
+            delta = event.get("delta")
+            if growing is not None and type(delta) is dict and delta.get("type") == growing[0]:
+                # The next piece of the open block, of the kind the last delta was: taken
+                # with the fewest checks that still catch a delta out of its place
+                # (bench streams.recorded, Anthropic rows: one call fewer per delta).
+                piece = delta.get(growing[1])
+                if type(piece) is str and event.get("index") == self._open:
+                    self._parts.append(piece)
+                    return
             self._delta(event, index)
             return
         if kind == "ping":
             return
+        self._growing = None
+        self._frame = None
         if kind == "error":
             error = event.get("error")
             message = error.get("message", error) if isinstance(error, dict) else error
@@ -831,6 +851,7 @@ class AnthropicStream(Stream):
             reject(STREAM_FORMAT, index, "delta.type", kind, "a delta has a `type`")
         block = self._blocks[number]
         entry = _DELTAS.get(kind)
+        self._growing = None
         if entry is not None:
             field, fits = entry
             piece = delta.get(field)
@@ -841,7 +862,10 @@ class AnthropicStream(Stream):
             if type(piece) is not str:
                 reject(STREAM_FORMAT, index, f"delta.{field}", piece, "it must be text")
             self._parts.append(piece)
-        elif kind == "signature_delta":
+            self._growing = (kind, field)  # the next such delta may take the quick way
+            return
+        self._frame = None
+        if kind == "signature_delta":
             signature = delta.get("signature")
             if block["type"] != "thinking":
                 reject(
@@ -923,6 +947,20 @@ class AnthropicStream(Stream):
         return {**message, "content": blocks}
 
     def _built(self) -> Msg | None:
+        frame = self._frame
+        if frame is not None:
+            # Only the open block has grown since the frame was made (bench
+            # streams.recorded, Anthropic rows: the stopped blocks and the metadata are
+            # not made again at each read): its text, thinking or input text so far.
+            blocks, filled, rest, metadata, invocation_id = frame
+            if rest is None:
+                if filled is None:  # the open block shows nothing of its pieces
+                    return trusted_msg(list(blocks), metadata, invocation_id)
+                grown = {"type": filled, filled: joined(self._parts)}
+            else:
+                text = joined(self._parts) if self._parts else ""
+                grown = {**rest, filled: text} if text else rest
+            return trusted_msg([*blocks, grown], metadata, invocation_id)
         message = self._message
         if message is None:
             return None
@@ -952,24 +990,27 @@ class AnthropicStream(Stream):
             self._converted = stopped
         content = list(self._done)
         state = self._state
+        # What the open block shows of its pieces: the field they fill, in a block that
+        # is otherwise the same from delta to delta.
+        field: str | None = None
+        template: dict[str, Any] | None = None
         if self._open is not None:
             block = self._blocks[self._open]
             kind = block["type"]
-            text = "".join(self._parts)
-            if len(self._parts) > 1:
-                self._parts[:] = [text]  # joined once: the next read joins two pieces
+            text = joined(self._parts) if self._parts else ""
             if kind == "text":
                 content.append({"type": "text", "text": text})
+                field = kind
             elif kind == "thinking":
                 content.append({"type": "thinking", "thinking": text})
+                field = kind
                 if block.get("signature"):
                     state = {**state, str(len(self._done)): {"signature": block["signature"]}}
             elif kind == "tool_use":
-                shown = {"type": "tool_use", "id": block["id"], "name": block["name"]}
-                shown["input"] = block.get("input") or {}
-                if text:
-                    shown["raw_input"] = text
-                content.append(shown)
+                template = {"type": "tool_use", "id": block["id"], "name": block["name"]}
+                template["input"] = block.get("input") or {}
+                field = "raw_input"
+                content.append({**template, "raw_input": text} if text else template)
             else:
                 report = Report(STREAM_FORMAT, False)
                 kept: dict[str, Any] = {}
@@ -979,19 +1020,23 @@ class AnthropicStream(Stream):
                     state = {**state, **kept}
         if state:
             metadata = {**(metadata or {}), STATE_KEY: {STATE_FORMAT: dict(state)}}
+        if self._open is not None:
+            blocks = content if field is None else content[:-1]
+            self._frame = (blocks, field, template, metadata, invocation_id)
         return trusted_msg(content, metadata, invocation_id, made)
 
     def _shown(self, msg: Msg) -> Msg:
         # An open tool call shows its input text so far, as the other formats' partial
         # messages do (its input is JSON only once the block stops).
-        if self._open is None or not self._parts:
+        text = "".join(self._parts)
+        if self._open is None or not text:  # no text so far, as the quick way shows it
             return msg
         block = self._blocks[self._open]
         content = msg.content
         if block["type"] != "tool_use" or isinstance(content, str):
             return msg
         shown = [
-            {**item, "raw_input": "".join(self._parts)}
+            {**item, "raw_input": text}
             if item["type"] == "tool_use" and item["id"] == block.get("id")
             else item
             for item in content

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from collections import deque
+from operator import itemgetter
 from typing import Any
 
 from .._message import CONTENT_SLOT, NAME_SLOT, ROLE_SLOT, Msg
@@ -19,7 +20,7 @@ from ._common import (
     dumps,
     duplicate_why,
 )
-from ._stream import Stream, merge_into, reject, trusted_msg
+from ._stream import Stream, joined, merge_into, reject, trusted_msg
 
 __all__ = ["OpenAIChatStream", "from_openai_chat", "to_openai_chat"]
 
@@ -682,10 +683,15 @@ class _Reader(Reader):
 _NOT_KEPT = frozenset({"choices", "usage", "object", "obfuscation"})
 _SAME = ("id", "model")
 _QUICK_KEYS = frozenset({"choices", "usage", "object", "obfuscation"})
+_ENVELOPE = itemgetter("id", "model", "object")
+_CHOICE = itemgetter("delta", "finish_reason", "index", "logprobs")
 # A chunk has one of these at least.
 _MARKS = frozenset({"choices", "usage", "object", "id"})
 # The log-probability lists a chunk may extend the quick way.
 _LOGPROB_KEYS = frozenset({"content", "refusal"})
+# Fields of a streamed message that shape its conversion beyond the text (the sender's
+# name, a function call, audio): the partial message is then converted whole.
+_SHAPING = frozenset({"name", "function_call", "audio"})
 # The fields of a message's audio that are replaced, not appended to, by a later piece.
 _AUDIO_TEXT = frozenset({"data", "transcript"})
 
@@ -792,7 +798,17 @@ class OpenAIChatStream(Stream):
         'stop'
     """
 
-    __slots__ = ("_choices", "_closed", "_envelope", "_finished", "_head", "_keys", "_usage")
+    __slots__ = (
+        "_choices",
+        "_closed",
+        "_envelope",
+        "_field",
+        "_finished",
+        "_head",
+        "_keys",
+        "_same",
+        "_usage",
+    )
     _FORMAT = FORMAT
     _EVENT_KEYS = frozenset({"choices"})
     _LAST = "a chunk with a finish reason"
@@ -805,78 +821,83 @@ class OpenAIChatStream(Stream):
         self._finished = 0
         self._closed = False
         self._keys: frozenset[str] = frozenset()
+        # The first chunk's id and model, and the chunk's object, which a chunk taken the
+        # quick way repeats.
+        self._same: tuple[Any, ...] = ()
+        # The text field (``reasoning``) whose piece the last chunk brought: its name,
+        # its pieces and the choice's state.
+        self._field: tuple[str, list[str], _Choice | None] = ("", [], None)
         # The partial message's metadata and id while the reply is text alone; made
         # again after any chunk that does more than add text.
         self._envelope: tuple[dict[str, Any] | None, str | None] | None = None
 
     def _take(self, event: dict[str, Any], index: int) -> None:
-        head = self._head
-        # Most chunks bring one more piece of text: take it with the fewest checks
-        # that still catch a chunk of another stream or out of its place.
-        if head is not None and self._keys.issuperset(event):
+        # Most chunks bring one more piece of text: take it with the fewest checks that
+        # still catch a chunk of another stream or out of its place (bench streams.recorded,
+        # every Chat Completions row: about 2x fewer steps per chunk than the full check).
+        if self._keys.issuperset(event):  # empty until the first chunk came
             choices = event.get("choices")
-            if type(choices) is list and len(choices) == 1:
+            if type(choices) is list and len(choices) == 1 and type(choices[0]) is dict:
                 choice = choices[0]
-                delta = choice.get("delta") if type(choice) is dict else None
-                number = choice.get("index", 0) if type(choice) is dict else None
+                try:
+                    # What the chunk repeats of the head (id, model, object) and what its
+                    # choice holds, each read at once where every key is there.
+                    same = _ENVELOPE(event) == self._same
+                    delta, finish, number, logprobs = _CHOICE(choice)
+                except KeyError:
+                    same = (event.get("id"), event.get("model"), event.get("object")) == self._same
+                    delta, finish = choice.get("delta"), choice.get("finish_reason")
+                    number, logprobs = choice.get("index", 0), choice.get("logprobs")
                 if (
-                    type(delta) is dict
-                    and type(number) is int
+                    same
+                    and finish is None
+                    and type(delta) is dict
                     and len(delta) == 1
-                    and choice.get("finish_reason") is None
                     and event.get("usage") is None
-                    and event.get("id") == head.get("id")
-                    and event.get("model") == head.get("model")
-                    and event.get("object") == "chat.completion.chunk"
                 ):
-                    text = delta.get("content")
-                    state = self._choices.get(number)
-                    logprobs = choice.get("logprobs")
-                    if logprobs and not (
-                        type(logprobs) is dict
-                        and state is not None
-                        and state.logprobs is not None
-                        and _LOGPROB_KEYS.issuperset(logprobs)
-                        and all(
-                            type(value) is list and type(state.logprobs.get(key)) is list
-                            for key, value in logprobs.items()
-                            if value is not None
-                        )
-                    ):
-                        state = None  # the slow way checks and merges them
+                    state = self._choices.get(number) if type(number) is int else None
                     if state is not None and state.finish is None:
-                        if text is None and not logprobs:
-                            # The next piece of another text field (``reasoning``).
-                            ((key, piece),) = delta.items()
-                            pieces = state.texts.get(key)
-                            if pieces is not None and type(piece) is str:
-                                pieces.append(piece)
+                        text = delta.get("content")
+                        if not logprobs:
+                            pieces = state.content
+                            if type(text) is str and pieces is not None:
+                                pieces.append(text)
                                 return
-                        if type(text) is str and state.content is not None:
-                            state.content.append(text)
-                            if logprobs:
-                                # Each chunk's tokens extend the lists: no copy per chunk.
-                                merged = state.logprobs
-                                for key, value in logprobs.items():
-                                    if value is not None:
-                                        merged[key].extend(value)  # type: ignore[index]
-                            return
-                        # The next piece of a started tool call's arguments.
-                        fragments = delta.get("tool_calls")
-                        if type(fragments) is list and len(fragments) == 1:
-                            fragment = fragments[0]
-                            function = fragment.get("function") if type(fragment) is dict else None
-                            call = fragment.get("index") if type(function) is dict else None
+                            if text is None:
+                                # The next piece of another text field (``reasoning``):
+                                # that of the last such piece, or another.
+                                field, more, owner = self._field
+                                piece = delta.get(field)
+                                if type(piece) is str and owner is state:
+                                    more.append(piece)
+                                    return
+                                ((key, piece),) = delta.items()
+                                pieces = state.texts.get(key)
+                                if pieces is not None and type(piece) is str:
+                                    pieces.append(piece)
+                                    self._field = (key, pieces, state)
+                                    return
+                        elif type(text) is str and type(logprobs) is dict and len(logprobs) == 2:
+                            # A token with its log probability, {content: [...], refusal:
+                            # null}: the list the stream keeps grows by the chunk's.
+                            pieces = state.content
+                            tokens = logprobs.get("content")
+                            merged = state.logprobs
                             if (
-                                type(call) is int
-                                and 0 <= call < len(state.calls)
-                                and len(fragment) == 2
-                                and len(function) == 1  # type: ignore[arg-type]
-                                and type(function.get("arguments")) is str  # type: ignore[union-attr]
+                                pieces is not None
+                                and type(tokens) is list
+                                and "refusal" in logprobs
+                                and logprobs["refusal"] is None
+                                and merged is not None
+                                and type(merged.get("content")) is list
                             ):
-                                state.calls[call][3].append(function["arguments"])  # type: ignore[index]
+                                pieces.append(text)
+                                merged["content"].extend(tokens)
                                 return
+                        if self._more(state, logprobs, delta):
+                            return
         self._envelope = None
+        head = self._head
         self._refuse_foreign(event, index)
         error = event.get("error")
         if error is not None:
@@ -916,6 +937,7 @@ class OpenAIChatStream(Stream):
                 head[key] = value
         # The keys a text chunk may have for the quick way: those seen with a value.
         self._keys = frozenset(head) | _QUICK_KEYS
+        self._same = (head.get("id"), head.get("model"), "chat.completion.chunk")
         for choice in choices:
             self._apply(choice)
         if usage is not None:
@@ -923,6 +945,69 @@ class OpenAIChatStream(Stream):
             if not choices:
                 # The usage chunk comes last: audio streams may send no finish reason.
                 self._closed = True
+
+    def _more(self, state: _Choice, logprobs: Any, delta: dict[str, Any]) -> bool:
+        """Take the one-field delta of a chunk that only continues the reply (text, a
+        text field such as ``reasoning``, a started call's arguments, with their log
+        probabilities); False, having changed nothing: the full check takes it."""
+        merged = state.logprobs
+        tokens = refused = None
+        if logprobs:
+            if type(logprobs) is not dict or merged is None:
+                return False
+            if not _LOGPROB_KEYS.issuperset(logprobs):
+                return False
+            tokens = logprobs.get("content")
+            if tokens is not None and (
+                type(tokens) is not list or type(merged.get("content")) is not list
+            ):
+                return False
+            refused = logprobs.get("refusal")
+            if refused is not None and (
+                type(refused) is not list or type(merged.get("refusal")) is not list
+            ):
+                return False
+        text = delta.get("content")
+        if type(text) is str:
+            pieces = state.content
+            if pieces is None:
+                return False
+            pieces.append(text)
+        elif logprobs:
+            return False  # the slow way merges them beside another field
+        else:
+            ((key, piece),) = delta.items()
+            if key == "tool_calls":
+                # The next piece of a started tool call's arguments.
+                if type(piece) is not list or len(piece) != 1:
+                    return False
+                fragment = piece[0]
+                function = fragment.get("function") if type(fragment) is dict else None
+                call = fragment.get("index") if type(function) is dict else None
+                if (
+                    type(call) is not int
+                    or not 0 <= call < len(state.calls)
+                    or len(fragment) != 2
+                    or len(function) != 1  # type: ignore[arg-type]
+                ):
+                    return False
+                arguments = function.get("arguments")  # type: ignore[union-attr]
+                if type(arguments) is not str:
+                    return False
+                state.calls[call][3].append(arguments)
+                return True
+            # The next piece of another text field (``reasoning``).
+            pieces = state.texts.get(key)
+            if pieces is None or type(piece) is not str:
+                return False
+            pieces.append(piece)
+            return True
+        # Each chunk's tokens extend the lists: no copy per chunk.
+        if tokens:
+            merged["content"].extend(tokens)  # type: ignore[index]
+        if refused:
+            merged["refusal"].extend(refused)  # type: ignore[index]
+        return True
 
     def _check(self, choice: Any, position: int, index: int) -> None:
         where = f"choices[{position}]"
@@ -1102,22 +1187,21 @@ class OpenAIChatStream(Stream):
                 calls[number][3].append(arguments)
 
     def _built(self) -> Msg | None:
-        # The most frequent partial message, a reply of text alone, made without
-        # converting the whole response at each chunk.
+        # The most frequent partial message, a reply of text alone (beside text fields
+        # the conversion passes over, such as ``reasoning``), made without converting the
+        # whole response at each chunk (bench streams.recorded, Chat Completions rows:
+        # reading after every chunk from 4-10x accumulating to under 3x).
         choices = self._choices
         state = choices.get(0)
         if len(choices) != 1 or state is None or self._head is None:
             return None
+        if state.calls or state.refusal is not None or state.role != "assistant":
+            return None
+        if not _SHAPING.isdisjoint(state.extra) or not _SHAPING.isdisjoint(state.texts):
+            return None
         pieces = state.content
-        if pieces is None or state.calls or state.refusal or state.role != "assistant":
-            return None
-        if state.extra.get("audio") is not None:
-            return None
-        text = "".join(pieces)
-        if not text:
-            return None
-        if len(pieces) > 1:
-            pieces[:] = [text]  # joined once: the next read joins two pieces
+        # No content yet: the conversion makes a message of no blocks.
+        content: str | list[Any] = joined(pieces) if pieces else "" if pieces == [] else []
         envelope = self._envelope
         made = None
         if envelope is None:
@@ -1128,7 +1212,7 @@ class OpenAIChatStream(Stream):
                 choice["finish_reason"] = state.finish
             made = from_openai_chat({**snapshot, "choices": [choice]}).messages[0]
             envelope = self._envelope = (made.to_dict()["metadata"], made.invocation_id)
-        return trusted_msg(text, envelope[0], envelope[1], made)
+        return trusted_msg(content, envelope[0], envelope[1], made)
 
     def _ended(self) -> bool:
         if self._closed and self._head is not None:
