@@ -64,3 +64,14 @@ class TestFolders:
             and path.relative_to(TESTS).parts[0] not in FOLDERS
         ]
         assert [] == stray
+
+    def test_test_folders_hold_test_files_only(self):
+        """A module beside the tests of a folder is a helper in the wrong place: it goes
+        to ``tests/helpers/`` (sample projects in subfolders are data, not modules)."""
+        misplaced = [
+            f"{folder}/{path.name}"
+            for folder in FOLDERS
+            for path in sorted((TESTS / folder).glob("*.py"))
+            if not path.stem.startswith("test_") and path.stem != "conftest"
+        ]
+        assert [] == misplaced
