@@ -466,16 +466,28 @@ def from_gemini(data: Any, *, strict: bool = False) -> Parsed:
         data = _snake(data)
     if isinstance(data, list):
         contents, base = data, "contents"
+    elif isinstance(data, dict) and _blocked(data) is not None:
+        feedback = _blocked(data) or {}
+        reason = feedback.get("block_reason")
+        said = feedback.get("block_reason_message")
+        msg = (
+            f"`prompt_feedback.block_reason` is {show(reason)}: Gemini blocked the prompt, "
+            f"and the response holds no reply{f' ({show(said)})' if type(said) is str else ''}."
+        )
+        raise MessageError(msg, "prompt_feedback.block_reason")
     elif isinstance(data, dict) and "candidates" in data:
         candidates = check_array(data["candidates"], "candidates")
         if not candidates:
             raise MessageError("`candidates` is empty: the response holds no reply.", "candidates")
         _envelope(report, turns, data, candidates)
         candidate = _snake(check_object(candidates[0], "candidates[0]"))
-        content = check_object(
-            check_key(candidate, "content", "candidates[0]"), "candidates[0].content"
-        )
-        _content(report, turns, _snake(content), "candidates[0].content", calls)
+        # A candidate stopped for safety has no content; a candidate's content is the
+        # model's, whether it says so or not (Vertex AI's replies leave out the role).
+        content = candidate.get("content")
+        content = _snake(check_object({} if content is None else content, "candidates[0].content"))
+        if "role" not in content:
+            content = {"role": "model", **content}
+        _content(report, turns, content, "candidates[0].content", calls)
         turns.flush("candidates[0].content")
         if not turns.messages:
             # A reply whose every part was dropped still brings its id, usage and reason.
@@ -501,6 +513,16 @@ def from_gemini(data: Any, *, strict: bool = False) -> Parsed:
         _content(report, turns, _snake(check_object(content, path)), path, calls)
     turns.flush(base)
     return Parsed(turns.messages, tuple(report.losses))
+
+
+def _blocked(data: dict[str, Any]) -> dict[str, Any] | None:
+    """The prompt feedback of a response whose prompt Gemini blocked (it has no
+    candidates), in snake_case; None for any other data."""
+    feedback = data.get("prompt_feedback")
+    if not isinstance(feedback, dict) or data.get("candidates"):
+        return None
+    feedback = _snake(feedback)
+    return feedback if feedback.get("block_reason") else None
 
 
 class _Calls:
