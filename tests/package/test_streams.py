@@ -864,7 +864,7 @@ REFUSED = {
     "openai_responses/vercel-ai-openai-openai-error_1": (
         r"`events\[2\]\.message`.*You exceeded your current quota"
     ),
-    # Gemini: error bodies (at the start or mid-stream), and the
+    # Gemini: error bodies (at the start or mid-stream), a blocked prompt, and the
     # Firebase SDKs' test replies that stop before a finish reason or are not Gemini's.
     "gemini/firebase-test-data-googleai-streaming-failure-image-rejected": (
         r"`events\[0\]\.error\.message`.*invalid argument"
@@ -882,10 +882,10 @@ REFUSED = {
         r"`events\[2\]\.error\.message`.*The operation was cancelled"
     ),
     "gemini/firebase-test-data-googleai-streaming-failure-prompt-blocked-safety": (
-        r"Gemini stream has not ended: 1 event came"
+        r"`prompt_feedback\.block_reason` is 'SAFETY': Gemini blocked the prompt"
     ),
     "gemini/firebase-test-data-vertexai-streaming-failure-prompt-blocked-safety-with-message": (
-        r"Gemini stream has not ended: 1 event came"
+        r"`prompt_feedback\.block_reason` is 'SAFETY'.*\('Reasons'\)"
     ),
     "gemini/firebase-test-data-vertexai-streaming-failure-invalid-json": (
         r"`events\[0\]` .*it is not a Gemini response piece"
@@ -1379,6 +1379,21 @@ class TestGeminiAsRecorded:
             msg.metadata["stop_reason"],
             msg.invocation_id,
         )
+
+    def test_blocked_prompt_ends_the_stream(self):
+        """A blocked prompt's one piece (prompt feedback, no candidates) ends the stream;
+        the result names the block reason and its message, the partial Msg is empty."""
+        key = "gemini/firebase-test-data-vertexai-streaming-failure-prompt-blocked-safety-with-message"  # noqa: E501
+        stream = replayed(key)
+
+        assert (True, []) == (stream.done, stream.msg.content)
+        expected = (
+            "`prompt_feedback.block_reason` is 'SAFETY': Gemini blocked the prompt, and the "
+            "response holds no reply ('Reasons')."
+        )
+        with pytest.raises(MessageError) as raised:
+            stream.result()
+        assert expected == str(raised.value)
 
     def test_blocked_prompt_unstreamed(self):
         """The unstreamed response of a blocked prompt is refused in the same words."""

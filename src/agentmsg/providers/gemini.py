@@ -1281,7 +1281,10 @@ class GeminiStream(Stream):
 
     def _ended(self) -> bool:
         candidates = self._candidates
-        return bool(candidates) and all(state.finish is not None for state in candidates.values())
+        if not candidates:
+            # A blocked prompt ends the stream at its one piece, without candidates.
+            return self._head is not None and _blocked(self._head) is not None
+        return all(state.finish is not None for state in candidates.values())
 
     def _snapshot(self) -> dict[str, Any] | None:
         head = self._head
@@ -1293,6 +1296,6 @@ class GeminiStream(Stream):
         return response
 
     def _convert(self, response: dict[str, Any], strict: bool) -> Parsed:
-        if not response["candidates"]:
+        if not response["candidates"] and _blocked(response) is None:
             response["candidates"] = [{"content": {"role": "model", "parts": []}}]
         return from_gemini(response, strict=strict)
