@@ -926,7 +926,7 @@ class AnthropicStream(Stream):
             reject(
                 STREAM_FORMAT, index, "type", "content_block_start", "it comes after message_delta"
             )
-        if number != len(blocks):
+        if type(number) is not int or number != len(blocks):  # -0.0 == 0, but no index
             reject_out_of_order(
                 STREAM_FORMAT, index, "index", number, len(blocks), "content block", "had started"
             )
