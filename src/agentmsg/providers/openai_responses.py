@@ -1021,13 +1021,16 @@ class OpenAIResponsesStream(Stream):
         elif kind == "response.output_item.added":
             position = event.get("output_index")
             items = self._items
-            if position != len(items):
+            if type(position) is not int or position != len(items):  # -0.0 == 0, but no index
                 reject_out_of_order(
                     FORMAT, index, "output_index", position, len(items), "output item", "was added"
                 )
             added = event.get("item")
             if not isinstance(added, dict):
                 reject(FORMAT, index, "item", added, "it must be an object")
+            start = added.get("arguments")
+            if start is not None and type(start) is not str:  # the deltas are added to it
+                reject(FORMAT, index, "item.arguments", start, "it must be text")
             items.append(_Item(dict(added)))
         elif kind == "response.output_item.done":
             entry = self._item(event, index, "item")
@@ -1117,7 +1120,7 @@ class OpenAIResponsesStream(Stream):
         if not isinstance(part, dict) or type(part.get("type")) is not str:
             reject(FORMAT, index, "part", part, "it must be an object with a `type`")
         if added:
-            if number != len(parts):
+            if type(number) is not int or number != len(parts):
                 why = (
                     f"part {number} was added already: a duplicated event"
                     if type(number) is int and 0 <= number < len(parts)
