@@ -140,3 +140,16 @@ class TestStreamRegressions:
             "be text."
         )
         assert expected == _rejected(OpenAIResponsesStream(), [_RESPONSES_START, added])
+
+    def test_responses_created_without_id(self):
+        """A stream whose response.created has no id refuses a later response that has
+        one, in words (it was a KeyError)."""
+        created = {key: value for key, value in _RESPONSES_START.items()}
+        created["response"] = {"status": "in_progress", "model": "m", "output": []}
+        done = {
+            "type": "response.completed",
+            "sequence_number": 1,
+            "response": {"id": "r2", "status": "completed", "model": "m", "output": []},
+        }
+        expected = "`events[1].response.id` of the Responses stream is 'r2': the stream is None."
+        assert expected == _rejected(OpenAIResponsesStream(), [created, done])

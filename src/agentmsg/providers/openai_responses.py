@@ -1084,7 +1084,7 @@ class OpenAIResponsesStream(Stream):
         known = self._response
         if known is not None and response.get("id") != known.get("id"):
             reject(
-                FORMAT, index, "response.id", response.get("id"), f"the stream is {known['id']!r}"
+                FORMAT, index, "response.id", response.get("id"), f"the stream is {known.get('id')!r}"
             )
         return response
 
