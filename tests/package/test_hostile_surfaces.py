@@ -153,3 +153,66 @@ class TestStreamRegressions:
         }
         expected = "`events[1].response.id` of the Responses stream is 'r2': the stream is None."
         assert expected == _rejected(OpenAIResponsesStream(), [created, done])
+
+
+_ANTHROPIC_TOOL = {
+    "type": "content_block_start",
+    "index": 0,
+    "content_block": {"type": "tool_use", "id": "t", "name": "f", "input": {}},
+}
+
+
+def _json_delta(text: str) -> dict[str, Any]:
+    return {
+        "type": "content_block_delta",
+        "index": 0,
+        "delta": {"type": "input_json_delta", "partial_json": text},
+    }
+
+
+class TestStreamsRefuseWhatNoMessageHolds:
+    """A value no message can hold (a lone surrogate, NaN, nesting past the limit) is
+    refused at the event that brings it: the partial Msg shows events as they come, and
+    it must stay a message that can be written and read back."""
+
+    def test_anthropic_text_with_a_lone_surrogate(self):
+        """A text delta holding a lone surrogate is refused at its event."""
+        start = {"type": "content_block_start", "index": 0, "content_block": {"type": "text"}}
+        delta = {
+            "type": "content_block_delta",
+            "index": 0,
+            "delta": {"type": "text_delta", "text": "a\ud800"},
+        }
+        expected = (
+            "`events[2].delta.text` of the Anthropic stream is 'a\\ud800': it must be text "
+            "without lone surrogates (UTF-8 cannot hold them)."
+        )
+        assert expected == _rejected(AnthropicStream(), [_ANTHROPIC_START, start, delta])
+
+    def test_anthropic_tool_input_escaping_a_lone_surrogate(self):
+        """Tool input JSON whose text escapes a lone surrogate is refused when the block
+        stops (where the input is parsed)."""
+        events = [_ANTHROPIC_START, _ANTHROPIC_TOOL, _json_delta('{"city": "\\ud800"}')]
+        stop = {"type": "content_block_stop", "index": 0}
+        text = _rejected(AnthropicStream(), [*events, stop])
+        assert text.startswith("`events[3].content[0].input.city` of the Anthropic stream must")
+
+    def test_anthropic_tool_input_too_deep(self):
+        """Tool input nested past the depth limit is refused when the block stops."""
+        deep = "[" * 150 + "]" * 150
+        events = [_ANTHROPIC_START, _ANTHROPIC_TOOL, _json_delta('{"a": ' + deep + "}")]
+        stop = {"type": "content_block_stop", "index": 0}
+        text = _rejected(AnthropicStream(), [*events, stop])
+        assert text.startswith("`events[3].content[0].input")
+
+    def test_anthropic_start_holding_nan(self):
+        """A message_start whose content holds NaN is refused at that event."""
+        start = copy.deepcopy(_ANTHROPIC_START)
+        start["message"]["content"] = [
+            {"type": "tool_use", "id": "t", "name": "f", "input": {"x": math.nan}}
+        ]
+        expected = (
+            "`events[0].message.content[0].input.x` of the Anthropic stream must be a finite "
+            "number (JSON has no NaN or infinity), not nan."
+        )
+        assert expected == _rejected(AnthropicStream(), [start])

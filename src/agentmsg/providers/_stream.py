@@ -15,13 +15,22 @@ from typing import TYPE_CHECKING, Any, ClassVar, NoReturn
 from .._errors import MessageError
 from .._message import _CONTENT, _METADATA
 from .._message import Msg as _Msg
-from .._validate import show
+from .._validate import check_json, clean_text, show
 
 if TYPE_CHECKING:
     from .._message import Msg
     from ._common import Loss, Parsed
 
-__all__ = ["Stream", "foreign", "merge_into", "reject", "reject_out_of_order"]
+__all__ = [
+    "Stream",
+    "check_value",
+    "clean_text",
+    "foreign",
+    "merge_into",
+    "not_text",
+    "reject",
+    "reject_out_of_order",
+]
 
 # What marks an event of each API, to tell a foreign event from a new kind of one: each
 # stream class states its own (_EVENT_TYPES, _TYPE_PREFIX, _EVENT_KEYS), gathered here by
@@ -52,6 +61,26 @@ def reject(format: str, index: int, field: str, value: Any, why: str) -> NoRetur
     path = f"events[{index}]{'.' + field if field else ''}"
     msg = f"`{path}` of the {format} stream is {show(value)}: {why}."
     raise MessageError(msg, path)
+
+
+def not_text(value: Any) -> str:
+    """Why *value*, refused as a piece of a reply's text, is not one."""
+    if type(value) is str:
+        return "it must be text without lone surrogates (UTF-8 cannot hold them)"
+    return "it must be text"
+
+
+def check_value(format: str, index: int, field: str, value: Any) -> None:
+    """Refuse, at the event that brings it, a value no message can hold (not JSON, a
+    lone surrogate, an integer too long to write, nested deeper than MAX_DEPTH): the
+    partial Msg shows it before any conversion checks it."""
+    try:
+        check_json(value, field)
+    except MessageError as error:
+        text = str(error)
+        rest = text[len(error.path) + 2 :] if text.startswith(f"`{error.path}`") else f": {text}"
+        path = f"events[{index}].{error.path}"
+        raise MessageError(f"`{path}` of the {format} stream{rest}", path) from None
 
 
 def reject_out_of_order(

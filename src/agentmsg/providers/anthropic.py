@@ -41,7 +41,15 @@ from ._common import (
     state_of,
     system_prompt,
 )
-from ._stream import Stream, reject, reject_out_of_order, trusted_msg
+from ._stream import (
+    Stream,
+    check_value,
+    clean_text,
+    not_text,
+    reject,
+    reject_out_of_order,
+    trusted_msg,
+)
 
 if TYPE_CHECKING:
     from .._message import Msg
@@ -838,12 +846,14 @@ class AnthropicStream(Stream):
                 if not isinstance(block, dict) or type(block.get("type")) is not str:
                     here = f"message.content[{position}]"
                     reject(STREAM_FORMAT, index, here, block, "it must be an object with a `type`")
+            if content:
+                check_value(STREAM_FORMAT, index, "message.content", content)
             usage = message.get("usage")
             _check_usage(usage, index, "message.usage")
             for key in ("id", "model", "stop_reason"):
                 value = message.get(key)
-                if value is not None and type(value) is not str:
-                    reject(STREAM_FORMAT, index, f"message.{key}", value, "it must be text")
+                if value is not None and (type(value) is not str or not clean_text(value)):
+                    reject(STREAM_FORMAT, index, f"message.{key}", value, not_text(value))
             if message.get("role") not in (None, "assistant"):
                 reject(
                     STREAM_FORMAT, index, "message.role", message["role"], "a reply is 'assistant'"
@@ -873,8 +883,9 @@ class AnthropicStream(Stream):
             _check_usage(usage, index, "usage")
             for key in ("stop_reason", "stop_sequence"):
                 value = delta.get(key)
-                if value is not None and type(value) is not str:
-                    reject(STREAM_FORMAT, index, f"delta.{key}", value, "it must be text")
+                if value is not None and (type(value) is not str or not clean_text(value)):
+                    reject(STREAM_FORMAT, index, f"delta.{key}", value, not_text(value))
+            check_value(STREAM_FORMAT, index, "delta", delta)
             if self._open is not None:
                 # Cut by max_tokens: the open block gets no content_block_stop.
                 self._cut(index)
@@ -937,8 +948,9 @@ class AnthropicStream(Stream):
             )
         for field in _TEXT_FIELDS.get(block["type"], ()):
             value = block.get(field)
-            if value is not None and type(value) is not str:
-                reject(STREAM_FORMAT, index, f"content_block.{field}", value, "it must be text")
+            if value is not None and (type(value) is not str or not clean_text(value)):
+                reject(STREAM_FORMAT, index, f"content_block.{field}", value, not_text(value))
+        check_value(STREAM_FORMAT, index, "content_block", block)
         if block["type"] == "tool_use" and not isinstance(block.get("input", {}), dict):
             reject(
                 STREAM_FORMAT, index, "content_block.input", block["input"], "it must be an object"
@@ -978,8 +990,8 @@ class AnthropicStream(Stream):
                 reject(
                     STREAM_FORMAT, index, "delta.type", kind, f"block {number} is a {block['type']}"
                 )
-            if type(piece) is not str:
-                reject(STREAM_FORMAT, index, f"delta.{field}", piece, "it must be text")
+            if type(piece) is not str or not clean_text(piece):
+                reject(STREAM_FORMAT, index, f"delta.{field}", piece, not_text(piece))
             self._parts.append(piece)
         elif kind == "signature_delta":
             signature = delta.get("signature")
@@ -987,8 +999,8 @@ class AnthropicStream(Stream):
                 reject(
                     STREAM_FORMAT, index, "delta.type", kind, f"block {number} is a {block['type']}"
                 )
-            if type(signature) is not str:
-                reject(STREAM_FORMAT, index, "delta.signature", signature, "it must be text")
+            if type(signature) is not str or not clean_text(signature):
+                reject(STREAM_FORMAT, index, "delta.signature", signature, not_text(signature))
             block["signature"] = signature
         elif kind == "citations_delta":
             citation = delta.get("citation")
@@ -998,6 +1010,7 @@ class AnthropicStream(Stream):
                 )
             if not isinstance(citation, dict):
                 reject(STREAM_FORMAT, index, "delta.citation", citation, "it must be an object")
+            check_value(STREAM_FORMAT, index, "delta.citation", citation)
             citations = block.get("citations")
             if type(citations) is not list:
                 citations = block["citations"] = []
@@ -1005,6 +1018,7 @@ class AnthropicStream(Stream):
         else:
             # A new kind of delta (compaction_delta): its text fields grow the block's,
             # the rest replace them; the conversion says what it cannot carry.
+            check_value(STREAM_FORMAT, index, "delta", delta)
             for key, value in delta.items():
                 if key == "type" or value is None:
                     continue
@@ -1042,6 +1056,8 @@ class AnthropicStream(Stream):
                         text,
                         f"the input_json_delta pieces of block {self._open} do not make JSON",
                     )
+                # JSON text may still hold what no message can (a lone surrogate's escape).
+                check_value(STREAM_FORMAT, index, f"content[{self._open}].input", block["input"])
         elif kind == "text" or kind == "thinking":
             block[kind] = text
         return block
