@@ -216,3 +216,44 @@ class TestStreamsRefuseWhatNoMessageHolds:
             "number (JSON has no NaN or infinity), not nan."
         )
         assert expected == _rejected(AnthropicStream(), [start])
+
+    @pytest.mark.parametrize(
+        ("delta", "field"),
+        [
+            ({"content": "a\ud800"}, "delta.content"),
+            ({"reasoning_content": "\udfff"}, "delta.reasoning_content"),
+            (
+                {"tool_calls": [{"index": 0, "id": "c", "function": {"name": "f\ud800"}}]},
+                "delta.tool_calls[0].function.name",
+            ),
+        ],
+    )
+    def test_chat_text_with_a_lone_surrogate(self, delta, field):
+        """A Chat Completions text piece, reasoning piece or function name holding a lone
+        surrogate is refused at its chunk, after a first chunk of text (the quick way)."""
+        first = {
+            "id": "c1",
+            "object": "chat.completion.chunk",
+            "model": "m",
+            "choices": [{"index": 0, "delta": {"role": "assistant", "content": "Hi"}}],
+        }
+        chunk = {**first, "choices": [{"index": 0, "delta": delta}]}
+        text = _rejected(OpenAIChatStream(), [first, chunk])
+        assert text.startswith(f"`events[1].choices[0].{field}` of the Chat Completions stream")
+        assert text.endswith("it must be text without lone surrogates (UTF-8 cannot hold them).")
+
+    def test_chat_arguments_with_a_lone_surrogate(self):
+        """A tool call's next arguments piece holding a lone surrogate is refused."""
+        call = {"index": 0, "id": "c", "type": "function", "function": {"name": "f"}}
+        first = {
+            "id": "c1",
+            "object": "chat.completion.chunk",
+            "model": "m",
+            "choices": [{"index": 0, "delta": {"role": "assistant", "tool_calls": [call]}}],
+        }
+        piece = {"index": 0, "function": {"arguments": '{"a": "\ud800'}}
+        chunk = {**first, "choices": [{"index": 0, "delta": {"tool_calls": [piece]}}]}
+        text = _rejected(OpenAIChatStream(), [first, chunk])
+        assert text.startswith(
+            "`events[1].choices[0].delta.tool_calls[0].function.arguments` of the Chat"
+        )

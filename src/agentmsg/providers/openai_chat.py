@@ -42,7 +42,7 @@ from ._common import (
     short_id,
     source_from_url,
 )
-from ._stream import Stream, merge_into, reject, trusted_msg
+from ._stream import Stream, clean_text, merge_into, not_text, reject, trusted_msg
 
 __all__ = ["OpenAIChatStream", "from_openai_chat", "to_openai_chat"]
 
@@ -1010,10 +1010,10 @@ class OpenAIChatStream(Stream):
                             # The next piece of another text field (``reasoning``).
                             ((key, piece),) = delta.items()
                             pieces = state.texts.get(key)
-                            if pieces is not None and type(piece) is str:
+                            if pieces is not None and type(piece) is str and clean_text(piece):
                                 pieces.append(piece)
                                 return
-                        if type(text) is str and state.content is not None:
+                        if type(text) is str and state.content is not None and clean_text(text):
                             state.content.append(text)
                             if logprobs:
                                 # Each chunk's tokens extend the lists: no copy per chunk.
@@ -1034,6 +1034,7 @@ class OpenAIChatStream(Stream):
                                 and len(fragment) == 2
                                 and len(function) == 1  # type: ignore[arg-type]
                                 and type(function.get("arguments")) is str  # type: ignore[union-attr]
+                                and clean_text(function["arguments"])  # type: ignore[index]
                             ):
                                 state.calls[call][3].append(function["arguments"])  # type: ignore[index]
                                 return
@@ -1107,6 +1108,10 @@ class OpenAIChatStream(Stream):
             value = delta.get(key)
             if value is not None and type(value) is not str:
                 reject(FORMAT, index, f"{where}.delta.{key}", value, "it must be text")
+        for key, value in delta.items():
+            # Every text piece (reasoning fields too) ends in the partial Msg as it is.
+            if type(value) is str and not clean_text(value):
+                reject(FORMAT, index, f"{where}.delta.{key}", value, not_text(value))
         audio = delta.get("audio")
         if audio is not None and not isinstance(audio, dict):
             reject(FORMAT, index, f"{where}.delta.audio", audio, "it must be an object")
@@ -1143,8 +1148,11 @@ class OpenAIChatStream(Stream):
                 reject(FORMAT, index, f"{here}.function", function, "it must be an object")
             call_id, name = fragment.get("id"), function.get("name")
             arguments = function.get("arguments")
-            if arguments is not None and type(arguments) is not str:
-                reject(FORMAT, index, f"{here}.function.arguments", arguments, "it must be text")
+            if arguments is not None and (type(arguments) is not str or not clean_text(arguments)):
+                reject(FORMAT, index, f"{here}.function.arguments", arguments, not_text(arguments))
+            for field, value in (("id", call_id), ("function.name", name)):
+                if type(value) is str and not clean_text(value):
+                    reject(FORMAT, index, f"{here}.{field}", value, not_text(value))
             kind = fragment.get("type")
             if kind is not None and type(kind) is not str:
                 reject(FORMAT, index, f"{here}.type", kind, "it must be text")
