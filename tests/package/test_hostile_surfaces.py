@@ -257,3 +257,39 @@ class TestStreamsRefuseWhatNoMessageHolds:
         assert text.startswith(
             "`events[1].choices[0].delta.tool_calls[0].function.arguments` of the Chat"
         )
+
+    def test_responses_text_with_a_lone_surrogate(self):
+        """A Responses output_text delta holding a lone surrogate is refused."""
+        part = {
+            "type": "response.content_part.added",
+            "sequence_number": 2,
+            "output_index": 0,
+            "item_id": "i0",
+            "content_index": 0,
+            "part": {"type": "output_text", "text": "", "annotations": []},
+        }
+        delta = {
+            "type": "response.output_text.delta",
+            "sequence_number": 3,
+            "output_index": 0,
+            "item_id": "i0",
+            "content_index": 0,
+            "delta": "\ud800",
+        }
+        expected = (
+            "`events[3].delta` of the Responses stream is '\\ud800': it must be text without "
+            "lone surrogates (UTF-8 cannot hold them)."
+        )
+        events = [_RESPONSES_START, _RESPONSES_MESSAGE, part, delta]
+        assert expected == _rejected(OpenAIResponsesStream(), events)
+
+    def test_responses_tool_search_arguments_are_an_object(self):
+        """Only a function call's arguments must be text: a tool search call's are an
+        object (as recorded), and are taken."""
+        added = {
+            **_RESPONSES_MESSAGE,
+            "item": {"type": "tool_search_call", "id": "ts", "arguments": {}, "status": "x"},
+        }
+        stream = OpenAIResponsesStream()
+        stream.extend([_RESPONSES_START, added])
+        assert 2 == stream.count

@@ -42,7 +42,7 @@ from ._common import (
     state_field,
     state_of,
 )
-from ._stream import Stream, reject, reject_out_of_order, trusted_msg
+from ._stream import Stream, clean_text, not_text, reject, reject_out_of_order, trusted_msg
 
 if TYPE_CHECKING:
     from .._message import Msg
@@ -1004,8 +1004,8 @@ class OpenAIResponsesStream(Stream):
             delta = event.get("delta")
             if item.item.get("type") != "function_call":
                 reject(FORMAT, index, "type", kind, "its item is not a function call")
-            if type(delta) is not str:
-                reject(FORMAT, index, "delta", delta, "it must be text")
+            if type(delta) is not str or not clean_text(delta):
+                reject(FORMAT, index, "delta", delta, not_text(delta))
             if item.arguments is None:
                 item.arguments = [item.item.get("arguments") or ""]
             item.arguments.append(delta)
@@ -1028,9 +1028,11 @@ class OpenAIResponsesStream(Stream):
             added = event.get("item")
             if not isinstance(added, dict):
                 reject(FORMAT, index, "item", added, "it must be an object")
-            start = added.get("arguments")
-            if start is not None and type(start) is not str:  # the deltas are added to it
-                reject(FORMAT, index, "item.arguments", start, "it must be text")
+            # A function call's argument deltas are added to its text (a tool search
+            # call's arguments are an object).
+            start = added.get("arguments") if added.get("type") == "function_call" else None
+            if start is not None and (type(start) is not str or not clean_text(start)):
+                reject(FORMAT, index, "item.arguments", start, not_text(start))
             items.append(_Item(dict(added)))
         elif kind == "response.output_item.done":
             entry = self._item(event, index, "item")
@@ -1048,14 +1050,14 @@ class OpenAIResponsesStream(Stream):
             entry = self._item(event, index)
             pieces = self._pieces(entry, event, index, key, at)
             value = event.get(field)
-            if type(value) is not str:
-                reject(FORMAT, index, field, value, "it must be text")
+            if type(value) is not str or not clean_text(value):
+                reject(FORMAT, index, field, value, not_text(value))
             pieces[:] = [value]
         elif kind == "response.function_call_arguments.done":
             entry = self._item(event, index)
             arguments = event.get("arguments")
-            if type(arguments) is not str:
-                reject(FORMAT, index, "arguments", arguments, "it must be text")
+            if type(arguments) is not str or not clean_text(arguments):
+                reject(FORMAT, index, "arguments", arguments, not_text(arguments))
             entry.arguments = [arguments]
         elif kind in _FINAL:
             self._final = self._envelope(event, index, kind)
@@ -1084,7 +1086,11 @@ class OpenAIResponsesStream(Stream):
         known = self._response
         if known is not None and response.get("id") != known.get("id"):
             reject(
-                FORMAT, index, "response.id", response.get("id"), f"the stream is {known.get('id')!r}"
+                FORMAT,
+                index,
+                "response.id",
+                response.get("id"),
+                f"the stream is {known.get('id')!r}",
             )
         return response
 
@@ -1153,8 +1159,8 @@ class OpenAIResponsesStream(Stream):
         entry = self._item(event, index)
         pieces = self._pieces(entry, event, index, key, at)
         delta = event.get("delta")
-        if type(delta) is not str:
-            reject(FORMAT, index, "delta", delta, "it must be text")
+        if type(delta) is not str or not clean_text(delta):
+            reject(FORMAT, index, "delta", delta, not_text(delta))
         if entry.item[key][event[at]].get("type") != part_type:
             reject(FORMAT, index, "type", event.get("type"), f"its part is no {part_type} part")
         pieces.append(delta)
