@@ -293,3 +293,19 @@ class TestStreamsRefuseWhatNoMessageHolds:
         stream = OpenAIResponsesStream()
         stream.extend([_RESPONSES_START, added])
         assert 2 == stream.count
+
+    @pytest.mark.parametrize("field", ["text", "thought_signature"])
+    def test_gemini_text_with_a_lone_surrogate(self, field):
+        """A Gemini text piece (after a first one: the quick way) or thought signature
+        holding a lone surrogate is refused at its piece."""
+
+        def piece(part: dict[str, Any]) -> dict[str, Any]:
+            return {"candidates": [{"content": {"role": "model", "parts": [part]}}]}
+
+        bad = {"text": "b", field: "\udfff"}
+        text = _rejected(GeminiStream(), [piece({"text": "a"}), piece(bad)])
+        expected = (
+            f"`events[1].candidates[0].content.parts[0].{field}` of the Gemini stream is "
+            "'\\udfff': it must be text without lone surrogates (UTF-8 cannot hold them)."
+        )
+        assert expected == text

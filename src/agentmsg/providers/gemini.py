@@ -40,7 +40,7 @@ from ._common import (
     state_of,
     system_prompt,
 )
-from ._stream import Stream, merge_into, reject, trusted_msg
+from ._stream import Stream, clean_text, merge_into, not_text, reject, trusted_msg
 
 if TYPE_CHECKING:
     from .._message import Msg
@@ -1105,6 +1105,8 @@ class GeminiStream(Stream):
         text = part.get("text")
         if type(text) is not str or state.finish is not None or state.parts[-1].get("thought"):
             return None
+        if not clean_text(text):
+            return None  # the whole check refuses it
         return text
 
     def _check(
@@ -1133,10 +1135,11 @@ class GeminiStream(Stream):
             if not isinstance(part, dict):
                 reject(FORMAT, index, f"{where}.content.parts[{place}]", part, "it is an object")
             part = _snake_cached(part)
-            text = part.get("text")
-            if text is not None and type(text) is not str:
-                here = f"{where}.content.parts[{place}].text"
-                reject(FORMAT, index, here, text, "it must be text")
+            for field in ("text", "thought_signature"):
+                text = part.get(field)
+                if text is not None and (type(text) is not str or not clean_text(text)):
+                    here = f"{where}.content.parts[{place}].{field}"
+                    reject(FORMAT, index, here, text, not_text(text))
             call = part.get("function_call")
             if call is not None:
                 if not isinstance(call, dict):
