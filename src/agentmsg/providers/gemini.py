@@ -1040,7 +1040,11 @@ class GeminiStream(Stream):
                 name = _KEYS.get(key) or _key(key)
                 if name in _SAME and value and head.get(name) and value != head[name]:
                     reject(
-                        FORMAT, index, name, value, f"the stream's first piece has {head[name]!r}"
+                        FORMAT,
+                        index,
+                        name,
+                        value,
+                        f"the stream's first piece has {show(head[name])}",
                     )
             for key, value in event.items():
                 if value is not None and key != "candidates":
@@ -1066,7 +1070,9 @@ class GeminiStream(Stream):
             for key in _SAME:
                 value = event.get(key)
                 if value and head.get(key) and value != head[key]:
-                    reject(FORMAT, index, key, value, f"the stream's first piece has {head[key]!r}")
+                    reject(
+                        FORMAT, index, key, value, f"the stream's first piece has {show(head[key])}"
+                    )
         candidates = event.get("candidates")
         if candidates is None:
             candidates = []

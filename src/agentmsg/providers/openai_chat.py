@@ -1054,7 +1054,7 @@ class OpenAIChatStream(Stream):
                 value = event.get(key)
                 if not value or not head.get(key) or value == head[key]:
                     continue
-                reject(FORMAT, index, key, value, f"the stream's first chunk has {head[key]!r}")
+                reject(FORMAT, index, key, value, f"the stream's first chunk has {show(head[key])}")
             if self._closed and event.get("choices"):
                 # After the usage chunk only fields of the whole reply come (moderation).
                 reject(FORMAT, index, "", event, "the reply ended with its usage chunk")

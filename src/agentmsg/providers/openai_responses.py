@@ -1113,7 +1113,7 @@ class OpenAIResponsesStream(Stream):
         known = entry.item.get("id")
         if given is not None and known is not None and given != known:
             field = "item_id" if not also else f"{also}.id"
-            reject(FORMAT, index, field, given, f"output item {position} is {known!r}")
+            reject(FORMAT, index, field, given, f"output item {position} is {show(known)}")
         return entry
 
     def _part(self, event: dict[str, Any], index: int, spec: tuple[str, str, bool]) -> None:
