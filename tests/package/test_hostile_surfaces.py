@@ -96,8 +96,7 @@ class TestStreamRegressions:
         its start, not a TypeError at its first delta."""
         start = {"type": "content_block_start", "index": -0.0, "content_block": {"type": "text"}}
         expected = (
-            "`events[1].index` of the Anthropic stream is -0.0: the next content block is "
-            "number 0."
+            "`events[1].index` of the Anthropic stream is -0.0: the next content block is number 0."
         )
         assert expected == _rejected(AnthropicStream(), [_ANTHROPIC_START, start])
 
@@ -121,8 +120,7 @@ class TestStreamRegressions:
             "part": {"type": "output_text", "text": "", "annotations": []},
         }
         expected = (
-            "`events[2].content_index` of the Responses stream is -0.0: the next part is "
-            "number 0."
+            "`events[2].content_index` of the Responses stream is -0.0: the next part is number 0."
         )
         events = [_RESPONSES_START, _RESPONSES_MESSAGE, part]
         assert expected == _rejected(OpenAIResponsesStream(), events)
@@ -153,6 +151,15 @@ class TestStreamRegressions:
         }
         expected = "`events[1].response.id` of the Responses stream is 'r2': the stream is None."
         assert expected == _rejected(OpenAIResponsesStream(), [created, done])
+
+    def test_gemini_huge_model_version(self):
+        """A piece whose model version differs from a first one that is an integer too
+        long to write is refused in words (building the text raised ValueError)."""
+        first = {"modelVersion": 10**5000, "candidates": [{"content": {"parts": [{"text": "a"}]}}]}
+        second = {**first, "modelVersion": "gemini-2.5-flash"}
+        text = _rejected(GeminiStream(), [first, second])
+        assert text.startswith("`events[1].model_version` of the Gemini stream is 'gemini-2.5")
+        assert text.endswith("first piece has <int of 16,610 bits, too long to show>.")
 
 
 _ANTHROPIC_TOOL = {
@@ -309,3 +316,254 @@ class TestStreamsRefuseWhatNoMessageHolds:
             "'\\udfff': it must be text without lone surrogates (UTF-8 cannot hold them)."
         )
         assert expected == text
+
+
+# -- generated hostile input -----------------------------------------------------------
+
+
+class Opaque:
+    """An object that is no JSON value."""
+
+
+def _deep(levels: int) -> Any:
+    value: Any = 1
+    for level in range(levels):
+        value = [value] if level % 2 else {"k": value}
+    return value
+
+
+#: Values put in place of one value of a valid event, response or payload.
+HOSTILE_LEAVES = (
+    st.sampled_from(
+        [
+            None,
+            True,
+            False,
+            0,
+            -1,
+            -0.0,
+            1.0,
+            2**64,
+            math.nan,
+            math.inf,
+            "",
+            "x",
+            "\ud800",
+            "a\x00b",
+            "\u202eevil",
+            "9" * 5000,
+            [],
+            {},
+            [None],
+            {"type": None},
+            {"": 1},
+            {"type": "text", "text": 5},
+            {"index": -1},
+            {"index": True},
+            (1, 2),
+            b"bytes",
+        ]
+    )
+    | st.builds(Opaque)
+    | st.sampled_from([120, 1500]).map(_deep)
+    | st.just(10**5000)
+)
+
+
+def _paths(value: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    found = [path]
+    if isinstance(value, dict):
+        for key, item in value.items():
+            found += _paths(item, (*path, key))
+    elif isinstance(value, list):
+        for place, item in enumerate(value):
+            found += _paths(item, (*path, place))
+    return found
+
+
+@st.composite
+def mutated(draw: st.DrawFn, value: Any) -> Any:
+    """*value* (a JSON value) with one of its values replaced by a hostile one, or with
+    one key or item taken out."""
+    path = draw(st.sampled_from(_paths(value)))
+    changed = copy.deepcopy(value)
+    if not path:
+        return draw(HOSTILE_LEAVES)
+    holder = changed
+    for key in path[:-1]:
+        holder = holder[key]
+    if draw(st.integers(0, 3)) == 0:
+        del holder[path[-1]]
+    else:
+        holder[path[-1]] = draw(HOSTILE_LEAVES)
+    return changed
+
+
+def assert_message_holds(msg: Msg) -> None:
+    """A message that came out of a conversion or a stream is one: it is written as
+    UTF-8 JSON, reads back the same, copies and pickles, shows as a card, and every
+    format takes it or refuses it with a MessageError."""
+    text = msg.to_json()
+    text.encode("utf-8")
+    assert msg == Msg.from_json(text)
+    assert msg == copy.deepcopy(msg)
+    assert msg == pickle.loads(pickle.dumps(msg))
+    msg._repr_html_().encode("utf-8")
+    for api in FORMATS.values():
+        try:
+            payload = api.to([msg]).payload
+        except MessageError:
+            continue
+        json.dumps(payload, allow_nan=False).encode("utf-8")
+
+
+def assert_replays(format: str, events: list[Any]) -> None:
+    """Each event is taken or refused with a MessageError; the partial Msg is there to
+    read after each (a message that holds), and the result is a Parsed whose messages
+    hold, or a MessageError."""
+    stream = STREAMS[format]()
+    for event in events:
+        try:
+            stream.add(event)
+        except MessageError as error:
+            str(error).encode("utf-8")
+        partial = stream.msg
+        if partial is not None:
+            assert_message_holds(partial)
+    try:
+        parsed = stream.result()
+    except MessageError:
+        return
+    for msg in parsed.messages:
+        assert_message_holds(msg)
+
+
+RECORDED_KEYS = sorted(RECORDED)
+
+
+@st.composite
+def mutated_recordings(draw: st.DrawFn) -> tuple[str, list[Any]]:
+    """A recorded stream with one event changed."""
+    key = draw(st.sampled_from(RECORDED_KEYS))
+    events = list(RECORDED[key])
+    at = draw(st.integers(0, len(events) - 1))
+    events[at] = draw(mutated(events[at]))
+    return key.split("/")[0], events
+
+
+@st.composite
+def shuffled_streams(draw: st.DrawFn) -> tuple[str, list[Any]]:
+    """Events of several recordings of one API (and a few of another), in any order,
+    some twice, some left out."""
+    format = draw(st.sampled_from(sorted(STREAMS)))
+    own = [key for key in RECORDED_KEYS if key.startswith(format + "/")]
+    pool = [
+        event
+        for key in draw(st.lists(st.sampled_from(own), min_size=1, max_size=2))
+        for event in RECORDED[key]
+    ]
+    others = [
+        event
+        for key in draw(st.lists(st.sampled_from(RECORDED_KEYS), max_size=1))
+        for event in RECORDED[key][:3]
+    ]
+    events = draw(st.lists(st.sampled_from(pool + others), max_size=12))
+    if draw(st.booleans()):
+        events = pool[: draw(st.integers(0, len(pool)))] + events
+    return format, [copy.deepcopy(event) for event in events]
+
+
+class TestHostileStreams:
+    """Every stream class, fed recordings with hostile values, cut, reordered,
+    duplicated and foreign events."""
+
+    @hostile_settings(150)
+    @given(mutated_recordings())
+    def test_one_event_changed(self, case):
+        """A recording with one value of one event replaced by a hostile one (or taken
+        out) gives a Msg that holds or MessageErrors, never another exception."""
+        assert_replays(*case)
+
+    @hostile_settings(100)
+    @given(shuffled_streams())
+    def test_events_in_any_order(self, case):
+        """Events of recordings in any order, repeated, cut, with another API's among
+        them, give a Msg that holds or MessageErrors, never another exception."""
+        assert_replays(*case)
+
+
+def _finished_responses() -> dict[str, tuple[str, dict[str, Any]]]:
+    """The rebuilt unstreamed response of each recording that finishes."""
+    found = {}
+    for key in RECORDED_KEYS:
+        format = key.split("/")[0]
+        stream = STREAMS[format]()
+        try:
+            stream.extend(RECORDED[key])
+        except MessageError:
+            continue
+        if stream.done and stream.response is not None:
+            found[key] = (format, stream.response)
+    return found
+
+
+RESPONSES = _finished_responses()
+
+
+def assert_reads(format: str, data: Any) -> None:
+    """The reader gives messages that hold, or raises MessageError."""
+    read = FORMATS[format].read
+    for strict in (False, True):
+        try:
+            parsed = read(data, strict=strict)
+        except MessageError as error:
+            str(error).encode("utf-8")
+            continue
+        for msg in parsed.messages:
+            assert_message_holds(msg)
+        for loss in parsed.losses:
+            f"{loss.path} {loss.what} {loss.why}".encode()
+
+
+class TestHostileReaders:
+    """Every ``from_*`` reader, on real responses and requests with hostile values."""
+
+    @hostile_settings(150)
+    @given(st.sampled_from(sorted(RESPONSES)), st.data())
+    def test_responses(self, key, data):
+        """A recorded reply's response with one value replaced (or taken out) reads to
+        messages that hold, or raises MessageError."""
+        format, response = RESPONSES[key]
+        assert_reads(format, data.draw(mutated(response)))
+
+    @hostile_settings(100)
+    @given(st.sampled_from(sorted(FORMATS)), st.data())
+    def test_requests(self, format, data):
+        """A request payload of a conversation with tool calls, media and thinking,
+        with one value replaced, reads to messages that hold, or raises MessageError."""
+        payload = FORMATS[format].to(_conversation()).payload
+        assert_reads(format, data.draw(mutated(payload)))
+
+
+def _conversation() -> list[Msg]:
+    png = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=="
+    image = {"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": png}}
+    return [
+        Msg("system", "Be brief.", "system"),
+        Msg("user", [{"type": "text", "text": "Weather in Lima?"}, image], "user"),
+        Msg(
+            "assistant",
+            [
+                {"type": "thinking", "thinking": "Look it up."},
+                {"type": "text", "text": "Checking."},
+                {"type": "tool_use", "id": "c1", "name": "get_weather", "input": {"city": "Lima"}},
+            ],
+            "assistant",
+        ),
+        Msg(
+            "user",
+            [{"type": "tool_result", "id": "c1", "name": "get_weather", "output": "Sunny"}],
+            "user",
+        ),
+        Msg("assistant", "Sunny.", "assistant"),
+    ]
