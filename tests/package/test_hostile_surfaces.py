@@ -161,6 +161,18 @@ class TestStreamRegressions:
         assert text.startswith("`events[1].model_version` of the Gemini stream is 'gemini-2.5")
         assert text.endswith("first piece has <int of 16,610 bits, too long to show>.")
 
+    @pytest.mark.parametrize(("field", "value"), [("name", None), ("id", "")])
+    def test_anthropic_tool_use_without_id_or_name(self, field, value):
+        """A tool_use block that starts without its id or name is refused at its start
+        (the partial Msg showed a tool call that no message can hold)."""
+        block = {"type": "tool_use", "id": "t", "name": "f", "input": {}, field: value}
+        start = {"type": "content_block_start", "index": 0, "content_block": block}
+        expected = (
+            f"`events[1].content_block.{field}` of the Anthropic stream is {value!r}: a "
+            f"tool_use block starts with its {field}."
+        )
+        assert expected == _rejected(AnthropicStream(), [_ANTHROPIC_START, start])
+
 
 _ANTHROPIC_TOOL = {
     "type": "content_block_start",

@@ -950,6 +950,13 @@ class AnthropicStream(Stream):
             value = block.get(field)
             if value is not None and (type(value) is not str or not clean_text(value)):
                 reject(STREAM_FORMAT, index, f"content_block.{field}", value, not_text(value))
+        if block["type"] == "tool_use":
+            # The open call shows in the partial Msg as it starts: its id and name first.
+            for field in ("id", "name"):
+                value = block.get(field)
+                if type(value) is not str or not value:
+                    why = f"a tool_use block starts with its {field}"
+                    reject(STREAM_FORMAT, index, f"content_block.{field}", value, why)
         check_value(STREAM_FORMAT, index, "content_block", block)
         if block["type"] == "tool_use" and not isinstance(block.get("input", {}), dict):
             reject(
