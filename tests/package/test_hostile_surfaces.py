@@ -330,6 +330,54 @@ class TestStreamsRefuseWhatNoMessageHolds:
         assert expected == text
 
 
+class TestReaderRegressions:
+    """Values that once escaped a reader as another exception than MessageError."""
+
+    @pytest.mark.parametrize(
+        ("format", "data", "expected"),
+        [
+            (
+                "openai_responses",
+                {"id": "r", "object": "response", "status": "completed", "output": [{}]},
+                ("output[0]", "<int of 16,610 bits, too long to show> item"),
+            ),
+            (
+                "anthropic",
+                {"type": "message", "role": "assistant", "content": [{}]},
+                ("content[0]", "<int of 16,610 bits, too long to show> block"),
+            ),
+            (
+                "openai_chat",
+                {"choices": [{"message": {"role": "assistant", "content": [{}]}}]},
+                (
+                    "choices[0].message.content[0]",
+                    "<int of 16,610 bits, too long to show> content part",
+                ),
+            ),
+        ],
+    )
+    def test_dropped_item_of_a_huge_type(self, format, data, expected):
+        """An item whose type is an integer too long to write is dropped with a loss
+        that says so (building the loss's text raised ValueError)."""
+        data = copy.deepcopy(data)
+        items = data["output"] if "output" in data else data.get("content")
+        if items is None:
+            items = data["choices"][0]["message"]["content"]
+        items[0]["type"] = 10**5000
+        parsed = FORMATS[format].read(data)
+
+        assert [expected] == [(loss.path, loss.what) for loss in parsed.losses]
+
+    def test_dropped_item_of_a_surrogate_type(self):
+        """A dropped part whose type holds a lone surrogate is named in a loss whose
+        text can be written as UTF-8."""
+        data = {"choices": [{"message": {"role": "assistant", "content": [{"type": "\ud800"}]}}]}
+        (loss,) = agentmsg.from_openai_chat(data).losses
+
+        assert "'\\ud800' content part" == loss.what
+        loss.what.encode("utf-8")
+
+
 # -- generated hostile input -----------------------------------------------------------
 
 

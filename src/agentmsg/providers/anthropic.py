@@ -16,6 +16,7 @@ from .._validate import (
     check_object,
     check_str,
     is_block_list,
+    label,
     show,
 )
 from ._common import (
@@ -574,7 +575,7 @@ def _blocks(
         item_path = f"{path}[{position}]"
         item = check_object(item, item_path)
         if kept is not None and item.get("type") not in kept[0]:
-            report.drop(item_path, f"{item.get('type')!s} {kept[1]}", kept[2], item)
+            report.drop(item_path, f"{label(item.get('type'))} {kept[1]}", kept[2], item)
             continue
         block = _block(report, item, item_path, names, "user")
         if block is not None:
@@ -629,7 +630,7 @@ def _block(
             url = check_str(check_key(source, "url", f"{path}.source"), f"{path}.source.url")
             return {"type": "image", "source": source_from_url(url)}
         report.drop(
-            path, f"image from a {source_type!s} source", "agentmsg has no source for it", item
+            path, f"image from a {label(source_type)} source", "agentmsg has no source for it", item
         )
         return None
     if kind == "thinking":
@@ -666,7 +667,7 @@ def _block(
         tool_input = check_object(item.get("input", {}), f"{path}.input")
         names[call_id] = name
         return {"type": "tool_use", "id": call_id, "name": name, "input": tool_input}
-    report.drop(path, f"{kind!s} block", "agentmsg has no block for it", item)
+    report.drop(path, f"{label(kind)} block", "agentmsg has no block for it", item)
     return None
 
 

@@ -17,6 +17,7 @@ from .._validate import (
     check_object,
     check_str,
     is_block_list,
+    label,
     show,
 )
 from ._common import (
@@ -758,7 +759,7 @@ def _part(report: Report, part: Any, path: str) -> dict[str, Any] | None:
         text = check_str(check_key(part, "refusal", path), f"{path}.refusal")
         report.change(path, "refusal", "kept as a text block", "agentmsg has no refusal block")
         return {"type": "text", "text": text}
-    report.drop(path, f"{kind!s} content part", "agentmsg has no block for it", part)
+    report.drop(path, f"{label(kind)} content part", "agentmsg has no block for it", part)
     return None
 
 
@@ -827,7 +828,7 @@ def _tool_call(report: Report, call: Any, path: str) -> dict[str, Any] | None:
         )
         return None
     if kind != "function":
-        report.drop(path, f"{kind!s} tool call", "agentmsg has no block for it", call)
+        report.drop(path, f"{label(kind)} tool call", "agentmsg has no block for it", call)
         return None
     report.extra(call, frozenset({"id", "type", "function"}), path)
     function = check_object(check_key(call, "function", path), f"{path}.function")

@@ -16,6 +16,7 @@ from .._validate import (
     check_object,
     check_str,
     is_block_list,
+    label,
     show,
 )
 from ._common import (
@@ -663,7 +664,7 @@ def from_openai_responses(data: Any, *, strict: bool = False) -> Parsed:
                 {"type": "tool_result", "id": call_id, "name": name, "output": output}
             )
         else:
-            report.drop(path, f"{kind!s} item", "agentmsg has no block for it", item)
+            report.drop(path, f"{label(kind)} item", "agentmsg has no block for it", item)
     _flush_assistant(turns, assistant, base)
     turns.flush(base)
     if base == "output" and not turns.messages:
@@ -752,7 +753,7 @@ def _reasoning(report: Report, item: dict[str, Any], path: str, assistant: _Assi
             part = check_object(part, here)
             if part.get("type") != part_type:
                 report.drop(
-                    here, f"{part.get('type')!s} part", "agentmsg has no block for it", part
+                    here, f"{label(part.get('type'))} part", "agentmsg has no block for it", part
                 )
                 continue
             texts[key].append(check_str(check_key(part, "text", here), f"{here}.text"))
@@ -843,7 +844,7 @@ def _parts(report: Report, content: Any, path: str) -> list[Any]:
             report.change(here, "refusal", "kept as a text block", "agentmsg has no refusal block")
             blocks.append({"type": "text", "text": text})
         else:
-            report.drop(here, f"{kind!s} content part", "agentmsg has no block for it", part)
+            report.drop(here, f"{label(kind)} content part", "agentmsg has no block for it", part)
     return blocks
 
 
