@@ -12,6 +12,7 @@ The examples per test are few by default (``make test-fast`` stays quick); set
 from __future__ import annotations
 
 import copy
+import functools
 import json
 import math
 import os
@@ -23,6 +24,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from test_properties import hostile_contents, hostile_values
 
 import agentmsg
 from agentmsg import (
@@ -552,7 +554,8 @@ class TestHostileStreams:
         assert_replays(*case)
 
 
-def _finished_responses() -> dict[str, tuple[str, dict[str, Any]]]:
+@functools.cache
+def finished_responses() -> dict[str, tuple[str, dict[str, Any]]]:
     """The rebuilt unstreamed response of each recording that finishes."""
     found = {}
     for key in RECORDED_KEYS:
@@ -565,9 +568,6 @@ def _finished_responses() -> dict[str, tuple[str, dict[str, Any]]]:
         if stream.done and stream.response is not None:
             found[key] = (format, stream.response)
     return found
-
-
-RESPONSES = _finished_responses()
 
 
 def assert_reads(format: str, data: Any) -> None:
@@ -589,11 +589,13 @@ class TestHostileReaders:
     """Every ``from_*`` reader, on real responses and requests with hostile values."""
 
     @hostile_settings(150)
-    @given(st.sampled_from(sorted(RESPONSES)), st.data())
+    @given(st.sampled_from(RECORDED_KEYS), st.data())
     def test_responses(self, key, data):
         """A recorded reply's response with one value replaced (or taken out) reads to
         messages that hold, or raises MessageError."""
-        format, response = RESPONSES[key]
+        if key not in finished_responses():
+            return  # a recording the API ended with an error: no response
+        format, response = finished_responses()[key]
         assert_reads(format, data.draw(mutated(response)))
 
     @hostile_settings(100)
@@ -606,7 +608,10 @@ class TestHostileReaders:
 
 
 def _conversation() -> list[Msg]:
-    png = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=="
+    png = (  # a 1x1 PNG
+        "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQ"
+        "AAAABJRU5ErkJggg=="
+    )
     image = {"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": png}}
     return [
         Msg("system", "Be brief.", "system"),
@@ -627,3 +632,173 @@ def _conversation() -> list[Msg]:
         ),
         Msg("assistant", "Sunny.", "assistant"),
     ]
+
+
+# -- messages, cards and media ----------------------------------------------------------
+
+_BIDI = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+_words = st.text(
+    alphabet=st.sampled_from(
+        [*_BIDI, "a", "\u05d0", "\u0627", "1", " ", "<", "&", "\x00", "\ud800"]
+    ),
+    min_size=1,
+    max_size=6,
+)
+
+
+@st.composite
+def hostile_messages(draw: st.DrawFn) -> Msg | None:
+    """A message whose every text field may hold bidirectional controls, right-to-left
+    letters, markup, NUL or a lone surrogate; None when the constructor refuses it."""
+    word = _words
+    content = draw(
+        hostile_contents
+        | st.lists(
+            st.sampled_from(["text", "thinking", "tool_use", "tool_result"]).flatmap(
+                lambda kind: st.fixed_dictionaries(
+                    {
+                        "text": {"type": st.just("text"), "text": word},
+                        "thinking": {"type": st.just("thinking"), "thinking": word},
+                        "tool_use": {
+                            "type": st.just("tool_use"),
+                            "id": word,
+                            "name": word,
+                            "input": st.dictionaries(word, word, max_size=2),
+                        },
+                        "tool_result": {
+                            "type": st.just("tool_result"),
+                            "id": word,
+                            "name": word,
+                            "output": word,
+                        },
+                    }[kind]
+                )
+            ),
+            max_size=4,
+        )
+    )
+    metadata = draw(st.none() | st.dictionaries(word, word, max_size=2) | hostile_values)
+    role = draw(st.sampled_from(["user", "assistant", "system"]))
+    try:
+        return Msg(draw(word), content, role, metadata, invocation_id=draw(st.none() | word))
+    except MessageError as error:
+        str(error).encode("utf-8")
+        return None
+
+
+class TestHostileMessages:
+    """Messages of hostile text through every writer, copy and card."""
+
+    @hostile_settings(200)
+    @given(hostile_messages())
+    def test_every_format_and_copy(self, msg):
+        """An accepted message holds: it is written and read back, copied, pickled,
+        shown, and every format writes it to JSON as UTF-8 or refuses it in words."""
+        if msg is not None:
+            assert_message_holds(msg)
+            assert msg == Msg.from_dict(msg.to_dict())
+            assert msg == copy.copy(msg)
+
+    @hostile_settings(200)
+    @given(hostile_messages())
+    def test_card_obeys_no_bidirectional_control(self, msg):
+        """A card shows each bidirectional control as its code point: none of them is
+        in the HTML as a character, so no text of a message can reorder the card."""
+        if msg is not None:
+            html = msg._repr_html_()
+            assert set() == _BIDI.intersection(html)
+
+
+@pytest.fixture(scope="module")
+def secret_folder(tmp_path_factory: Any) -> pathlib.Path:
+    """A folder with a file of secret text named like an image, a named pipe, a big
+    file and a link to the secret file."""
+    root = tmp_path_factory.mktemp("hostile-surfaces")
+    (root / "secret.png").write_text("SECRET-TOKEN-1234 not an image")
+    (root / "big.png").write_bytes(b"\x89PNG\r\n\x1a\n" + bytes(4096))
+    if hasattr(os, "mkfifo"):
+        os.mkfifo(root / "pipe.png")
+    (root / "link.png").symlink_to(root / "secret.png")
+    return root
+
+
+_NAMED = st.sampled_from(
+    [
+        "secret.png",
+        "./secret.png",
+        "link.png",
+        "pipe.png",
+        "big.png",
+        "missing.png",
+        "../secret.png",
+        "/proc/self/environ",
+        "/proc/self/status",
+        "/dev/zero",
+        "/etc/passwd",
+        "file:///proc/self/environ",
+        "file:///a%00b",
+        "file:///%ED%A0%80",
+        "secret.png\x00.png",
+        "\ud800.png",
+        "data:image/png;base64," + "A" * 40_000,
+        "data:image/png;base64,%%%",
+        "data:image/png;base64,iVBORw0KGgo=",
+        "data:,",
+    ]
+)
+
+
+class TestHostileMedia:
+    """check_media reads only what the caller allows, quotes nothing it reads, and never
+    blocks."""
+
+    @hostile_settings(150)
+    @given(st.lists(_NAMED, min_size=1, max_size=3), st.sampled_from(["image", "audio", "video"]))
+    def test_named_files(self, secret_folder, urls, kind):
+        """Files a message names (absolute, relative, file:// URLs, pipes, /proc, links,
+        NUL bytes, lone surrogates, data: URLs) give MediaError or pass; without a root
+        nothing local is read; no error quotes the secret file's text."""
+        content = [{"type": kind, "source": {"type": "url", "url": url}} for url in urls]
+        try:
+            msg = Msg("A", content, "user")
+        except MessageError as error:
+            assert "SECRET" not in str(error)
+            return
+        for root in (None, secret_folder):
+            try:
+                msg.check_media(root=root, max_bytes=1024)
+            except MediaError as error:
+                text = str(error)
+                text.encode("utf-8")
+                assert "SECRET" not in text and "TOKEN" not in text
+
+    @hostile_settings(50)
+    @given(st.sampled_from(["image/png", "audio/wav", "video/mp4", "image/gif"]), st.data())
+    def test_base64_payloads(self, media_type, data):
+        """Huge, broken or mislabelled base64 payloads give MediaError or pass."""
+        payload = data.draw(
+            st.sampled_from(
+                [
+                    "A" * 200_000,
+                    "iVBORw0KGgo" * 1000,
+                    "====",
+                    "\u0661\u0662",
+                    "UklGRiQAAABXQVZF",
+                    "R0lGODlh",
+                    "AAAAIGZ0eXBpc29t",
+                ]
+            )
+        )
+        kind = media_type.split("/")[0]
+        block = {
+            "type": kind,
+            "source": {"type": "base64", "media_type": media_type, "data": payload},
+        }
+        try:
+            msg = Msg("A", [block], "user")
+        except MessageError:
+            return
+        try:
+            msg.check_media()
+        except MediaError as error:
+            str(error).encode("utf-8")
