@@ -175,6 +175,24 @@ class TestStreamRegressions:
         )
         assert expected == _rejected(AnthropicStream(), [_ANTHROPIC_START, start])
 
+    def test_gemini_usage_too_long_to_write(self):
+        """A piece whose token count is an integer too long to write leaves the partial
+        Msg without it (a message holding it could not be written); the result
+        refuses it in words."""
+        piece = {
+            "candidates": [{"content": {"role": "model", "parts": [{"text": "Hi"}]}}],
+            "usageMetadata": {"promptTokenCount": 10**5000, "totalTokenCount": 1},
+        }
+        stream = GeminiStream()
+        stream.add(piece)
+        stream.add(
+            {"candidates": [{"content": {"parts": [{"text": "."}]}, "finishReason": "STOP"}]}
+        )
+
+        assert stream.msg == Msg.from_json(stream.msg.to_json())
+        with pytest.raises(MessageError, match=r"token_usage\.prompt_tokens"):
+            stream.result()
+
 
 _ANTHROPIC_TOOL = {
     "type": "content_block_start",

@@ -19,6 +19,7 @@ from .._validate import (
     check_str,
     is_block_list,
     show,
+    writable_int,
 )
 from ._common import (
     DEFAULT_NAMES,
@@ -837,8 +838,8 @@ def _token_usage(usage: Any) -> dict[str, int] | None:
         return None
     usage = _snake_cached(usage)
     counts = [usage.get(key, 0) for key in _COUNTS]
-    if any(type(count) is not int or count < 0 for count in counts):
-        return None
+    if any(type(count) is not int or count < 0 or not writable_int(count) for count in counts):
+        return None  # the conversion refuses a count too long to write, too
     prompt, candidates, thoughts, total = counts
     return {
         "prompt_tokens": prompt,
