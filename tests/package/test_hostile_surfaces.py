@@ -73,6 +73,16 @@ def _rejected(stream: Any, events: list[dict[str, Any]]) -> str:
     return str(raised.value)
 
 
+class _Raising:
+    """An SDK-like object whose every attribute read raises."""
+
+    def __getattr__(self, name: str) -> Any:
+        raise RuntimeError(name)
+
+    def __repr__(self) -> str:
+        return "<_Raising>"
+
+
 _ANTHROPIC_START = {
     "type": "message_start",
     "message": {"id": "m", "type": "message", "role": "assistant", "content": [], "model": "x"},
@@ -192,6 +202,14 @@ class TestStreamRegressions:
         assert stream.msg == Msg.from_json(stream.msg.to_json())
         with pytest.raises(MessageError, match=r"token_usage\.prompt_tokens"):
             stream.result()
+
+    @pytest.mark.parametrize("format", sorted(STREAMS))
+    def test_event_object_that_raises(self, format):
+        """An event object whose model_dump (or any attribute) raises is refused with a
+        MessageError naming the index, as a mapping that raises is by Msg."""
+        text = _rejected(STREAMS[format](), [_Raising()])
+        assert text.startswith("`events[0]` of the ")
+        assert text.endswith(": dumping it raised RuntimeError.")
 
 
 _ANTHROPIC_TOOL = {
@@ -396,6 +414,20 @@ class TestReaderRegressions:
 
         assert "'\\ud800' content part" == loss.what
         loss.what.encode("utf-8")
+
+    @pytest.mark.xfail(
+        strict=True,
+        reason=(
+            "providers/_common.py plain() calls the object's model_dump unguarded: its "
+            "RuntimeError escapes every from_*; _common.py is being reshaped on another "
+            "branch (wrap the dump as Stream._as_dict does, raising MessageError)"
+        ),
+    )
+    @pytest.mark.parametrize("format", sorted(FORMATS))
+    def test_response_object_that_raises(self, format):
+        """A response object whose model_dump raises is refused with a MessageError."""
+        with pytest.raises(MessageError):
+            FORMATS[format].read(_Raising())
 
 
 # -- generated hostile input -----------------------------------------------------------

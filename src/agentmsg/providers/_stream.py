@@ -311,11 +311,14 @@ class Stream:
         return f"<{type(self).__name__}: {self._count} events, {state}>"
 
     def _as_dict(self, event: Any, index: int) -> dict[str, Any]:
-        dump = getattr(event, "model_dump", None)
-        if callable(dump):
-            data = dump(mode="json", exclude_none=True)
-            if type(data) is dict:
-                return data
+        try:
+            dump = getattr(event, "model_dump", None)
+            data = dump(mode="json", exclude_none=True) if callable(dump) else None
+        except Exception as error:  # the caller's object may raise anything
+            why = f"dumping it raised {type(error).__name__}"
+            reject(self._FORMAT, index, "", event, why)
+        if type(data) is dict:
+            return data
         reject(self._FORMAT, index, "", event, "an event is a dict or an SDK event object")
 
     # -- what each format fills in ---------------------------------------------------
