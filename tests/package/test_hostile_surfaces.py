@@ -165,51 +165,25 @@ class TestStreamRegressions:
         assert expected == _rejected(OpenAIResponsesStream(), [created, done])
 
     def test_gemini_huge_model_version(self):
-        """A piece whose model version differs from a first one that is an integer too
-        long to write is refused in words (building the text raised ValueError)."""
+        """A piece whose model version is an integer too long to write is refused at
+        that piece, in words (building the text of a later refusal raised ValueError)."""
         first = {"modelVersion": 10**5000, "candidates": [{"content": {"parts": [{"text": "a"}]}}]}
-        second = {**first, "modelVersion": "gemini-2.5-flash"}
-        text = _rejected(GeminiStream(), [first, second])
-        assert text.startswith("`events[1].model_version` of the Gemini stream is 'gemini-2.5")
-        assert text.endswith("first piece has <int of 16,610 bits, too long to show>.")
-
-    @pytest.mark.parametrize(("field", "value"), [("name", None), ("id", "")])
-    def test_anthropic_tool_use_without_id_or_name(self, field, value):
-        """A tool_use block that starts without its id or name is refused at its start
-        (the partial Msg showed a tool call that no message can hold)."""
-        block = {"type": "tool_use", "id": "t", "name": "f", "input": {}, field: value}
-        start = {"type": "content_block_start", "index": 0, "content_block": block}
         expected = (
-            f"`events[1].content_block.{field}` of the Anthropic stream is {value!r}: a "
-            f"tool_use block starts with its {field}."
+            "`events[0].model_version` of the Gemini stream must be an integer Python can "
+            "write as text (at most 4,300 digits), not <int of 16,610 bits, too long to show>."
         )
-        assert expected == _rejected(AnthropicStream(), [_ANTHROPIC_START, start])
+        assert expected == _rejected(GeminiStream(), [first])
 
     def test_gemini_usage_too_long_to_write(self):
-        """A piece whose token count is an integer too long to write leaves the partial
-        Msg without it (a message holding it could not be written); the result
-        refuses it in words."""
-        piece = {
-            "candidates": [{"content": {"role": "model", "parts": [{"text": "Hi"}]}}],
-            "usageMetadata": {"promptTokenCount": 10**5000, "totalTokenCount": 1},
-        }
-        stream = GeminiStream()
-        stream.add(piece)
-        stream.add(
-            {"candidates": [{"content": {"parts": [{"text": "."}]}, "finishReason": "STOP"}]}
+        """A piece whose token count is an integer too long to write is refused at that
+        piece, after a first one too (the quick way): the partial Msg showed it, and
+        could not be written."""
+        text_piece = {"candidates": [{"content": {"role": "model", "parts": [{"text": "Hi"}]}}]}
+        usage = {"promptTokenCount": 10**5000, "totalTokenCount": 1}
+        text = _rejected(GeminiStream(), [text_piece, {**text_piece, "usageMetadata": usage}])
+        assert text.startswith(
+            "`events[1].usage_metadata.promptTokenCount` of the Gemini stream must be an integer"
         )
-
-        assert stream.msg == Msg.from_json(stream.msg.to_json())
-        with pytest.raises(MessageError, match=r"token_usage\.prompt_tokens"):
-            stream.result()
-
-    @pytest.mark.parametrize("format", sorted(STREAMS))
-    def test_event_object_that_raises(self, format):
-        """An event object whose model_dump (or any attribute) raises is refused with a
-        MessageError naming the index, as a mapping that raises is by Msg."""
-        text = _rejected(STREAMS[format](), [_Raising()])
-        assert text.startswith("`events[0]` of the ")
-        assert text.endswith(": dumping it raised RuntimeError.")
 
 
 _ANTHROPIC_TOOL = {
@@ -297,7 +271,7 @@ class TestStreamsRefuseWhatNoMessageHolds:
         chunk = {**first, "choices": [{"index": 0, "delta": delta}]}
         text = _rejected(OpenAIChatStream(), [first, chunk])
         assert text.startswith(f"`events[1].choices[0].{field}` of the Chat Completions stream")
-        assert text.endswith("it must be text without lone surrogates (UTF-8 cannot hold them).")
+        assert "must be text without lone surrogates (UTF-8 cannot hold them)" in text
 
     def test_chat_arguments_with_a_lone_surrogate(self):
         """A tool call's next arguments piece holding a lone surrogate is refused."""
@@ -362,10 +336,44 @@ class TestStreamsRefuseWhatNoMessageHolds:
         bad = {"text": "b", field: "\udfff"}
         text = _rejected(GeminiStream(), [piece({"text": "a"}), piece(bad)])
         expected = (
-            f"`events[1].candidates[0].content.parts[0].{field}` of the Gemini stream is "
-            "'\\udfff': it must be text without lone surrogates (UTF-8 cannot hold them)."
+            f"`events[1].candidates[0].content.parts[0].{field}` of the Gemini stream must "
+            "be text without lone surrogates (UTF-8 cannot hold them), not '\\udfff'."
         )
         assert expected == text
+
+
+def _deep_events() -> dict[str, dict[str, Any]]:
+    """A first event of each API holding a value nested far past the depth limit (as
+    a hostile server may send: json.loads reads 1,500 levels)."""
+    deep = _deep(1500)
+    chunk = {"id": "c", "object": "chat.completion.chunk", "model": "m", "x": deep}
+    chunk["choices"] = [{"index": 0, "delta": {"role": "assistant", "content": "Hi"}}]
+    created = copy.deepcopy(_RESPONSES_START)
+    created["response"]["x"] = deep
+    start = copy.deepcopy(_ANTHROPIC_START)
+    start["message"]["container"] = deep
+    piece = {"candidates": [{"content": {"parts": [{"text": "a"}]}, "citationMetadata": deep}]}
+    return {"openai_chat": chunk, "openai_responses": created, "anthropic": start, "gemini": piece}
+
+
+class TestStreamsRefuseDeepValues:
+    """A value nested past the depth limit is refused at its event: kept, it made
+    ``response`` (a deep copy) and the merging of pieces raise RecursionError."""
+
+    @pytest.mark.parametrize("format", sorted(STREAMS))
+    def test_refused_at_the_event(self, format):
+        """The first event of each API, holding a value 1,500 levels deep, is refused
+        with a MessageError; the stream stays empty and readable."""
+        stream = STREAMS[format]()
+        with pytest.raises(MessageError) as raised:
+            stream.add(_deep_events()[format])
+
+        assert (True, True, None, 0) == (
+            str(raised.value).startswith("`events[0]."),
+            "is nested too deeply (a JSON value holds at most 100 levels" in str(raised.value),
+            stream.response,
+            stream.count,
+        )
 
 
 class TestReaderRegressions:

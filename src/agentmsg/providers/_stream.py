@@ -79,7 +79,8 @@ def check_value(format: str, index: int, field: str, value: Any) -> None:
     except MessageError as error:
         text = str(error)
         rest = text[len(error.path) + 2 :] if text.startswith(f"`{error.path}`") else f": {text}"
-        path = f"events[{index}].{error.path}"
+        # Without a field, the error's path starts with the first key (".a") or item.
+        path = f"events[{index}]{'.' if field else ''}{error.path}"
         raise MessageError(f"`{path}` of the {format} stream{rest}", path) from None
 
 

@@ -847,8 +847,7 @@ class AnthropicStream(Stream):
                 if not isinstance(block, dict) or type(block.get("type")) is not str:
                     here = f"message.content[{position}]"
                     reject(STREAM_FORMAT, index, here, block, "it must be an object with a `type`")
-            if content:
-                check_value(STREAM_FORMAT, index, "message.content", content)
+            check_value(STREAM_FORMAT, index, "message", message)
             usage = message.get("usage")
             _check_usage(usage, index, "message.usage")
             for key in ("id", "model", "stop_reason"):

@@ -19,7 +19,6 @@ from .._validate import (
     check_str,
     is_block_list,
     show,
-    writable_int,
 )
 from ._common import (
     DEFAULT_NAMES,
@@ -41,7 +40,14 @@ from ._common import (
     state_of,
     system_prompt,
 )
-from ._stream import Stream, clean_text, merge_into, not_text, reject, trusted_msg
+from ._stream import (
+    Stream,
+    check_value,
+    clean_text,
+    merge_into,
+    reject,
+    trusted_msg,
+)
 
 if TYPE_CHECKING:
     from .._message import Msg
@@ -838,8 +844,8 @@ def _token_usage(usage: Any) -> dict[str, int] | None:
         return None
     usage = _snake_cached(usage)
     counts = [usage.get(key, 0) for key in _COUNTS]
-    if any(type(count) is not int or count < 0 or not writable_int(count) for count in counts):
-        return None  # the conversion refuses a count too long to write, too
+    if any(type(count) is not int or count < 0 for count in counts):
+        return None
     prompt, candidates, thoughts, total = counts
     return {
         "prompt_tokens": prompt,
@@ -1039,6 +1045,8 @@ class GeminiStream(Stream):
             # Checked first, written after: a rejected piece changes nothing.
             for key, value in event.items():
                 name = _KEYS.get(key) or _key(key)
+                if key != "candidates" and value != head.get(name):
+                    check_value(FORMAT, index, name, value)  # the running usage, say
                 if name in _SAME and value and head.get(name) and value != head[name]:
                     reject(
                         FORMAT,
@@ -1067,6 +1075,7 @@ class GeminiStream(Stream):
         event = _snake_cached(event)
         if _MARKS.isdisjoint(event):
             reject(FORMAT, index, "", event, "it is not a Gemini response piece")
+        check_value(FORMAT, index, "", event)  # kept and merged: checked as it comes
         if head is not None:
             for key in _SAME:
                 value = event.get(key)
@@ -1142,11 +1151,10 @@ class GeminiStream(Stream):
             if not isinstance(part, dict):
                 reject(FORMAT, index, f"{where}.content.parts[{place}]", part, "it is an object")
             part = _snake_cached(part)
-            for field in ("text", "thought_signature"):
-                text = part.get(field)
-                if text is not None and (type(text) is not str or not clean_text(text)):
-                    here = f"{where}.content.parts[{place}].{field}"
-                    reject(FORMAT, index, here, text, not_text(text))
+            text = part.get("text")
+            if text is not None and type(text) is not str:
+                here = f"{where}.content.parts[{place}].text"
+                reject(FORMAT, index, here, text, "it must be text")
             call = part.get("function_call")
             if call is not None:
                 if not isinstance(call, dict):
@@ -1159,6 +1167,10 @@ class GeminiStream(Stream):
                     ),
                 }
             checked.append(part)
+        for key, value in candidate.items():
+            if key != "content" and isinstance(value, (dict, list)):
+                # Kept or merged (citations) level by level: within the depth limit.
+                check_value(FORMAT, index, f"{where}.{key}", value)
         finish = candidate.get("finish_reason")
         if finish is not None and type(finish) is not str:
             reject(FORMAT, index, f"{where}.finish_reason", finish, "it must be text")

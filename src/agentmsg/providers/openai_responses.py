@@ -43,7 +43,15 @@ from ._common import (
     state_field,
     state_of,
 )
-from ._stream import Stream, clean_text, not_text, reject, reject_out_of_order, trusted_msg
+from ._stream import (
+    Stream,
+    check_value,
+    clean_text,
+    not_text,
+    reject,
+    reject_out_of_order,
+    trusted_msg,
+)
 
 if TYPE_CHECKING:
     from .._message import Msg
@@ -998,6 +1006,9 @@ class OpenAIResponsesStream(Stream):
             reject(FORMAT, index, "sequence_number", number, why)
         if self._final is not None:
             reject(FORMAT, index, "type", kind, "it comes after the end of the response")
+        if kind not in _TEXT_DELTAS and kind != "response.function_call_arguments.delta":
+            # Kept whole (items, parts, the response): checked once, as they come.
+            check_value(FORMAT, index, "", event)
         if kind in _TEXT_DELTAS:
             self._text(event, index, _TEXT_DELTAS[kind])
         elif kind == "response.function_call_arguments.delta":
