@@ -9,13 +9,14 @@ construction, the message and the losses of converting the whole response.
 from __future__ import annotations
 
 import copy
+import math
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, ClassVar, NoReturn
 
 from .._errors import MessageError
 from .._message import _CONTENT, _METADATA
 from .._message import Msg as _Msg
-from .._validate import check_json, clean_text, show
+from .._validate import MAX_DEPTH, check_json, clean_text, show
 
 if TYPE_CHECKING:
     from .._message import Msg
@@ -70,10 +71,51 @@ def not_text(value: Any) -> str:
     return "it must be text"
 
 
+_BIG = 10**640  # smaller integers can always be written (see _validate._BIG_INT)
+_INF = math.inf
+
+
+def _suspect(value: Any, room: int) -> bool:
+    """Whether *value* may hold what check_json refuses: a walk without a copy, most
+    events being plain JSON of a few levels (check_json then says what is wrong)."""
+    if type(value) is dict:
+        if not room:
+            return True
+        items: Iterable[Any] = value.values()
+        for key in value:
+            if type(key) is not str or not (key.isascii() or clean_text(key)):
+                return True
+    elif type(value) is list:
+        if not room:
+            return True
+        items = value
+    else:
+        items = (value,)
+    for item in items:
+        kind = type(item)
+        if kind is str:
+            if not (item.isascii() or clean_text(item)):
+                return True
+        elif kind is dict or kind is list:
+            if _suspect(item, room - 1):
+                return True
+        elif kind is int:
+            if not -_BIG < item < _BIG:
+                return True
+        elif kind is float:
+            if not -_INF < item < _INF:
+                return True
+        elif item is not None and kind is not bool:
+            return True
+    return False
+
+
 def check_value(format: str, index: int, field: str, value: Any) -> None:
     """Refuse, at the event that brings it, a value no message can hold (not JSON, a
     lone surrogate, an integer too long to write, nested deeper than MAX_DEPTH): the
     partial Msg shows it before any conversion checks it."""
+    if not _suspect(value, MAX_DEPTH):
+        return
     try:
         check_json(value, field)
     except MessageError as error:
