@@ -860,3 +860,23 @@ class TestHostileMedia:
             msg.check_media()
         except MediaError as error:
             str(error).encode("utf-8")
+
+
+class TestAnthropicDeltaUsage:
+    """The usage of a message_delta is kept: it is checked as it comes."""
+
+    def test_deep_usage_refused(self):
+        """A message_delta whose usage holds a value nested past the limit is refused;
+        the response stays readable."""
+        delta = {
+            "type": "message_delta",
+            "delta": {"stop_reason": "end_turn"},
+            "usage": {"output_tokens": 1, "server_tool_use": _deep(1500)},
+        }
+        stream = AnthropicStream()
+        text = _rejected(stream, [_ANTHROPIC_START, delta])
+
+        assert (True, []) == (
+            text.startswith("`events[1].usage.server_tool_use.k"),
+            stream.response["content"],
+        )

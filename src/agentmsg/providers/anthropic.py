@@ -885,7 +885,7 @@ class AnthropicStream(Stream):
                 value = delta.get(key)
                 if value is not None and (type(value) is not str or not clean_text(value)):
                     reject(STREAM_FORMAT, index, f"delta.{key}", value, not_text(value))
-            check_value(STREAM_FORMAT, index, "delta", delta)
+            check_value(STREAM_FORMAT, index, "", event)  # the delta and usage are kept
             if self._open is not None:
                 # Cut by max_tokens: the open block gets no content_block_stop.
                 self._cut(index)
