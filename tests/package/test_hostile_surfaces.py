@@ -877,6 +877,6 @@ class TestAnthropicDeltaUsage:
         text = _rejected(stream, [_ANTHROPIC_START, delta])
 
         assert (True, []) == (
-            text.startswith("`events[1].usage.server_tool_use.k"),
+            text.startswith("`events[1].usage.server_tool_use"),
             stream.response["content"],
         )
