@@ -70,6 +70,15 @@ def show(value: object) -> str:
     return f"{text[:50]}...{text[-20:]} ({len(text):,} characters)"
 
 
+def label(value: object) -> str:
+    """*value* as a word of an error or a loss (the type of an item agentmsg drops):
+    text as it is, anything else, or text no UTF-8 file can hold, as :func:`show`
+    gives it (``str()`` of a too long integer raises)."""
+    if type(value) is str and clean_text(value):
+        return value
+    return show(value)
+
+
 def must_be(
     path: str,
     requirement: str,

@@ -11,14 +11,15 @@ import re
 import subprocess
 import sys
 import typing
+import warnings
 from typing import Any
 
-import generated_streams
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import agentmsg
+import generated_streams
 from agentmsg import (
     AIMessageChunk,
     AnthropicStream,
@@ -865,6 +866,41 @@ REFUSED = {
     "openai_responses/vercel-ai-openai-openai-error_1": (
         r"`events\[2\]\.message`.*You exceeded your current quota"
     ),
+    # Gemini: error bodies (at the start or mid-stream), a blocked prompt, and the
+    # Firebase SDKs' test replies that stop before a finish reason or are not Gemini's.
+    "gemini/firebase-test-data-googleai-streaming-failure-image-rejected": (
+        r"`events\[0\]\.error\.message`.*invalid argument"
+    ),
+    "gemini/firebase-test-data-vertexai-streaming-failure-api-key": (
+        r"`events\[0\]\.error\.message`.*API key not valid"
+    ),
+    "gemini/firebase-test-data-vertexai-streaming-failure-http-error": (
+        r"`events\[0\]\.error\.message`.*the API ended the stream with an error"
+    ),
+    "gemini/firebase-test-data-vertexai-streaming-failure-unknown-model": (
+        r"`events\[0\]\.error\.message`.*models/unknown is not found"
+    ),
+    "gemini/firebase-test-data-vertexai-streaming-failure-error-mid-stream": (
+        r"`events\[2\]\.error\.message`.*The operation was cancelled"
+    ),
+    "gemini/firebase-test-data-googleai-streaming-failure-prompt-blocked-safety": (
+        r"`prompt_feedback\.block_reason` is 'SAFETY': Gemini blocked the prompt"
+    ),
+    "gemini/firebase-test-data-vertexai-streaming-failure-prompt-blocked-safety-with-message": (
+        r"`prompt_feedback\.block_reason` is 'SAFETY'.*\('Reasons'\)"
+    ),
+    "gemini/firebase-test-data-vertexai-streaming-failure-invalid-json": (
+        r"`events\[0\]` .*it is not a Gemini response piece"
+    ),
+    "gemini/firebase-test-data-vertexai-streaming-failure-empty-content": (
+        r"Gemini stream has not ended: 1 event came"
+    ),
+    "gemini/firebase-test-data-vertexai-streaming-failure-malformed-content": (
+        r"Gemini stream has not ended: 1 event came"
+    ),
+    "gemini/firebase-test-data-vertexai-streaming-success-quotes-escaped": (
+        r"Gemini stream has not ended: 4 events came"
+    ),
 }
 
 
@@ -873,9 +909,9 @@ class TestRecordedFixtures:
     itself ended it with an error."""
 
     def test_the_corpus_is_there(self):
-        """The corpus holds scores of recordings of each API (fewer of Gemini's)."""
+        """The corpus holds scores of recordings of each API."""
         counts = {name: sum(key.startswith(name + "/") for key in RECORDED) for name in STREAMS}
-        least = {"openai_chat": 80, "openai_responses": 90, "anthropic": 75, "gemini": 25}
+        least = {"openai_chat": 80, "openai_responses": 90, "anthropic": 75, "gemini": 80}
         assert {name: True for name in STREAMS} == {
             name: counts[name] >= least[name] for name in STREAMS
         }
@@ -901,6 +937,22 @@ class TestRecordedFixtures:
             assert re.search(REFUSED[key], outcome), outcome
         else:
             assert ["assistant"] == outcome
+
+    @pytest.mark.parametrize("key", [key for key in sorted(RECORDED) if key not in REFUSED])
+    def test_sdk_objects_same_as_dicts(self, key):
+        """Fed as the SDK's own event objects (parsed from the recording as the SDK
+        parses the wire), a recording gives what its dicts give, whenever the installed
+        SDK takes every event (it refuses event types newer than itself)."""
+        format = key.split("/")[0]
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")  # google-genai warns of unknown enum values
+                objects = [sdk_event(format, event) for event in RECORDED[key]]
+        except (ValueError, AssertionError) as error:  # pydantic's ValidationError is one
+            pytest.skip(f"the SDK does not take this recording: {type(error).__name__}")
+        from_objects = fed(format, [item for item in objects if item is not None]).result()
+
+        assert unordered(said(fed(format, RECORDED[key]).result())) == unordered(said(from_objects))
 
     @pytest.mark.parametrize(
         "key", [key for key in sorted(RECORDED) if key.startswith("openai_chat/")]
@@ -1000,7 +1052,10 @@ class TestForeignEvents:
     )
     def test_refused(self, format, other):
         """After the first event of a recording, each other API's event is refused."""
-        stream = fed(format, _events_of(format)[0][:1])
+        first = next(
+            key for key in sorted(RECORDED) if key.startswith(format + "/") and key not in REFUSED
+        )
+        stream = fed(format, RECORDED[first][:1])
         with pytest.raises(MessageError, match=r"`events\[1\]"):
             stream.add(FOREIGN_EVENTS[other])
 
@@ -1402,3 +1457,55 @@ class TestPartialMsgBuiltAlong:
             said_then.append(says(from_scratch(stream)))
 
         assert said_then == [says(msg) for msg in kept]
+
+
+class TestGeminiAsRecorded:
+    """The shapes of Gemini's replies that the Firebase SDKs' recordings hold."""
+
+    def test_content_without_role_is_the_model(self):
+        """A candidate whose content names no role (Vertex AI leaves it out) is the
+        model's reply, streamed or not."""
+        key = "gemini/firebase-test-data-vertexai-streaming-failure-unknown-finish-enum"
+        (piece, *_) = RECORDED[key]
+        roles = (
+            agentmsg.from_gemini(piece).messages[0].role,
+            replayed(key).result().messages[0].role,
+        )
+        assert (False, ("assistant", "assistant")) == (
+            "role" in piece["candidates"][0]["content"],
+            roles,
+        )
+
+    def test_candidate_stopped_without_content(self):
+        """A candidate stopped for safety without content gives an empty reply with its
+        stop reason, not a refusal."""
+        response = {"candidates": [{"finishReason": "SAFETY", "index": 0}], "responseId": "r"}
+        (msg,) = agentmsg.from_gemini(response).messages
+
+        assert ("assistant", [], "SAFETY", "r") == (
+            msg.role,
+            msg.content,
+            msg.metadata["stop_reason"],
+            msg.invocation_id,
+        )
+
+    def test_blocked_prompt_ends_the_stream(self):
+        """A blocked prompt's one piece (prompt feedback, no candidates) ends the stream;
+        the result names the block reason and its message, the partial Msg is empty."""
+        key = "gemini/firebase-test-data-vertexai-streaming-failure-prompt-blocked-safety-with-message"  # noqa: E501
+        stream = replayed(key)
+
+        assert (True, []) == (stream.done, stream.msg.content)
+        expected = (
+            "`prompt_feedback.block_reason` is 'SAFETY': Gemini blocked the prompt, and the "
+            "response holds no reply ('Reasons')."
+        )
+        with pytest.raises(MessageError) as raised:
+            stream.result()
+        assert expected == str(raised.value)
+
+    def test_blocked_prompt_unstreamed(self):
+        """The unstreamed response of a blocked prompt is refused in the same words."""
+        response = {"promptFeedback": {"blockReason": "OTHER"}, "candidates": []}
+        with pytest.raises(MessageError, match=r"^`prompt_feedback\.block_reason` is 'OTHER'"):
+            agentmsg.from_gemini(response)

@@ -9,6 +9,7 @@ construction, the message and the losses of converting the whole response.
 from __future__ import annotations
 
 import copy
+import math
 from collections.abc import Iterable
 from time import time_ns as _time_ns
 from typing import TYPE_CHECKING, Any, ClassVar, NoReturn
@@ -17,7 +18,7 @@ from .._errors import MessageError
 from .._ids import _state, active_clock, new_id, now_timestamp, random_ids
 from .._message import _CONTENT, _METADATA, _store_values
 from .._message import Msg as _Msg
-from .._validate import show
+from .._validate import MAX_DEPTH, check_json, clean_text, show
 
 if TYPE_CHECKING:
     from .._message import Msg
@@ -27,7 +28,17 @@ _new_msg = object.__new__
 _get_state = _state.get
 _pop_id = random_ids.pop
 
-__all__ = ["Stream", "foreign", "joined", "merge_into", "reject", "reject_out_of_order"]
+__all__ = [
+    "Stream",
+    "check_value",
+    "clean_text",
+    "foreign",
+    "joined",
+    "merge_into",
+    "not_text",
+    "reject",
+    "reject_out_of_order",
+]
 
 # What marks an event of each API, to tell a foreign event from a new kind of one: each
 # stream class states its own (_EVENT_TYPES, _TYPE_PREFIX, _EVENT_KEYS), gathered here by
@@ -58,6 +69,68 @@ def reject(format: str, index: int, field: str, value: Any, why: str) -> NoRetur
     path = f"events[{index}]{'.' + field if field else ''}"
     msg = f"`{path}` of the {format} stream is {show(value)}: {why}."
     raise MessageError(msg, path)
+
+
+def not_text(value: Any) -> str:
+    """Why *value*, refused as a piece of a reply's text, is not one."""
+    if type(value) is str:
+        return "it must be text without lone surrogates (UTF-8 cannot hold them)"
+    return "it must be text"
+
+
+_BIG = 10**640  # smaller integers can always be written (see _validate._BIG_INT)
+_INF = math.inf
+
+
+def _suspect(value: Any, room: int) -> bool:
+    """Whether *value* may hold what check_json refuses: a walk without a copy, most
+    events being plain JSON of a few levels (check_json then says what is wrong)."""
+    if type(value) is dict:
+        if not room:
+            return True
+        items: Iterable[Any] = value.values()
+        for key in value:
+            if type(key) is not str or not (key.isascii() or clean_text(key)):
+                return True
+    elif type(value) is list:
+        if not room:
+            return True
+        items = value
+    else:
+        items = (value,)
+    for item in items:
+        kind = type(item)
+        if kind is str:
+            if not (item.isascii() or clean_text(item)):
+                return True
+        elif kind is dict or kind is list:
+            if _suspect(item, room - 1):
+                return True
+        elif kind is int:
+            if not -_BIG < item < _BIG:
+                return True
+        elif kind is float:
+            if not -_INF < item < _INF:
+                return True
+        elif item is not None and kind is not bool:
+            return True
+    return False
+
+
+def check_value(format: str, index: int, field: str, value: Any) -> None:
+    """Refuse, at the event that brings it, a value no message can hold (not JSON, a
+    lone surrogate, an integer too long to write, nested deeper than MAX_DEPTH): the
+    partial Msg shows it before any conversion checks it."""
+    if not _suspect(value, MAX_DEPTH):
+        return
+    try:
+        check_json(value, field)
+    except MessageError as error:
+        text = str(error)
+        rest = text[len(error.path) + 2 :] if text.startswith(f"`{error.path}`") else f": {text}"
+        # Without a field, the error's path starts with the first key (".a") or item.
+        path = f"events[{index}]{'.' if field else ''}{error.path}"
+        raise MessageError(f"`{path}` of the {format} stream{rest}", path) from None
 
 
 def reject_out_of_order(
@@ -330,11 +403,14 @@ class Stream:
         return f"<{type(self).__name__}: {self._count} events, {state}>"
 
     def _as_dict(self, event: Any, index: int) -> dict[str, Any]:
-        dump = getattr(event, "model_dump", None)
-        if callable(dump):
-            data = dump(mode="json", exclude_none=True)
-            if type(data) is dict:
-                return data
+        try:
+            dump = getattr(event, "model_dump", None)
+            data = dump(mode="json", exclude_none=True) if callable(dump) else None
+        except Exception as error:  # the caller's object may raise anything
+            why = f"dumping it raised {type(error).__name__}"
+            reject(self._FORMAT, index, "", event, why)
+        if type(data) is dict:
+            return data
         reject(self._FORMAT, index, "", event, "an event is a dict or an SDK event object")
 
     # -- what each format fills in ---------------------------------------------------

@@ -8,7 +8,7 @@ import re
 from typing import Any
 
 from .._message import Msg
-from .._validate import show
+from .._validate import label, show
 from ._common import (
     DEFAULT_NAMES,
     STATE_KEY,
@@ -21,7 +21,16 @@ from ._common import (
     duplicate_why,
     repeated_id_why,
 )
-from ._stream import Stream, joined, reject, reject_out_of_order, trusted_msg
+from ._stream import (
+    Stream,
+    check_value,
+    clean_text,
+    joined,
+    not_text,
+    reject,
+    reject_out_of_order,
+    trusted_msg,
+)
 
 __all__ = ["AnthropicStream", "from_anthropic", "to_anthropic"]
 
@@ -445,7 +454,7 @@ class _Reader(Reader):
             item_path = f"{path}[{position}]"
             item = self.obj(item, item_path)
             if item.get("type") not in kept[0]:
-                self.drop(item_path, f"{item.get('type')!s} {kept[1]}", kept[2], item)
+                self.drop(item_path, f"{label(item.get('type'))} {kept[1]}", kept[2], item)
                 continue
             block = self.block(item, item_path, "user")
             if block is not None:
@@ -487,7 +496,7 @@ class _Reader(Reader):
                 extra(source, frozenset({"type", "url"}), at)
                 return {"type": "image", "source": self.source(self.text_at(source, "url", at))}
             why = "agentmsg has no source for it"
-            self.drop(path, f"image from a {source_type!s} source", why, item)
+            self.drop(path, f"image from a {label(source_type)} source", why, item)
             return None
         if kind == "thinking":
             extra(item, frozenset({"type", "thinking", "signature"}), path)
@@ -513,7 +522,7 @@ class _Reader(Reader):
             call_id = self.ident_at(item, "id", path)
             name = self.ident_at(item, "name", path)
             return self.call(call_id, name, self.obj(item.get("input", {}), f"{path}.input"))
-        self.unknown(path, f"{kind!s} block", item)
+        self.unknown(path, f"{label(kind)} block", item)
         return None
 
     def tool_result(self, item: dict[str, Any], path: str) -> None:
@@ -718,12 +727,13 @@ class AnthropicStream(Stream):
                 if not isinstance(block, dict) or type(block.get("type")) is not str:
                     here = f"message.content[{position}]"
                     reject(STREAM_FORMAT, index, here, block, "it must be an object with a `type`")
+            check_value(STREAM_FORMAT, index, "message", message)
             usage = message.get("usage")
             _check_usage(usage, index, "message.usage")
             for key in ("id", "model", "stop_reason"):
                 value = message.get(key)
-                if value is not None and type(value) is not str:
-                    reject(STREAM_FORMAT, index, f"message.{key}", value, "it must be text")
+                if value is not None and (type(value) is not str or not clean_text(value)):
+                    reject(STREAM_FORMAT, index, f"message.{key}", value, not_text(value))
             if message.get("role") not in (None, "assistant"):
                 reject(
                     STREAM_FORMAT, index, "message.role", message["role"], "a reply is 'assistant'"
@@ -753,8 +763,9 @@ class AnthropicStream(Stream):
             _check_usage(usage, index, "usage")
             for key in ("stop_reason", "stop_sequence"):
                 value = delta.get(key)
-                if value is not None and type(value) is not str:
-                    reject(STREAM_FORMAT, index, f"delta.{key}", value, "it must be text")
+                if value is not None and (type(value) is not str or not clean_text(value)):
+                    reject(STREAM_FORMAT, index, f"delta.{key}", value, not_text(value))
+            check_value(STREAM_FORMAT, index, "", event)  # the delta and usage are kept
             if self._open is not None:
                 # Cut by max_tokens: the open block gets no content_block_stop.
                 self._cut(index)
@@ -806,7 +817,7 @@ class AnthropicStream(Stream):
             reject(
                 STREAM_FORMAT, index, "type", "content_block_start", "it comes after message_delta"
             )
-        if number != len(blocks):
+        if type(number) is not int or number != len(blocks):  # -0.0 == 0, but no index
             reject_out_of_order(
                 STREAM_FORMAT, index, "index", number, len(blocks), "content block", "had started"
             )
@@ -817,8 +828,16 @@ class AnthropicStream(Stream):
             )
         for field in _TEXT_FIELDS.get(block["type"], ()):
             value = block.get(field)
-            if value is not None and type(value) is not str:
-                reject(STREAM_FORMAT, index, f"content_block.{field}", value, "it must be text")
+            if value is not None and (type(value) is not str or not clean_text(value)):
+                reject(STREAM_FORMAT, index, f"content_block.{field}", value, not_text(value))
+        if block["type"] == "tool_use":
+            # The open call shows in the partial Msg as it starts: its id and name first.
+            for field in ("id", "name"):
+                value = block.get(field)
+                if type(value) is not str or not value:
+                    why = f"a tool_use block starts with its {field}"
+                    reject(STREAM_FORMAT, index, f"content_block.{field}", value, why)
+        check_value(STREAM_FORMAT, index, "content_block", block)
         if block["type"] == "tool_use" and not isinstance(block.get("input", {}), dict):
             reject(
                 STREAM_FORMAT, index, "content_block.input", block["input"], "it must be an object"
@@ -859,8 +878,8 @@ class AnthropicStream(Stream):
                 reject(
                     STREAM_FORMAT, index, "delta.type", kind, f"block {number} is a {block['type']}"
                 )
-            if type(piece) is not str:
-                reject(STREAM_FORMAT, index, f"delta.{field}", piece, "it must be text")
+            if type(piece) is not str or not clean_text(piece):
+                reject(STREAM_FORMAT, index, f"delta.{field}", piece, not_text(piece))
             self._parts.append(piece)
             self._growing = (kind, field)  # the next such delta may take the quick way
             return
@@ -871,8 +890,8 @@ class AnthropicStream(Stream):
                 reject(
                     STREAM_FORMAT, index, "delta.type", kind, f"block {number} is a {block['type']}"
                 )
-            if type(signature) is not str:
-                reject(STREAM_FORMAT, index, "delta.signature", signature, "it must be text")
+            if type(signature) is not str or not clean_text(signature):
+                reject(STREAM_FORMAT, index, "delta.signature", signature, not_text(signature))
             block["signature"] = signature
         elif kind == "citations_delta":
             citation = delta.get("citation")
@@ -882,6 +901,7 @@ class AnthropicStream(Stream):
                 )
             if not isinstance(citation, dict):
                 reject(STREAM_FORMAT, index, "delta.citation", citation, "it must be an object")
+            check_value(STREAM_FORMAT, index, "delta.citation", citation)
             citations = block.get("citations")
             if type(citations) is not list:
                 citations = block["citations"] = []
@@ -889,6 +909,7 @@ class AnthropicStream(Stream):
         else:
             # A new kind of delta (compaction_delta): its text fields grow the block's,
             # the rest replace them; the conversion says what it cannot carry.
+            check_value(STREAM_FORMAT, index, "delta", delta)
             for key, value in delta.items():
                 if key == "type" or value is None:
                     continue
@@ -926,6 +947,8 @@ class AnthropicStream(Stream):
                         text,
                         f"the input_json_delta pieces of block {self._open} do not make JSON",
                     )
+                # JSON text may still hold what no message can (a lone surrogate's escape).
+                check_value(STREAM_FORMAT, index, f"content[{self._open}].input", block["input"])
         elif kind == "text" or kind == "thinking":
             block[kind] = text
         return block

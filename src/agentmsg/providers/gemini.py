@@ -10,7 +10,9 @@ from operator import itemgetter
 from typing import Any
 
 from .._blocks import MEDIA_KINDS
+from .._errors import MessageError
 from .._message import Msg
+from .._validate import show
 from ._common import (
     DEFAULT_NAMES,
     STATE_KEY,
@@ -23,7 +25,7 @@ from ._common import (
     duplicate_why,
     media_type_of_url,
 )
-from ._stream import Stream, joined, merge_into, reject, trusted_msg
+from ._stream import Stream, check_value, clean_text, joined, merge_into, reject, trusted_msg
 
 __all__ = ["GeminiStream", "from_gemini", "to_gemini"]
 
@@ -394,14 +396,28 @@ def from_gemini(data: Any, *, strict: bool = False) -> Parsed:
         data = _snake(data)
     if isinstance(data, list):
         contents, base = data, "contents"
+    elif isinstance(data, dict) and _blocked(data) is not None:
+        feedback = _blocked(data) or {}
+        reason = feedback.get("block_reason")
+        said = feedback.get("block_reason_message")
+        msg = (
+            f"`prompt_feedback.block_reason` is {show(reason)}: Gemini blocked the prompt, "
+            f"and the response holds no reply{f' ({show(said)})' if type(said) is str else ''}."
+        )
+        raise MessageError(msg, "prompt_feedback.block_reason")
     elif isinstance(data, dict) and "candidates" in data:
         candidates = reader.array(data["candidates"], "candidates")
         if not candidates:
             reader.refuse_empty("candidates")
         reader.envelope(data, candidates)
         candidate = _snake(reader.obj(candidates[0], "candidates[0]"))
-        content = reader.obj_at(candidate, "content", "candidates[0]")
-        reader.content(_snake(content), "candidates[0].content")
+        # A candidate stopped for safety has no content; a candidate's content is the
+        # model's, whether it says so or not (Vertex AI's replies leave out the role).
+        content = candidate.get("content")
+        content = _snake(reader.obj({} if content is None else content, "candidates[0].content"))
+        if "role" not in content:
+            content = {"role": "model", **content}
+        reader.content(content, "candidates[0].content")
         turns.flush("candidates[0].content")
         if not turns.messages:
             # A reply whose every part was dropped still brings its id, usage and reason.
@@ -434,6 +450,16 @@ _CANDIDATE_DROPPED = (
     ("finish_message", "finish message"),
 )
 _USAGE = ("prompt_token_count", "candidates_token_count", "thoughts_token_count")
+
+
+def _blocked(data: dict[str, Any]) -> dict[str, Any] | None:
+    """The prompt feedback of a response whose prompt Gemini blocked (it has no
+    candidates), in snake_case; None for any other data."""
+    feedback = data.get("prompt_feedback")
+    if not isinstance(feedback, dict) or data.get("candidates"):
+        return None
+    feedback = _snake(feedback)
+    return feedback if feedback.get("block_reason") else None
 
 
 class _Reader(Reader):
@@ -1019,6 +1045,7 @@ class GeminiStream(Stream):
                         type(text) is str
                         and len(part) == width
                         and (width == 1 or part.get("thought") is True)
+                        and clean_text(text)  # else the full check refuses it
                     ):
                         getter, values, usage_key = self._same
                         try:
@@ -1029,6 +1056,7 @@ class GeminiStream(Stream):
                             if usage_key is not None:
                                 usage = event.get(usage_key)
                                 if usage is not None:
+                                    check_value(FORMAT, index, "usage_metadata", usage)
                                     self._head["usage_metadata"] = usage  # type: ignore[index]
                             state.texts.append(text)  # type: ignore[union-attr]
                             return
@@ -1047,11 +1075,14 @@ class GeminiStream(Stream):
         event = _snake_cached(event)
         if _MARKS.isdisjoint(event):
             reject(FORMAT, index, "", event, "it is not a Gemini response piece")
+        check_value(FORMAT, index, "", event)  # kept and merged: checked as it comes
         if head is not None:
             for key in _SAME:
                 value = event.get(key)
                 if value and head.get(key) and value != head[key]:
-                    reject(FORMAT, index, key, value, f"the stream's first piece has {head[key]!r}")
+                    reject(
+                        FORMAT, index, key, value, f"the stream's first piece has {show(head[key])}"
+                    )
         candidates = event.get("candidates")
         if candidates is None:
             candidates = []
@@ -1144,6 +1175,10 @@ class GeminiStream(Stream):
                     ),
                 }
             checked.append(part)
+        for key, value in candidate.items():
+            if key != "content" and isinstance(value, (dict, list)):
+                # Kept or merged (citations) level by level: within the depth limit.
+                check_value(FORMAT, index, f"{where}.{key}", value)
         finish = candidate.get("finish_reason")
         if finish is not None and type(finish) is not str:
             reject(FORMAT, index, f"{where}.finish_reason", finish, "it must be text")
@@ -1303,7 +1338,10 @@ class GeminiStream(Stream):
 
     def _ended(self) -> bool:
         candidates = self._candidates
-        return bool(candidates) and all(state.finish is not None for state in candidates.values())
+        if not candidates:
+            # A blocked prompt ends the stream at its one piece, without candidates.
+            return self._head is not None and _blocked(self._head) is not None
+        return all(state.finish is not None for state in candidates.values())
 
     def _snapshot(self) -> dict[str, Any] | None:
         head = self._head
@@ -1315,6 +1353,6 @@ class GeminiStream(Stream):
         return response
 
     def _convert(self, response: dict[str, Any], strict: bool) -> Parsed:
-        if not response["candidates"]:
+        if not response["candidates"] and _blocked(response) is None:
             response["candidates"] = [{"content": {"role": "model", "parts": []}}]
         return from_gemini(response, strict=strict)

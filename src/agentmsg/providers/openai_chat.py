@@ -9,6 +9,7 @@ from operator import itemgetter
 from typing import Any
 
 from .._message import CONTENT_SLOT, NAME_SLOT, ROLE_SLOT, Msg
+from .._validate import label, show
 from ._common import (
     DEFAULT_NAMES,
     TOOL_RESULTS_NAME,
@@ -20,7 +21,7 @@ from ._common import (
     dumps,
     duplicate_why,
 )
-from ._stream import Stream, joined, merge_into, reject, trusted_msg
+from ._stream import Stream, check_value, clean_text, joined, merge_into, reject, trusted_msg
 
 __all__ = ["OpenAIChatStream", "from_openai_chat", "to_openai_chat"]
 
@@ -620,7 +621,7 @@ class _Reader(Reader):
         if kind == "refusal":
             self.extra(part, frozenset({"type", "refusal"}), path)
             return self.refusal(path, self.text_at(part, "refusal", path))
-        self.unknown(path, f"{kind!s} content part", part)
+        self.unknown(path, f"{label(kind)} content part", part)
         return None
 
     def assistant(self, message: dict[str, Any], path: str) -> None:
@@ -668,7 +669,7 @@ class _Reader(Reader):
             self.drop(path, "custom tool call", why, custom)
             return None
         if kind != "function":
-            self.unknown(path, f"{kind!s} tool call", call)
+            self.unknown(path, f"{label(kind)} tool call", call)
             return None
         self.extra(call, frozenset({"id", "type", "function"}), path)
         function = self.obj_at(call, "function", path)
@@ -860,7 +861,7 @@ class OpenAIChatStream(Stream):
                         text = delta.get("content")
                         if not logprobs:
                             pieces = state.content
-                            if type(text) is str and pieces is not None:
+                            if type(text) is str and pieces is not None and clean_text(text):
                                 pieces.append(text)
                                 return
                             if text is None:
@@ -868,12 +869,12 @@ class OpenAIChatStream(Stream):
                                 # that of the last such piece, or another.
                                 field, more, owner = self._field
                                 piece = delta.get(field)
-                                if type(piece) is str and owner is state:
+                                if type(piece) is str and owner is state and clean_text(piece):
                                     more.append(piece)
                                     return
                                 ((key, piece),) = delta.items()
                                 pieces = state.texts.get(key)
-                                if pieces is not None and type(piece) is str:
+                                if pieces is not None and type(piece) is str and clean_text(piece):
                                     pieces.append(piece)
                                     self._field = (key, pieces, state)
                                     return
@@ -885,6 +886,7 @@ class OpenAIChatStream(Stream):
                             merged = state.logprobs
                             if (
                                 pieces is not None
+                                and clean_text(text)
                                 and type(tokens) is list
                                 and "refusal" in logprobs
                                 and logprobs["refusal"] is None
@@ -905,6 +907,8 @@ class OpenAIChatStream(Stream):
             reject(FORMAT, index, "error", message, "the API ended the stream with an error")
         if _MARKS.isdisjoint(event):
             reject(FORMAT, index, "", event, "it is not a Chat Completions chunk")
+        # What the quick way above does not take is kept and merged: checked as it comes.
+        check_value(FORMAT, index, "", event)
         kind = event.get("object")
         if kind is not None and kind != "chat.completion.chunk" and kind != "":
             reject(FORMAT, index, "object", kind, "a stream holds 'chat.completion.chunk' objects")
@@ -913,7 +917,7 @@ class OpenAIChatStream(Stream):
                 value = event.get(key)
                 if not value or not head.get(key) or value == head[key]:
                     continue
-                reject(FORMAT, index, key, value, f"the stream's first chunk has {head[key]!r}")
+                reject(FORMAT, index, key, value, f"the stream's first chunk has {show(head[key])}")
             if self._closed and event.get("choices"):
                 # After the usage chunk only fields of the whole reply come (moderation).
                 reject(FORMAT, index, "", event, "the reply ended with its usage chunk")
@@ -970,7 +974,7 @@ class OpenAIChatStream(Stream):
         text = delta.get("content")
         if type(text) is str:
             pieces = state.content
-            if pieces is None:
+            if pieces is None or not clean_text(text):
                 return False
             pieces.append(text)
         elif logprobs:
@@ -992,13 +996,13 @@ class OpenAIChatStream(Stream):
                 ):
                     return False
                 arguments = function.get("arguments")  # type: ignore[union-attr]
-                if type(arguments) is not str:
+                if type(arguments) is not str or not clean_text(arguments):
                     return False
                 state.calls[call][3].append(arguments)
                 return True
             # The next piece of another text field (``reasoning``).
             pieces = state.texts.get(key)
-            if pieces is None or type(piece) is not str:
+            if pieces is None or type(piece) is not str or not clean_text(piece):
                 return False
             pieces.append(piece)
             return True

@@ -8,6 +8,7 @@ from typing import Any
 
 from .._blocks import MEDIA_KINDS
 from .._message import Msg
+from .._validate import label, show
 from ._common import (
     DEFAULT_NAMES,
     TOOL_RESULTS_NAME,
@@ -19,7 +20,16 @@ from ._common import (
     duplicate_why,
     repeated_id_why,
 )
-from ._stream import Stream, joined, reject, reject_out_of_order, trusted_msg
+from ._stream import (
+    Stream,
+    check_value,
+    clean_text,
+    joined,
+    not_text,
+    reject,
+    reject_out_of_order,
+    trusted_msg,
+)
 
 __all__ = ["OpenAIResponsesStream", "from_openai_responses", "to_openai_responses"]
 
@@ -529,7 +539,7 @@ def from_openai_responses(data: Any, *, strict: bool = False) -> Parsed:
                 output = reader.parts(output, f"{path}.output")
             reader.result(call_id, name, output)
         else:
-            reader.unknown(path, f"{kind!s} item", item)
+            reader.unknown(path, f"{label(kind)} item", item)
     reader.flush(base)
     turns.flush(base)
     if base == "output" and not turns.messages:
@@ -638,7 +648,7 @@ class _Reader(Reader):
                 here = f"{path}.{key}[{position}]"
                 part = self.obj(part, here)
                 if part.get("type") != part_type:
-                    self.unknown(here, f"{part.get('type')!s} part", part)
+                    self.unknown(here, f"{label(part.get('type'))} part", part)
                     continue
                 texts[key].append(self.text_at(part, "text", here))
         source = "summary" if texts["summary"] or not texts["content"] else "content"
@@ -695,7 +705,7 @@ class _Reader(Reader):
             elif kind == "refusal":
                 blocks.append(self.refusal(here, self.text_at(part, "refusal", here)))
             else:
-                self.unknown(here, f"{kind!s} content part", part)
+                self.unknown(here, f"{label(kind)} content part", part)
         return blocks
 
 
@@ -883,6 +893,9 @@ class OpenAIResponsesStream(Stream):
             reject(FORMAT, index, "sequence_number", number, why)
         if self._final is not None:
             reject(FORMAT, index, "type", kind, "it comes after the end of the response")
+        if kind not in _TEXT_DELTAS and kind != "response.function_call_arguments.delta":
+            # Kept whole (items, parts, the response): checked once, as they come.
+            check_value(FORMAT, index, "", event)
         if kind in _TEXT_DELTAS:
             self._text(event, index, _TEXT_DELTAS[kind])
         elif kind == "response.function_call_arguments.delta":
@@ -890,8 +903,8 @@ class OpenAIResponsesStream(Stream):
             delta = event.get("delta")
             if item.item.get("type") != "function_call":
                 reject(FORMAT, index, "type", kind, "its item is not a function call")
-            if type(delta) is not str:
-                reject(FORMAT, index, "delta", delta, "it must be text")
+            if type(delta) is not str or not clean_text(delta):
+                reject(FORMAT, index, "delta", delta, not_text(delta))
             if item.arguments is None:
                 item.arguments = [item.item.get("arguments") or ""]
             item.arguments.append(delta)
@@ -907,13 +920,18 @@ class OpenAIResponsesStream(Stream):
         elif kind == "response.output_item.added":
             position = event.get("output_index")
             items = self._items
-            if position != len(items):
+            if type(position) is not int or position != len(items):  # -0.0 == 0, but no index
                 reject_out_of_order(
                     FORMAT, index, "output_index", position, len(items), "output item", "was added"
                 )
             added = event.get("item")
             if not isinstance(added, dict):
                 reject(FORMAT, index, "item", added, "it must be an object")
+            # A function call's argument deltas are added to its text (a tool search
+            # call's arguments are an object).
+            start = added.get("arguments") if added.get("type") == "function_call" else None
+            if start is not None and (type(start) is not str or not clean_text(start)):
+                reject(FORMAT, index, "item.arguments", start, not_text(start))
             items.append(_Item(dict(added)))
         elif kind == "response.output_item.done":
             entry = self._item(event, index, "item")
@@ -931,14 +949,14 @@ class OpenAIResponsesStream(Stream):
             entry = self._item(event, index)
             pieces = self._pieces(entry, event, index, key, at)
             value = event.get(field)
-            if type(value) is not str:
-                reject(FORMAT, index, field, value, "it must be text")
+            if type(value) is not str or not clean_text(value):
+                reject(FORMAT, index, field, value, not_text(value))
             pieces[:] = [value]
         elif kind == "response.function_call_arguments.done":
             entry = self._item(event, index)
             arguments = event.get("arguments")
-            if type(arguments) is not str:
-                reject(FORMAT, index, "arguments", arguments, "it must be text")
+            if type(arguments) is not str or not clean_text(arguments):
+                reject(FORMAT, index, "arguments", arguments, not_text(arguments))
             entry.arguments = [arguments]
         elif kind in _FINAL:
             self._final = self._envelope(event, index, kind)
@@ -967,7 +985,11 @@ class OpenAIResponsesStream(Stream):
         known = self._response
         if known is not None and response.get("id") != known.get("id"):
             reject(
-                FORMAT, index, "response.id", response.get("id"), f"the stream is {known['id']!r}"
+                FORMAT,
+                index,
+                "response.id",
+                response.get("id"),
+                f"the stream is {known.get('id')!r}",
             )
         return response
 
@@ -990,7 +1012,7 @@ class OpenAIResponsesStream(Stream):
         known = entry.item.get("id")
         if given is not None and known is not None and given != known:
             field = "item_id" if not also else f"{also}.id"
-            reject(FORMAT, index, field, given, f"output item {position} is {known!r}")
+            reject(FORMAT, index, field, given, f"output item {position} is {show(known)}")
         return entry
 
     def _part(self, event: dict[str, Any], index: int, spec: tuple[str, str, bool]) -> None:
@@ -1003,7 +1025,7 @@ class OpenAIResponsesStream(Stream):
         if not isinstance(part, dict) or type(part.get("type")) is not str:
             reject(FORMAT, index, "part", part, "it must be an object with a `type`")
         if added:
-            if number != len(parts):
+            if type(number) is not int or number != len(parts):
                 why = (
                     f"part {number} was added already: a duplicated event"
                     if type(number) is int and 0 <= number < len(parts)
@@ -1036,8 +1058,8 @@ class OpenAIResponsesStream(Stream):
         entry = self._item(event, index)
         pieces = self._pieces(entry, event, index, key, at)
         delta = event.get("delta")
-        if type(delta) is not str:
-            reject(FORMAT, index, "delta", delta, "it must be text")
+        if type(delta) is not str or not clean_text(delta):
+            reject(FORMAT, index, "delta", delta, not_text(delta))
         if entry.item[key][event[at]].get("type") != part_type:
             reject(FORMAT, index, "type", event.get("type"), f"its part is no {part_type} part")
         pieces.append(delta)
