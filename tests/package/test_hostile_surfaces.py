@@ -423,19 +423,16 @@ class TestReaderRegressions:
         assert "'\\ud800' content part" == loss.what
         loss.what.encode("utf-8")
 
-    @pytest.mark.xfail(
-        strict=True,
-        reason=(
-            "providers/_common.py plain() calls the object's model_dump unguarded: its "
-            "RuntimeError escapes every from_*; _common.py is being reshaped on another "
-            "branch (wrap the dump as Stream._as_dict does, raising MessageError)"
-        ),
-    )
     @pytest.mark.parametrize("format", sorted(FORMATS))
     def test_response_object_that_raises(self, format):
-        """A response object whose model_dump raises is refused with a MessageError."""
-        with pytest.raises(MessageError):
+        """A response object whose model_dump raises is refused with a MessageError that
+        names the object's type and the exception's, nothing the object would print."""
+        with pytest.raises(MessageError) as raised:
             FORMATS[format].read(_Raising())
+
+        assert "The data, a _Raising object, cannot be read: its model_dump raised " in str(
+            raised.value
+        )
 
 
 # -- generated hostile input -----------------------------------------------------------

@@ -406,10 +406,15 @@ def plain(data: Any) -> Any:
     dumped first."""
     if isinstance(data, list):
         return [plain(item) if hasattr(item, "model_dump") else item for item in data]
-    dump = getattr(data, "model_dump", None)
-    if callable(dump) and not isinstance(data, dict):
-        return dump(mode="json", exclude_none=True)
-    return data
+    if isinstance(data, dict):
+        return data
+    try:
+        dump = getattr(data, "model_dump", None)
+        return dump(mode="json", exclude_none=True) if callable(dump) else data
+    except Exception as error:  # the caller's object may raise anything
+        kind, raised = type(data).__name__, type(error).__name__
+        msg = f"The data, a {kind} object, cannot be read: its model_dump raised {raised}."
+        raise MessageError(msg, "") from None
 
 
 def build_msg(
