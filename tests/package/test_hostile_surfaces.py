@@ -24,7 +24,6 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_properties import hostile_contents, hostile_values
 
 import agentmsg
 from agentmsg import (
@@ -37,6 +36,7 @@ from agentmsg import (
     OpenAIResponsesStream,
 )
 from agentmsg.providers import FORMATS
+from message_strategies import hostile_contents, hostile_values
 
 SCALE = max(1, int(os.environ.get("AGENTMSG_HOSTILE_SCALE", "1")))
 
