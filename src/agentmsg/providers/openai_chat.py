@@ -809,6 +809,7 @@ class OpenAIChatStream(Stream):
         "_keys",
         "_same",
         "_usage",
+        "_whole",
     )
     _FORMAT = FORMAT
     _EVENT_KEYS = frozenset({"choices"})
@@ -822,6 +823,9 @@ class OpenAIChatStream(Stream):
         self._finished = 0
         self._closed = False
         self._keys: frozenset[str] = frozenset()
+        # Whether its chunks have every key the quick way reads at once (an exception
+        # per chunk would cost more than reading them one by one).
+        self._whole = True
         # The first chunk's id and model, and the chunk's object, which a chunk taken the
         # quick way repeats.
         self._same: tuple[Any, ...] = ()
@@ -840,12 +844,15 @@ class OpenAIChatStream(Stream):
             choices = event.get("choices")
             if type(choices) is list and len(choices) == 1 and type(choices[0]) is dict:
                 choice = choices[0]
-                try:
-                    # What the chunk repeats of the head (id, model, object) and what its
-                    # choice holds, each read at once where every key is there.
-                    same = _ENVELOPE(event) == self._same
-                    delta, finish, number, logprobs = _CHOICE(choice)
-                except KeyError:
+                if self._whole:
+                    try:
+                        # What the chunk repeats of the head (id, model, object) and what
+                        # its choice holds, each read at once where every key is there.
+                        same = _ENVELOPE(event) == self._same
+                        delta, finish, number, logprobs = _CHOICE(choice)
+                    except KeyError:
+                        self._whole = False  # a stream that leaves keys out: read them one by one
+                if not self._whole:
                     same = (event.get("id"), event.get("model"), event.get("object")) == self._same
                     delta, finish = choice.get("delta"), choice.get("finish_reason")
                     number, logprobs = choice.get("index", 0), choice.get("logprobs")
