@@ -15,34 +15,6 @@ checks the ``TypedDict``s against it. Adding a block type starts here.
 import sys
 from typing import Any, Literal, NamedTuple, NotRequired, TypeAlias, TypedDict, get_args
 
-__all__ = [
-    "ARGUMENTS",
-    "BLOCK_SPEC",
-    "BLOCK_TYPES",
-    "MEDIA_KINDS",
-    "MEDIA_TYPE",
-    "NAME",
-    "OUTPUT",
-    "OUTPUT_TYPES",
-    "SOURCE",
-    "SOURCE_SPEC",
-    "STRING",
-    "URL",
-    "AudioBlock",
-    "Base64Source",
-    "BlockType",
-    "ContentBlock",
-    "Field",
-    "ImageBlock",
-    "MediaSource",
-    "TextBlock",
-    "ThinkingBlock",
-    "ToolResultBlock",
-    "ToolUseBlock",
-    "URLSource",
-    "VideoBlock",
-]
-
 JSONValue: TypeAlias = Any
 """Any value that :func:`json.dumps` writes and :func:`json.loads` reads back unchanged."""
 

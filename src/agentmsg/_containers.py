@@ -39,20 +39,6 @@ from typing import Any, SupportsIndex
 from ._blocks import ARGUMENTS, BLOCK_SPEC, OUTPUT, SOURCE, Field
 from ._errors import MessageError
 
-__all__ = [
-    "DICT_TYPES",
-    "LIST_TYPES",
-    "CheckedDict",
-    "CheckedList",
-    "ContentList",
-    "FieldRoot",
-    "checked_content",
-    "checked_field",
-    "checked_metadata",
-    "copy_blocks",
-    "copy_json",
-]
-
 _dict_copy = dict.copy
 _dict_clear = dict.clear
 _dict_update = dict.update
@@ -199,12 +185,7 @@ def checked_field(value: Any, check: Callable[[Any], Any]) -> Any:
     return _checked(value, FieldRoot(check))
 
 
-# -- where a container sits, and how its changes are checked ------------------------------
-# A container inside a JSON value that only the JSON rules govern (the metadata, a tool's
-# input, a tool's dict output) checks just what a change puts in, against the levels left
-# above it: no change costs more than the value it adds. Any other container (a block, a
-# source, a tool's list output, a role message's field) is checked whole with its block or
-# field after the change, which is undone if the check fails.
+# -- where a container sits, and how its changes are checked (see the module docstring) ---
 
 _JSON = object()
 """The place of a container in a JSON value: see :func:`_place`."""
@@ -349,31 +330,34 @@ def _adopt(container: CheckedDict | CheckedList) -> None:
         put(key, item)
 
 
-def _edit_dict(container: CheckedDict, root: Any, node: Any, change: Callable[[], Any]) -> Any:
-    before = _dict_copy(container)
+def _edit(container: Any, root: Any, node: Any, change: Callable[[], Any]) -> Any:
+    """Make *change* to *container*, check the block or field *node* that *root* holds
+    (none in a message any more: no check), store what it put in as checked copies; undo
+    it all if anything raises."""
+    is_dict = type(container) is CheckedDict
+    before = _dict_copy(container) if is_dict else _list_copy(container)
     try:
         result = change()
         if root is not None:
             _check_whole(root, node)
         _adopt(container)
     except BaseException:
-        _dict_clear(container)
-        _dict_update(container, before)
+        if is_dict:
+            _dict_clear(container)
+            _dict_update(container, before)
+        else:
+            _list_setitem(container, slice(None), before)
         raise
     return result
 
 
-def _edit_list(container: CheckedList, root: Any, node: Any, change: Callable[[], Any]) -> Any:
-    before = _list_copy(container)
-    try:
-        result = change()
-        if root is not None:
-            _check_whole(root, node)
-        _adopt(container)
-    except BaseException:
-        _list_setitem(container, slice(None), before)
-        raise
-    return result
+def _unchecked(container: Any, change: Callable[[], Any]) -> Any:
+    """Make a change that takes values away or reorders them: in a JSON value it needs no
+    check; elsewhere the block or field is checked as for any change."""
+    root, node = _place(container)
+    if root is _JSON:
+        return change()
+    return _edit(container, root, node, change)
 
 
 def _pairs(container: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> dict[Any, Any]:
@@ -387,13 +371,7 @@ def _pairs(container: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> dic
             f"`{_path_of(container)}` can only be updated with a dict or pairs of key and "
             f"value ({type(error).__name__}: {show(str(error))})."
         )
-        raise _message_error(msg, _path_of(container)) from None
-
-
-def _message_error(msg: str, path: str) -> Exception:
-    from ._errors import MessageError
-
-    return MessageError(msg, path)
+        raise MessageError(msg, _path_of(container)) from None
 
 
 class CheckedDict(dict[Any, Any]):
@@ -415,34 +393,20 @@ class CheckedDict(dict[Any, Any]):
             checked = _json_item(self, node, value, partial(_key_path, self, key))
             _dict_setitem(self, key, checked)
             return
-        _edit_dict(self, root, node, lambda: _dict_setitem(self, key, value))
+        _edit(self, root, node, lambda: _dict_setitem(self, key, value))
 
     def __delitem__(self, key: Any) -> None:
-        root, node = _place(self)
-        if root is _JSON:  # taking a value out of a JSON value leaves a JSON value
-            dict.__delitem__(self, key)
-            return
-        _edit_dict(self, root, node, lambda: dict.__delitem__(self, key))
+        _unchecked(self, lambda: dict.__delitem__(self, key))
 
     def pop(self, *args: Any) -> Any:
-        root, node = _place(self)
-        if root is _JSON:
-            return dict.pop(self, *args)
-        return _edit_dict(self, root, node, lambda: dict.pop(self, *args))
+        return _unchecked(self, lambda: dict.pop(self, *args))
 
     def popitem(self) -> tuple[Any, Any]:
-        root, node = _place(self)
-        if root is _JSON:
-            return dict.popitem(self)
-        item: tuple[Any, Any] = _edit_dict(self, root, node, lambda: dict.popitem(self))
+        item: tuple[Any, Any] = _unchecked(self, lambda: dict.popitem(self))
         return item
 
     def clear(self) -> None:
-        root, node = _place(self)
-        if root is _JSON:
-            _dict_clear(self)
-            return
-        _edit_dict(self, root, node, lambda: _dict_clear(self))
+        _unchecked(self, lambda: _dict_clear(self))
 
     def update(self, *args: Any, **kwargs: Any) -> None:
         root, node = _place(self)
@@ -454,7 +418,7 @@ class CheckedDict(dict[Any, Any]):
                 checked[key] = _json_item(self, node, value, partial(_key_path, self, key))
             _dict_update(self, checked)
             return
-        _edit_dict(self, root, node, lambda: _dict_update(self, *args, **kwargs))
+        _edit(self, root, node, lambda: _dict_update(self, *args, **kwargs))
 
     def setdefault(self, key: Any, default: Any = None) -> Any:
         if _place(self)[0] is _JSON:
@@ -529,21 +493,17 @@ class CheckedList(_PlainList):
                 at = index.__index__()
                 _list_setitem(self, index, self._items([value], at, node)[0])
             return
-        _edit_list(self, root, node, lambda: _list_setitem(self, index, value))
+        _edit(self, root, node, lambda: _list_setitem(self, index, value))
 
     def __delitem__(self, index: Any) -> None:
-        root, node = _place(self)
-        if root is _JSON:
-            list.__delitem__(self, index)
-            return
-        _edit_list(self, root, node, lambda: list.__delitem__(self, index))
+        _unchecked(self, lambda: list.__delitem__(self, index))
 
     def append(self, value: Any) -> None:
         root, node = _place(self)
         if root is _JSON:
             _list_append(self, self._items([value], len(self), node)[0])
             return
-        _edit_list(self, root, node, lambda: _list_append(self, value))
+        _edit(self, root, node, lambda: _list_append(self, value))
 
     def extend(self, values: Iterable[Any]) -> None:
         items = list(values)
@@ -551,7 +511,7 @@ class CheckedList(_PlainList):
         if root is _JSON:
             _list_extend(self, self._items(items, len(self), node))
             return
-        _edit_list(self, root, node, lambda: _list_extend(self, items))
+        _edit(self, root, node, lambda: _list_extend(self, items))
 
     def insert(self, index: SupportsIndex, value: Any) -> None:
         root, node = _place(self)
@@ -559,30 +519,22 @@ class CheckedList(_PlainList):
             at = _position(self, index)
             _list_insert(self, index, self._items([value], at, node)[0])
             return
-        _edit_list(self, root, node, lambda: _list_insert(self, index, value))
-
-    def _unchecked(self, change: Callable[[], Any]) -> Any:
-        """Make a change that takes away or reorders items: in a JSON value it needs no
-        check; elsewhere the block or field is checked as for any change."""
-        root, node = _place(self)
-        if root is _JSON:
-            return change()
-        return _edit_list(self, root, node, change)
+        _edit(self, root, node, lambda: _list_insert(self, index, value))
 
     def pop(self, index: SupportsIndex = -1) -> Any:
-        return self._unchecked(lambda: list.pop(self, index))
+        return _unchecked(self, lambda: list.pop(self, index))
 
     def remove(self, value: Any) -> None:
-        self._unchecked(lambda: list.remove(self, value))
+        _unchecked(self, lambda: list.remove(self, value))
 
     def clear(self) -> None:
-        self._unchecked(lambda: list.clear(self))
+        _unchecked(self, lambda: list.clear(self))
 
     def sort(self, *args: Any, **kwargs: Any) -> None:
-        self._unchecked(lambda: list.sort(self, *args, **kwargs))
+        _unchecked(self, lambda: list.sort(self, *args, **kwargs))
 
     def reverse(self) -> None:
-        self._unchecked(lambda: list.reverse(self))
+        _unchecked(self, lambda: list.reverse(self))
 
     def __iadd__(self, values: Iterable[Any]) -> CheckedList:  # type: ignore[misc]
         self.extend(values)
@@ -598,7 +550,7 @@ class CheckedList(_PlainList):
                 if type(item) is CheckedDict or type(item) is CheckedList:
                     _list_setitem(self, at, _checked(item, self))
             return self
-        _edit_list(self, root, node, lambda: list.__imul__(self, count))
+        _edit(self, root, node, lambda: list.__imul__(self, count))
         return self
 
 

@@ -6,8 +6,6 @@ names the field path (``content[2].source.url``) and ends with the offending val
 
 from __future__ import annotations
 
-__all__ = ["MediaError", "MessageAttributeError", "MessageError", "TokenCountError"]
-
 
 class MessageError(ValueError):
     """A message, a content block or their dict form was rejected.

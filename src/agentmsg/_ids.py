@@ -10,18 +10,9 @@ from contextlib import contextmanager, suppress
 from contextvars import ContextVar
 from datetime import datetime, timedelta
 from time import time_ns
-from typing import Any
+from typing import Any, NamedTuple
 
 from ._validate import must_be, parse_timestamp
-
-__all__ = [
-    "active_clock",
-    "deterministic",
-    "format_time_ns",
-    "new_id",
-    "now_timestamp",
-    "random_ids",
-]
 
 _ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
 _URLSAFE = bytes.maketrans(b"+/", b"-_")
@@ -56,9 +47,10 @@ class _Block:
         self.open = True
 
 
-class _Clock:
+class _Clock(NamedTuple):
     """The state of a ``deterministic()`` block as one context sees it: the id stream's
-    random state, the fake clock, and the state outside the block.
+    random state (*base*, a ``random.Random`` state, then *drawn* ids drawn from it), the
+    fake clock, and the state outside the block.
 
     A clock is never changed: each id and each tick sets a new one in the current
     context. A task (or any context copied from this one) thus starts from the state it
@@ -66,24 +58,12 @@ class _Clock:
     contexts ever draw from one stream in an order the scheduler picks.
     """
 
-    __slots__ = ("base", "block", "drawn", "now", "outer", "step")
-
-    def __init__(
-        self,
-        block: _Block,
-        base: tuple[Any, ...],
-        drawn: int,
-        now: datetime,
-        step: timedelta,
-        outer: _Clock | None,
-    ) -> None:
-        self.block = block
-        # The id stream's state: a random.Random state, then *drawn* ids drawn from it.
-        self.base = base
-        self.drawn = drawn
-        self.now = now
-        self.step = step
-        self.outer = outer
+    block: _Block
+    base: tuple[Any, ...]
+    drawn: int
+    now: datetime
+    step: timedelta
+    outer: _Clock | None
 
     def replace(self, base: tuple[Any, ...], drawn: int, now: datetime) -> _Clock:
         return _Clock(self.block, base, drawn, now, self.step, self.outer)

@@ -13,32 +13,17 @@ from __future__ import annotations
 
 import os
 import stat
-from typing import Any
+from typing import Any, NamedTuple
 
 from ._blocks import MEDIA_KINDS
 from ._errors import MediaError
 from ._validate import (
     check_block,
     is_block_list,
-    is_file_url,
-    is_local_path,
-    is_relative_path,
+    is_local_file,
     must_be,
     show,
 )
-
-__all__ = [
-    "block_from_bytes",
-    "block_from_file",
-    "block_from_url",
-    "check_content_media",
-    "check_payload",
-    "detect_media_type",
-    "file_url_path",
-    "is_of_kind",
-    "read_local_file",
-    "same_format",
-]
 
 # (offset, signature, media type), checked in order; the first match wins.
 _SIGNATURES: tuple[tuple[int, bytes, str], ...] = (
@@ -266,15 +251,19 @@ def block_from_file(
             *max_bytes*, or its format is not supported, or it is not of *kind*.
     """
     _check_kind(kind)
-    try:
-        name = os.fspath(path)
-    except TypeError:
-        raise must_be("path", "a str or os.PathLike", path, MediaError, typed=True) from None
-    if not isinstance(name, str):  # a bytes path
-        name = os.fsdecode(name)
+    name = _fs_path(path, "path", "a str or os.PathLike", typed=True)
     _check_limit(max_bytes)
     data = read_local_file(name, "path", name, max_bytes, None)
     return _block(data, _media_type_for(data, name, kind))
+
+
+def _fs_path(value: Any, field: str, requirement: str, *, typed: bool = False) -> str:
+    """*value*, a str or ``os.PathLike`` (of bytes too), as a str path."""
+    try:
+        name = os.fspath(value)
+    except TypeError:
+        raise must_be(field, requirement, value, MediaError, typed=typed) from None
+    return name if isinstance(name, str) else os.fsdecode(name)
 
 
 def _check_limit(max_bytes: object) -> None:
@@ -387,18 +376,12 @@ def _decode_base64(text: str, path: str) -> bytes:
         raise MediaError(msg, path) from None
 
 
-_FOLDER = "a folder (a non-empty str or os.PathLike) or None"
-
-
-class _Files:
+class _Files(NamedTuple):
     """Where :meth:`Msg.check_media <agentmsg.Msg.check_media>` may read local files: the
     folder *root* (its real path) and the size limit."""
 
-    __slots__ = ("max_bytes", "root")
-
-    def __init__(self, root: str, max_bytes: int) -> None:
-        self.root = root
-        self.max_bytes = max_bytes
+    root: str
+    max_bytes: int
 
 
 def _check_source(source: dict[str, Any], kind: str, path: str, files: _Files | None) -> None:
@@ -411,7 +394,7 @@ def _check_source(source: dict[str, Any], kind: str, path: str, files: _Files | 
         _check_data_url(url, kind, f"{path}.url")
     elif url.startswith(("http://", "https://")):
         return  # nothing is fetched
-    elif files is not None and (is_local_path(url) or is_file_url(url) or is_relative_path(url)):
+    elif files is not None and is_local_file(url):
         _check_local_file(url, kind, f"{path}.url", files)
 
 
@@ -492,16 +475,10 @@ def check_content_media(
     files = None
     if root is not None:
         _check_limit(max_bytes)
-        try:
-            folder = os.fspath(root)
-        except TypeError:
-            raise must_be(
-                "root", "a folder (str or os.PathLike) or None", root, MediaError
-            ) from None
-        if not isinstance(folder, str):
-            folder = os.fsdecode(folder)
+        requirement = "a folder (str or os.PathLike) or None"
+        folder = _fs_path(root, "root", requirement)
         if not folder or "\0" in folder:
-            raise must_be("root", "a folder (str or os.PathLike) or None", root, MediaError)
+            raise must_be("root", requirement, root, MediaError)
         files = _Files(os.path.realpath(folder), max_bytes)
     if isinstance(content, str):
         return

@@ -41,8 +41,6 @@ if TYPE_CHECKING:
 
     from ._blocks import BlockType, ContentBlock
 
-__all__ = ["Msg", "name_role_content", "stored_content", "stored_metadata"]
-
 Role = Literal["user", "assistant", "system"]
 # Writes an attribute past Msg.__setattr__ (which only lets the fields through).
 _object_setattr = object.__setattr__

@@ -17,8 +17,6 @@ from ._blocks import (
     Field,
 )
 
-__all__ = ["json_schema"]
-
 _STRING = {"type": "string"}
 _NAME = {"type": "string", "minLength": 1}
 _TIMESTAMP = {

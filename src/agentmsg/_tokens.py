@@ -15,8 +15,6 @@ from ._validate import show
 if TYPE_CHECKING:
     import re
 
-__all__ = ["ernie_tokens", "estimate_tokens"]
-
 # Characters that tokenizers for Chinese, Japanese and Korean treat roughly one by one:
 # CJK punctuation, kana, CJK ideographs (with extension A and the compatibility block),
 # Hangul syllables and the full-width forms.

@@ -14,7 +14,7 @@ from pathlib import Path
 from agentmsg_docs.i18n.languages import LANGUAGES, SOURCE
 from agentmsg_docs.i18n.po import translations
 
-__all__ = ["COMPLETE", "IN_PROGRESS", "LANGS", "ROOT", "TRANSLATED", "shown_text"]
+__all__ = ["COMPLETE", "IN_PROGRESS", "LANGS", "ROOT", "TRANSLATED", "pages", "shown_text"]
 
 ROOT = Path(__file__).resolve().parents[2]
 LANGS = [language.code for language in LANGUAGES]
@@ -38,3 +38,17 @@ def shown_text(lang: str, known: Mapping[str, str], catalog: str) -> str:
     english = known[SOURCE.code]
     path = ROOT / "locales" / lang / "LC_MESSAGES" / f"{catalog}.po"
     return translations(path).get(english, english)
+
+
+#: The folders of a built language that hold files, not pages.
+ASSET_DIRS = {"_static", "_sources", "_images", "_downloads"}
+
+
+def pages(site: Path, lang: str) -> dict[str, Path]:
+    """Every HTML page of one language, by page name (``tutorial/tools``)."""
+    base = site / lang
+    return {
+        path.relative_to(base).with_suffix("").as_posix(): path
+        for path in sorted(base.rglob("*.html"))
+        if not ASSET_DIRS & set(path.relative_to(base).parts)
+    }

@@ -1,9 +1,10 @@
 """Samples the package tests share: the smallest bytes each media format is recognized
-by, and the base64 blocks made of them."""
+by, the base64 blocks made of them, and one valid block of each type."""
 
 from __future__ import annotations
 
 import base64
+from typing import Any
 
 __all__ = [
     "GIF",
@@ -20,6 +21,7 @@ __all__ = [
     "WEBP",
     "b64",
     "base64_block",
+    "one_of_each",
     "png_block",
 ]
 
@@ -53,3 +55,30 @@ def base64_block(kind: str, media_type: str, data: str) -> dict[str, object]:
 def png_block() -> dict[str, object]:
     """An image block of :data:`PNG`."""
     return base64_block("image", "image/png", PNG_B64)
+
+
+def one_of_each() -> list[dict[str, Any]]:
+    """A valid block of each type, in the spec's order (a fresh list each call): both
+    source types, every optional field, a tool input that nests and a tool output made of
+    blocks."""
+    return [
+        {"type": "text", "text": "Here is the forecast.", "thought_signature": "c2ln"},
+        {"type": "thinking", "thinking": "The user asked about Lima.", "signature": "c2ln"},
+        {"type": "image", "source": {"type": "url", "url": "https://example.com/a.png"}},
+        base64_block("audio", "audio/mpeg", "SUQzBAAAAA=="),
+        {"type": "video", "source": {"type": "url", "url": "/tmp/v.mp4"}},
+        {
+            "type": "tool_use",
+            "id": "call-1",
+            "name": "get_weather",
+            "input": {"city": "Lima", "days": [1, {"unit": None}]},
+            "raw_input": '{"city": "Lima", "days": [1, {"unit": null}]}',
+            "thought_signature": "c2ln",
+        },
+        {
+            "type": "tool_result",
+            "id": "call-1",
+            "name": "get_weather",
+            "output": [{"type": "text", "text": "19 C"}],
+        },
+    ]

@@ -44,7 +44,10 @@ class Place:
         return f"{self.module}: {', '.join(self.functions)}"
 
 
-_TO_OTHER = "the fallback reports it as a loss: {}"
+def _lost(why: str, kinds: tuple[str, ...] = ("audio", "video")) -> dict[str, str]:
+    """The decision that *kinds* go to the place's fallback, which reports them as a loss."""
+    return {kind: f"the fallback reports it as a loss: {why}" for kind in kinds}
+
 
 PLACES = (
     Place("agentmsg.cards._html", ("_block",)),
@@ -72,34 +75,25 @@ PLACES = (
         "agentmsg.providers.anthropic",
         ("_Writer.message",),
         decided={
-            "audio": _TO_OTHER.format("Anthropic Messages takes no audio"),
-            "video": _TO_OTHER.format("Anthropic Messages takes no video"),
+            **_lost("Anthropic Messages takes no audio", ("audio",)),
+            **_lost("Anthropic Messages takes no video", ("video",)),
         },
     ),
     Place(
         "agentmsg.providers.anthropic",
         ("_Writer.output",),
         over="OUTPUT_TYPES",
-        decided={
-            "audio": _TO_OTHER.format("Anthropic tool results hold text and images"),
-            "video": _TO_OTHER.format("Anthropic tool results hold text and images"),
-        },
+        decided=_lost("Anthropic tool results hold text and images"),
     ),
     Place(
         "agentmsg.providers._common",
         ("system_prompt",),
-        decided={
-            kind: _TO_OTHER.format("a system prompt holds text only")
-            for kind in ("thinking", *MEDIA_KINDS, "tool_use")
-        },
+        decided=_lost("a system prompt holds text only", ("thinking", *MEDIA_KINDS, "tool_use")),
     ),
     Place(
         "agentmsg.providers.openai_chat",
         ("_Writer.assistant",),
-        decided={
-            kind: _TO_OTHER.format("assistant messages hold text and tool calls only")
-            for kind in MEDIA_KINDS
-        },
+        decided=_lost("assistant messages hold text and tool calls only", MEDIA_KINDS),
     ),
     Place("agentmsg.providers.openai_chat", ("_Writer.user_or_system",)),
     Place(
@@ -116,18 +110,12 @@ PLACES = (
         "agentmsg.providers.gemini",
         ("_Writer.response",),
         over="OUTPUT_TYPES",
-        decided={
-            "audio": _TO_OTHER.format("Gemini function responses carry images only"),
-            "video": _TO_OTHER.format("Gemini function responses carry images only"),
-        },
+        decided=_lost("Gemini function responses carry images only"),
     ),
     Place(
         "agentmsg.providers.openai_responses",
         ("_Writer.assistant",),
-        decided={
-            kind: _TO_OTHER.format("Responses assistant items are text, reasoning and calls")
-            for kind in MEDIA_KINDS
-        },
+        decided=_lost("Responses assistant items are text, reasoning and calls", MEDIA_KINDS),
     ),
     Place(
         "agentmsg.providers.openai_responses",
@@ -138,10 +126,7 @@ PLACES = (
         "agentmsg.providers.openai_responses",
         ("_Writer.outputs",),
         over="OUTPUT_TYPES",
-        decided={
-            "audio": _TO_OTHER.format("function call outputs hold text, images and files"),
-            "video": _TO_OTHER.format("function call outputs hold text, images and files"),
-        },
+        decided=_lost("function call outputs hold text, images and files"),
     ),
 )
 

@@ -6,6 +6,7 @@ import re
 import typing
 
 import pytest
+from samples import one_of_each
 
 from agentmsg import (
     BLOCK_TYPES,
@@ -214,20 +215,7 @@ class TestSpec:
         assert sorted(flags, reverse=True) == flags
 
 
-VALID_BLOCKS = {
-    "text": {"type": "text", "text": "Hi", "thought_signature": "c2ln"},
-    "thinking": {"type": "thinking", "thinking": "Hmm."},
-    "image": {"type": "image", "source": {"type": "url", "url": "https://x/a.png"}},
-    "audio": {"type": "audio", "source": {"type": "base64", "media_type": "audio/wav", "data": ""}},
-    "video": {"type": "video", "source": {"type": "url", "url": "/tmp/a.mp4"}},
-    "tool_use": {"type": "tool_use", "id": "1", "name": "f", "input": {"a": [1]}},
-    "tool_result": {
-        "type": "tool_result",
-        "id": "1",
-        "name": "f",
-        "output": [{"type": "text", "text": "ok"}],
-    },
-}
+VALID_BLOCKS = {block["type"]: block for block in one_of_each()}
 
 
 class TestPydantic:

@@ -71,4 +71,4 @@ class TestMissingFramework:
             "`example.install()` needs no_such_framework, which is not installed "
             "(`pip install no-such-framework`)."
         )
-        assert (expected, False) == (str(caught.value), install.active)
+        assert (expected, False) == (str(caught.value), install.is_installed())

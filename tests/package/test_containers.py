@@ -8,6 +8,7 @@ import json
 import pickle
 
 import pytest
+from samples import one_of_each
 
 from agentmsg import MessageError, Msg
 from agentmsg._containers import CheckedDict, copy_blocks, copy_json
@@ -617,13 +618,7 @@ def _containers_in(value: object) -> list[object]:
 
 
 ONE_OF_EACH = [
-    {"type": "text", "text": "Hi", "thought_signature": "c2ln"},
-    {"type": "thinking", "thinking": "Hmm.", "signature": "c2ln"},
-    {"type": "image", "source": {"type": "url", "url": "https://x/a.png"}},
-    {"type": "audio", "source": {"type": "base64", "media_type": "audio/wav", "data": ""}},
-    {"type": "video", "source": {"type": "url", "url": "/tmp/a.mp4"}},
-    {"type": "tool_use", "id": "1", "name": "f", "input": {"a": [1, {"b": None}]}},
-    {"type": "tool_result", "id": "1", "name": "f", "output": [{"type": "text", "text": "ok"}]},
+    *one_of_each(),
     {"type": "tool_result", "id": "2", "name": "f", "output": {"rows": [[1, 2]]}},
 ]
 

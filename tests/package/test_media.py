@@ -345,30 +345,29 @@ class TestCheckMedia:
 
         assert None is Msg("A", content, "user").check_media()
 
-    def test_invalid_base64(self):
-        """Text that is not base64 raises MediaError naming the data field."""
-        msg = Msg("A", [base64_block("image", "image/png", "not base64!")], "user")
-
+    @pytest.mark.parametrize(
+        ("content", "path", "text"),
+        [
+            (
+                [base64_block("image", "image/png", "not base64!")],
+                "content[0].source.data",
+                "is not valid base64: 'not base64!'.",
+            ),
+            (
+                [{"type": "text", "text": "hi"}, base64_block("image", "image/gif", b64(PNG))],
+                "content[1].source.media_type",
+                "says 'image/gif', but the bytes are image/png.",
+            ),
+        ],
+        ids=["invalid base64", "another format than declared"],
+    )
+    def test_bad_payload(self, content, path, text):
+        """Text that is not base64, or bytes of another format than declared, raise
+        MediaError naming the field."""
         with pytest.raises(MediaError) as info:
-            msg.check_media()
+            Msg("A", content, "user").check_media()
 
-        assert (
-            "content[0].source.data",
-            "`content[0].source.data` is not valid base64: 'not base64!'.",
-        ) == (info.value.path, str(info.value))
-
-    def test_mismatch(self):
-        """Bytes of another format than declared raise MediaError."""
-        content = [{"type": "text", "text": "hi"}, base64_block("image", "image/gif", b64(PNG))]
-        msg = Msg("A", content, "user")
-
-        with pytest.raises(MediaError) as info:
-            msg.check_media()
-
-        assert (
-            "content[1].source.media_type",
-            "`content[1].source.media_type` says 'image/gif', but the bytes are image/png.",
-        ) == (info.value.path, str(info.value))
+        assert (path, f"`{path}` {text}") == (info.value.path, str(info.value))
 
     def test_unknown_bytes(self):
         """Bytes of no known format raise MediaError."""

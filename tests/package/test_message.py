@@ -11,7 +11,6 @@ import string
 import pytest
 
 from agentmsg import (
-    AudioBlock,
     Base64Source,
     ImageBlock,
     MediaError,
@@ -23,30 +22,11 @@ from agentmsg import (
     ToolResultBlock,
     ToolUseBlock,
     URLSource,
-    VideoBlock,
     deterministic,
 )
-from samples import PNG_B64
+from samples import PNG_B64, one_of_each
 
 TIMESTAMP = re.compile(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3}")
-
-
-def every_block_kind() -> list[dict[str, object]]:
-    """One block of each of the seven types."""
-    return [
-        TextBlock(type="text", text="Here is the forecast."),
-        ThinkingBlock(type="thinking", thinking="The user asked about Lima."),
-        ImageBlock(type="image", source=URLSource(type="url", url="https://example.com/a.png")),
-        AudioBlock(
-            type="audio",
-            source=Base64Source(type="base64", media_type="audio/mpeg", data="SUQzBAAAAA=="),
-        ),
-        VideoBlock(type="video", source=URLSource(type="url", url="https://example.com/v.mp4")),
-        ToolUseBlock(type="tool_use", id="call-1", name="get_weather", input={"city": "Lima"}),
-        ToolResultBlock(
-            type="tool_result", id="call-1", name="get_weather", output={"temp_c": 19.5}
-        ),
-    ]
 
 
 class TestMsgInit:
@@ -111,7 +91,7 @@ class TestMsgInit:
 
     def test_every_block_type_is_accepted(self):
         """A content list may hold each of the seven block types."""
-        blocks = every_block_kind()
+        blocks = one_of_each()
 
         assert blocks == Msg("Jarvis", blocks, "assistant").content
 
@@ -177,20 +157,20 @@ class TestMsgToDict:
 
     def test_values(self):
         """The dict holds the message's values."""
-        msg = Msg("Ada", every_block_kind(), "user", {"k": [1]}, id="x1")
+        msg = Msg("Ada", one_of_each(), "user", {"k": [1]}, id="x1")
 
         assert {
             "id": "x1",
             "name": "Ada",
             "role": "user",
-            "content": every_block_kind(),
+            "content": one_of_each(),
             "metadata": {"k": [1]},
             "timestamp": msg.timestamp,
         } == msg.to_dict()
 
     def test_mutating_the_result_leaves_the_message_alone(self):
         """The dict is a deep copy: changing its content and metadata changes nothing."""
-        msg = Msg("Ada", every_block_kind(), "user", {"tags": ["a"]})
+        msg = Msg("Ada", one_of_each(), "user", {"tags": ["a"]})
         before = msg.to_dict()
 
         data = msg.to_dict()
@@ -205,7 +185,7 @@ class TestMsgToDict:
 
     def test_json_serializable(self):
         """The dict is accepted by :func:`json.dumps` as it is."""
-        msg = Msg("Ada", every_block_kind(), "user", {"k": None})
+        msg = Msg("Ada", one_of_each(), "user", {"k": None})
 
         assert msg.to_dict() == json.loads(json.dumps(msg.to_dict()))
 
@@ -215,7 +195,7 @@ class TestMsgFromDict:
 
     def test_round_trip(self):
         """A message rebuilt from its dict equals it."""
-        msg = Msg("Ada", every_block_kind(), "user", {"k": 1}, invocation_id="inv")
+        msg = Msg("Ada", one_of_each(), "user", {"k": 1}, invocation_id="inv")
 
         assert msg == Msg.from_dict(msg.to_dict())
 
@@ -267,7 +247,7 @@ class TestMsgFromDict:
 
     def test_invalid_value_names_its_path(self):
         """A bad nested value raises MessageError naming its field path."""
-        data = Msg("Ada", every_block_kind(), "user").to_dict()
+        data = Msg("Ada", one_of_each(), "user").to_dict()
         data["content"][2]["source"]["url"] = "ftp://example.com/a.png"
 
         with pytest.raises(MessageError) as info:
@@ -281,7 +261,7 @@ class TestMsgJson:
 
     def test_round_trip(self):
         """A message rebuilt from its JSON equals it."""
-        msg = Msg("Ada", every_block_kind(), "user", {"k": [1.5, None]})
+        msg = Msg("Ada", one_of_each(), "user", {"k": [1.5, None]})
 
         assert msg == Msg.from_json(msg.to_json())
 
@@ -403,7 +383,7 @@ class TestMsgGetTextContent:
 
     def test_text_blocks_joined_with_newline(self):
         """The text blocks are joined with a newline; other blocks are skipped."""
-        msg = Msg("Jarvis", [*every_block_kind(), TextBlock(type="text", text="Bye.")], "user")
+        msg = Msg("Jarvis", [*one_of_each(), TextBlock(type="text", text="Bye.")], "user")
 
         assert "Here is the forecast.\nBye." == msg.get_text_content()
 
@@ -430,19 +410,19 @@ class TestMsgGetContentBlocks:
 
     def test_all_blocks(self):
         """Without a type, every block is returned."""
-        assert every_block_kind() == Msg("A", every_block_kind(), "user").get_content_blocks()
+        assert one_of_each() == Msg("A", one_of_each(), "user").get_content_blocks()
 
     def test_one_type(self):
         """A type name selects the blocks of that type."""
-        msg = Msg("A", every_block_kind(), "user")
+        msg = Msg("A", one_of_each(), "user")
 
-        assert [every_block_kind()[5]] == msg.get_content_blocks("tool_use")
+        assert [one_of_each()[5]] == msg.get_content_blocks("tool_use")
 
     def test_list_of_types(self):
         """A list of type names selects blocks of any of them, in content order."""
-        msg = Msg("A", every_block_kind(), "user")
+        msg = Msg("A", one_of_each(), "user")
 
-        expected = [every_block_kind()[i] for i in (2, 3, 4)]
+        expected = [one_of_each()[i] for i in (2, 3, 4)]
         assert expected == msg.get_content_blocks(["video", "image", "audio"])
 
     def test_str_content_is_a_text_block(self):
@@ -455,12 +435,12 @@ class TestMsgGetContentBlocks:
 
     def test_returns_copies(self):
         """Changing the returned blocks leaves the message alone."""
-        msg = Msg("A", every_block_kind(), "user")
+        msg = Msg("A", one_of_each(), "user")
 
         for block in msg.get_content_blocks():
             block.clear()
 
-        assert every_block_kind() == msg.content
+        assert one_of_each() == msg.content
 
     @pytest.mark.parametrize("block_type", ["picture", ["text", "picture"], [["text"]]])
     def test_unknown_type(self, block_type):
@@ -519,8 +499,8 @@ class TestMsgEquality:
 
     def test_equal_values(self):
         """Two messages with the same field values are equal."""
-        first = Msg("A", every_block_kind(), "user", {"k": 1}, id="i")
-        second = Msg("A", every_block_kind(), "user", {"k": 1}, id="i")
+        first = Msg("A", one_of_each(), "user", {"k": 1}, id="i")
+        second = Msg("A", one_of_each(), "user", {"k": 1}, id="i")
         second.timestamp = first.timestamp
 
         assert first == second
@@ -742,7 +722,7 @@ class TestMsgCopying:
     @pytest.mark.parametrize("clone", [copy.copy, copy.deepcopy])
     def test_copy(self, clone):
         """A copied message equals the original."""
-        msg = Msg("A", every_block_kind(), "user", {"k": [1]}, invocation_id="i")
+        msg = Msg("A", one_of_each(), "user", {"k": [1]}, invocation_id="i")
 
         assert msg == clone(msg)
 
@@ -757,7 +737,7 @@ class TestMsgCopying:
 
     def test_pickle(self):
         """A message survives pickling."""
-        msg = Msg("A", every_block_kind(), "user", {"k": 1})
+        msg = Msg("A", one_of_each(), "user", {"k": 1})
 
         assert msg == pickle.loads(pickle.dumps(msg))
 

@@ -181,19 +181,25 @@ def broken_dicts(draw: st.DrawFn) -> Any:
     """A valid message dict with a few random replacements, deletions and additions."""
     data = draw(messages()).to_dict()
     for _ in range(draw(st.integers(min_value=1, max_value=3))):
-        places: list[tuple[Any, Any]] = []
-        _containers(data, places)
-        container, key = draw(st.sampled_from(places))
-        action = draw(st.sampled_from(["replace", "delete", "add"]))
-        if action == "replace":
-            container[key] = draw(junk)
-        elif action == "delete":
-            del container[key]
-        elif type(container) is dict:
-            container[draw(st.text(max_size=6) | st.sampled_from(["type", "extra"]))] = draw(junk)
-        else:
-            container.append(draw(junk))
+        damage(draw, data, st.text(max_size=6) | st.sampled_from(["type", "extra"]))
     return data
+
+
+def damage(draw: st.DrawFn, value: Any, new_keys: st.SearchStrategy[Any]) -> None:
+    """One random replacement, deletion or addition (a key of *new_keys* in a dict) in
+    *value* or a container inside it."""
+    places: list[tuple[Any, Any]] = []
+    _containers(value, places)
+    container, key = draw(st.sampled_from(places))
+    action = draw(st.sampled_from(["replace", "delete", "add"]))
+    if action == "replace":
+        container[key] = draw(junk)
+    elif action == "delete":
+        del container[key]
+    elif type(container) is dict:
+        container[draw(new_keys)] = draw(junk)
+    else:
+        container.append(draw(junk))
 
 
 def assert_only_message_errors(data: Any) -> None:
@@ -467,18 +473,7 @@ def damaged_blocks(draw: st.DrawFn) -> Any:
     """A valid block, maybe with one random replacement, deletion or addition inside."""
     block = draw(blocks)
     if draw(st.booleans()):
-        places: list[tuple[Any, Any]] = []
-        _containers(block, places)
-        container, key = draw(st.sampled_from(places))
-        action = draw(st.sampled_from(["replace", "delete", "add"]))
-        if action == "replace":
-            container[key] = draw(junk)
-        elif action == "delete":
-            del container[key]
-        elif type(container) is dict:
-            container[draw(keys_or_new)] = draw(junk)
-        else:
-            container.append(draw(junk))
+        damage(draw, block, keys_or_new)
     return block
 
 

@@ -7,65 +7,43 @@ from typing import Any
 
 import jsonschema
 import pytest
+from samples import one_of_each
 
-from agentmsg import (
-    AudioBlock,
-    Base64Source,
-    ImageBlock,
-    MessageError,
-    Msg,
-    TextBlock,
-    ThinkingBlock,
-    ToolResultBlock,
-    ToolUseBlock,
-    URLSource,
-    VideoBlock,
-    json_schema,
-)
+from agentmsg import MessageError, Msg, json_schema
 
 VALIDATOR = jsonschema.Draft202012Validator(json_schema())
 
 
 def sample_messages() -> list[Msg]:
     """Messages covering every block type, source kind and optional field."""
-    chart = ImageBlock(
-        type="image",
-        source=Base64Source(type="base64", media_type="image/png", data="iVBORw0KGgo="),
-    )
+    chart = {
+        "type": "image",
+        "source": {"type": "base64", "media_type": "image/png", "data": "iVBORw0KGgo="},
+    }
     return [
         Msg("Jarvis", "Hi! How can I help you?", "assistant"),
         Msg(
             "Jarvis",
             [
-                TextBlock(type="text", text="Several kinds of media:"),
+                {"type": "text", "text": "Several kinds of media:"},
                 chart,
-                AudioBlock(
-                    type="audio",
-                    source=Base64Source(type="base64", media_type="audio/mpeg", data="SUQz"),
-                ),
-                VideoBlock(type="video", source=URLSource(type="url", url="https://x.org/v.mp4")),
-                ImageBlock(
-                    type="image", source=URLSource(type="url", url="data:image/gif;base64,R0lG")
-                ),
+                {
+                    "type": "audio",
+                    "source": {"type": "base64", "media_type": "audio/mpeg", "data": "SUQz"},
+                },
+                {"type": "video", "source": {"type": "url", "url": "https://x.org/v.mp4"}},
+                {"type": "image", "source": {"type": "url", "url": "data:image/gif;base64,R0lG"}},
             ],
             "assistant",
             {"confidence": 0.9, "tags": ["demo"], "extra": None},
         ),
-        Msg(
-            "Jarvis",
-            [
-                ThinkingBlock(type="thinking", thinking="Call the weather tool."),
-                ToolUseBlock(type="tool_use", id="c1", name="get_weather", input={"city": "Lima"}),
-            ],
-            "assistant",
-            invocation_id="inv-7",
-        ),
+        Msg("Jarvis", one_of_each()[:2] + one_of_each()[5:6], "assistant", invocation_id="inv-7"),
         Msg(
             "system",
             [
-                ToolResultBlock(type="tool_result", id="c1", name="get_weather", output="Sunny"),
-                ToolResultBlock(type="tool_result", id="c2", name="stats", output={"n": [1, 2]}),
-                ToolResultBlock(type="tool_result", id="c3", name="plot", output=[chart]),
+                {"type": "tool_result", "id": "c1", "name": "get_weather", "output": "Sunny"},
+                {"type": "tool_result", "id": "c2", "name": "stats", "output": {"n": [1, 2]}},
+                {"type": "tool_result", "id": "c3", "name": "plot", "output": [chart]},
             ],
             "system",
         ),

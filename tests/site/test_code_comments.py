@@ -13,6 +13,8 @@ from pathlib import Path
 import pytest
 from bs4 import BeautifulSoup
 
+from _languages import pages
+
 ROOT = Path(__file__).resolve().parents[2]
 
 from agentmsg_docs.i18n.comments import strip_comments  # noqa: E402
@@ -21,7 +23,6 @@ from agentmsg_docs.lite.runner import language_cells  # noqa: E402
 pytestmark = pytest.mark.docs
 
 TRANSLATED = ["zh_CN", "es"]
-ASSET_DIRS = {"_static", "_sources", "_images", "_downloads"}
 
 
 def _language(block: BeautifulSoup) -> str:
@@ -62,20 +63,11 @@ def notebook_code(path: Path, lang: str = "") -> list[str]:
     ]
 
 
-def _pages(site: Path, lang: str) -> dict[Path, Path]:
-    base = site / lang
-    return {
-        path.relative_to(base): path
-        for path in sorted(base.rglob("*.html"))
-        if not ASSET_DIRS & set(path.relative_to(base).parts)
-    }
-
-
 @pytest.mark.parametrize("lang", TRANSLATED)
 def test_pages_have_the_english_code(built_site: Path, lang: str) -> None:
     """Each page's code blocks, comments removed, are the English page's."""
-    english = _pages(built_site, "en")
-    translated = _pages(built_site, lang)
+    english = pages(built_site, "en")
+    translated = pages(built_site, lang)
     assert set(english) == set(translated)
     differ = [
         str(name) for name in english if page_code(english[name]) != page_code(translated[name])

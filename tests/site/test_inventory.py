@@ -28,6 +28,7 @@ from sphinx_gallery.py_source_parser import (
 )
 
 from _examples import gallery_scripts, parse_document, prose_sources
+from _languages import pages
 from agentmsg_docs.i18n.comments import SHELL, strip_comments
 from agentmsg_docs.i18n.languages import LANGUAGES, TRANSLATED
 
@@ -35,7 +36,6 @@ ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs"
 LANGS = tuple(language.code for language in LANGUAGES)
 TRANSLATED_LANGS = [language.code for language in TRANSLATED]
-ASSET_DIRS = {"_static", "_sources", "_images", "_downloads"}
 
 #: Code blocks shown but not run, by (page, first line): shell commands and a file tree.
 NOT_RUN: dict[tuple[str, str], str] = {
@@ -90,16 +90,6 @@ def code_blocks(page: Path) -> list[tuple[str, Lines]]:
         lexer = next(c for c in classes if c.startswith("highlight-"))[len("highlight-") :]
         blocks.append((lexer, shown_code(div)))
     return blocks
-
-
-def site_pages(site: Path, lang: str) -> dict[str, Path]:
-    """Every HTML page of a language, by page name."""
-    base = site / lang
-    return {
-        path.relative_to(base).with_suffix("").as_posix(): path
-        for path in sorted(base.rglob("*.html"))
-        if not ASSET_DIRS & set(path.relative_to(base).parts)
-    }
 
 
 @functools.cache
@@ -191,7 +181,7 @@ class TestInventory:
         """Each code block is a gallery cell, a prose example Sybil runs, or in NOT_RUN."""
         unaccounted = [
             item
-            for page, path in site_pages(built_site, lang).items()
+            for page, path in pages(built_site, lang).items()
             for item in account(page, code_blocks(path))["unaccounted"]
         ]
         assert [] == unaccounted
@@ -212,7 +202,7 @@ class TestInventory:
         """Each NOT_RUN entry still names a block on the site (no stale exceptions)."""
         listed = {
             (page, first)
-            for page, path in site_pages(built_site, "en").items()
+            for page, path in pages(built_site, "en").items()
             for first in account(page, code_blocks(path))["not run"]
         }
         assert set(NOT_RUN) == listed
@@ -225,8 +215,8 @@ class TestInventory:
         def bare(path: Path) -> list[tuple[str, Lines]]:
             return [(lexer, _bare(code, lexer)) for lexer, code in code_blocks(path)]
 
-        english = {page: bare(path) for page, path in site_pages(built_site, "en").items()}
-        translated = {page: bare(path) for page, path in site_pages(built_site, lang).items()}
+        english = {page: bare(path) for page, path in pages(built_site, "en").items()}
+        translated = {page: bare(path) for page, path in pages(built_site, lang).items()}
         assert english == translated
 
     def test_counts(self, built_site: Path) -> None:
@@ -235,7 +225,7 @@ class TestInventory:
         counts = {}
         for lang in LANGS:
             total: Counter[str] = Counter()
-            for page, path in site_pages(built_site, lang).items():
+            for page, path in pages(built_site, lang).items():
                 for kind, items in account(page, code_blocks(path)).items():
                     total[kind] += len(items)
             counts[lang] = dict(total)

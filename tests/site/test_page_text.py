@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from bs4 import BeautifulSoup, NavigableString, Tag
 
+from _languages import pages
 from agentmsg_docs.i18n.languages import LANGUAGES
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -19,22 +20,12 @@ ROOT = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.docs
 
 LANGS = [language.code for language in LANGUAGES]
-ASSET_DIRS = {"_static", "_sources", "_images", "_downloads"}
 CJK = "\u3400-\u4dbf\u4e00-\u9fff"
 
 
 @functools.cache
 def soup(path: Path) -> BeautifulSoup:
     return BeautifulSoup(path.read_text(encoding="utf-8"), "html.parser")
-
-
-def pages(site: Path, lang: str) -> list[Path]:
-    base = site / lang
-    return [
-        path
-        for path in sorted(base.rglob("*.html"))
-        if not ASSET_DIRS & set(path.relative_to(base).parts)
-    ]
 
 
 def _neighbour_text(node: Tag, forward: bool) -> str:
@@ -69,7 +60,7 @@ def reference_marks(site: Path) -> tuple[list[str], int, int]:
     """Problems with the marks around zh_CN cross-references in sentences, and how many
     references to a tutorial and to a section were seen."""
     problems, tutorials, sections = [], 0, 0
-    for path in pages(site, "zh_CN"):
+    for path in pages(site, "zh_CN").values():
         for link in soup(path).select("article p a.reference.internal"):
             if link.find("span", class_=["std-ref", "doc"]) is None:
                 continue
@@ -161,7 +152,7 @@ _BAD = (
 
 def description_problems(site: Path, lang: str) -> list[str]:
     problems = []
-    for path in pages(site, lang):
+    for path in pages(site, lang).values():
         page = soup(path)
         meta = page.find("meta", attrs={"name": "description"})
         og = page.find("meta", attrs={"property": "og:description"})

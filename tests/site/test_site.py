@@ -21,7 +21,7 @@ from sphinx.builders.html._assets import _CascadingStyleSheet
 
 import agentmsg
 from _checkout import TUTORIALS
-from _languages import COMPLETE, IN_PROGRESS
+from _languages import COMPLETE, IN_PROGRESS, pages
 from _outputs import captured_html
 from agentmsg.cards._html import STYLE
 from agentmsg_docs.gallery.cards import localize
@@ -43,23 +43,12 @@ LANGS = [language.code for language in LANGUAGES]
 TAGS = {language.code: language.tag for language in LANGUAGES}
 TRANSLATED = [code for code in LANGS if code != "en"]
 #: Folders of a language's output that hold assets, not pages.
-ASSET_DIRS = {"_static", "_sources", "_images", "_downloads"}
 
 
 @functools.cache
 def soup(path: Path) -> BeautifulSoup:
     """The parsed HTML of *path* (cached: pages are read by several tests)."""
     return BeautifulSoup(path.read_text(encoding="utf-8"), "html.parser")
-
-
-def pages(site: Path, lang: str) -> dict[str, Path]:
-    """Every HTML page of one language, by page name (``tutorial/tools``)."""
-    base = site / lang
-    return {
-        path.relative_to(base).with_suffix("").as_posix(): path
-        for path in sorted(base.rglob("*.html"))
-        if not ASSET_DIRS & set(path.relative_to(base).parts)
-    }
 
 
 def downloads(site: Path, lang: str) -> dict[str, list[Path]]:

@@ -21,21 +21,11 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Protocol
 
 from .._blocks import MEDIA_KINDS, OUTPUT_TYPES
-from .._validate import MAX_DEPTH, check_json, is_file_url, is_local_path, is_relative_path
+from .._validate import MAX_DEPTH, check_json, is_local_file
 from ._labels import Size, translated
 from ._labels import gettext as _
 from ._labels import label as N_
 from ._labels import ngettext as _n
-
-__all__ = [
-    "INLINE_MEDIA_LIMIT",
-    "JSON_LIMIT",
-    "STYLE",
-    "escape",
-    "render_blocks",
-    "render_card",
-    "render_msg",
-]
 
 INLINE_MEDIA_LIMIT = 512 * 1024
 """Base64 payloads and ``data:`` URLs longer than this many characters are summarised."""
@@ -267,10 +257,7 @@ def _media(kind: str, source: Mapping[str, Any]) -> str:
     if url.startswith(("http://", "https://")):
         link = f'<a href="{_escape_url(url)}" rel="nofollow noopener noreferrer">{escape(url)}</a>'
         return _summary(kind, _with_note(link, _("(remote, not loaded)")))
-    if is_local_path(url) or is_file_url(url) or is_relative_path(url):
-        note = _("(local file, not loaded)")
-    else:
-        note = _("(not loaded)")
+    note = _("(local file, not loaded)") if is_local_file(url) else _("(not loaded)")
     return _summary(kind, _with_note(f"<code>{escape(url)}</code>", note))
 
 
@@ -290,29 +277,30 @@ def _caption(title: str, block: Mapping[str, Any]) -> str:
 
 def _tool_use(block: Mapping[str, Any]) -> str:
     arguments = block.get("input")
-    if isinstance(arguments, dict) and arguments:
+    caption = _caption(_("Tool call"), block)
+    # Translators: the column headings of a tool call's table of arguments.
+    heads = (_("argument"), _("value"))
+    values = arguments if isinstance(arguments, dict) else {}
+    return _key_table("tool-use", caption, heads, values, _("no arguments"))
+
+
+def _key_table(
+    kind: str, caption: str, heads: tuple[str, str], values: Mapping[str, Any], empty: str
+) -> str:
+    """A table (class ``agentmsg-<kind>``) of a row per key and value of *values*, under
+    the column *heads*; without any, one muted cell saying *empty*."""
+    if values:
         rows = "".join(
             f'<tr><th scope="row"><code>{escape(key)}</code></th><td>{_value(item)}</td></tr>'
-            for key, item in arguments.items()
+            for key, item in values.items()
         )
     else:
-        rows = _muted_row(_("no arguments"))
-    # Translators: the column headings of a tool call's table of arguments.
-    head = _column_heads(_("argument"), _("value"))
-    caption = _caption(_("Tool call"), block)
+        rows = f'<tr><td colspan="2" class="agentmsg-muted">{escape(empty)}</td></tr>'
+    head = "".join(f'<th scope="col">{escape(text)}</th>' for text in heads)
     return (
-        f'<table class="agentmsg-table agentmsg-tool-use">{caption}'
-        f"<thead>{head}</thead><tbody>{rows}</tbody></table>"
+        f'<table class="agentmsg-table agentmsg-{kind}">{caption}'
+        f"<thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table>"
     )
-
-
-def _muted_row(text: str) -> str:
-    """A table row that says, in one muted cell, that there is nothing to show."""
-    return f'<tr><td colspan="2" class="agentmsg-muted">{escape(text)}</td></tr>'
-
-
-def _column_heads(first: str, second: str) -> str:
-    return f'<tr><th scope="col">{escape(first)}</th><th scope="col">{escape(second)}</th></tr>'
 
 
 def _parsed_json(text: str) -> Any:
@@ -458,21 +446,11 @@ def render_card(
         )
     body = render_blocks(content)
     if metadata is not None:
-        if metadata:
-            rows = "".join(
-                f'<tr><th scope="row"><code>{escape(key)}</code></th><td>{_value(item)}</td></tr>'
-                for key, item in metadata.items()
-            )
-        else:
-            rows = _muted_row(_("empty"))
-        # Translators: the column headings of a message's metadata table.
-        columns = _column_heads(_("key"), _("value"))
         title = escape(_("Metadata"))
-        body += (
-            '<table class="agentmsg-table agentmsg-metadata">'
-            f'<caption><span class="agentmsg-tag">{title}</span></caption>'
-            f"<thead>{columns}</thead><tbody>{rows}</tbody></table>"
-        )
+        caption = f'<caption><span class="agentmsg-tag">{title}</span></caption>'
+        # Translators: the column headings of a message's metadata table.
+        heads = (_("key"), _("value"))
+        body += _key_table("metadata", caption, heads, metadata, _("empty"))
     data_id = "" if message_id is None else f' data-agentmsg-id="{escape(message_id)}"'
     if name == role:  # as from_openai_chat names a reply: no sender to add
         # Translators: the accessible name of a card whose sender is named after its

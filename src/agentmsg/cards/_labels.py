@@ -32,22 +32,6 @@ from .._validate import must_be
 if TYPE_CHECKING:
     import gettext as _gettext
 
-__all__ = [
-    "LANGUAGES",
-    "Label",
-    "Size",
-    "card_labels",
-    "current_language",
-    "display_language",
-    "gettext",
-    "label",
-    "ngettext",
-    "resolve_language",
-    "set_display_language",
-    "translated",
-    "writing_labels",
-]
-
 _LOCALE = os.path.join(os.path.dirname(__file__), "locale")
 _MO = os.path.join("LC_MESSAGES", "agentmsg.mo")
 

@@ -1,29 +1,4 @@
 """The role messages (:class:`HumanMessage`, :class:`AIMessage`, ...) and their rules."""
 
-from ._messages import (
-    AIMessage,
-    AIMessageChunk,
-    ChatMessage,
-    FunctionCall,
-    FunctionMessage,
-    HumanMessage,
-    Message,
-    PluginInfo,
-    SearchInfo,
-    SystemMessage,
-    TokenUsage,
-)
-
-__all__ = [
-    "AIMessage",
-    "AIMessageChunk",
-    "ChatMessage",
-    "FunctionCall",
-    "FunctionMessage",
-    "HumanMessage",
-    "Message",
-    "PluginInfo",
-    "SearchInfo",
-    "SystemMessage",
-    "TokenUsage",
-]
+from ._messages import *  # noqa: F403
+from ._messages import __all__ as __all__

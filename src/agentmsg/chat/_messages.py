@@ -13,6 +13,7 @@ import os
 from collections.abc import Callable, Generator, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Literal, NotRequired, TypedDict
 
+from .._blocks import MEDIA_KINDS
 from .._containers import checked_field, copy_json
 from .._errors import MediaError, MessageAttributeError, MessageError, TokenCountError
 from .._media import block_from_bytes, block_from_file
@@ -20,7 +21,6 @@ from .._message import Msg
 from .._tokens import ernie_tokens
 from .._validate import check_id, check_name, check_role, check_str, show, with_article
 from ._rules import (
-    MEDIA_KINDS,
     check_arguments,
     check_blocks_for,
     check_clarify,
@@ -439,20 +439,17 @@ class ChatMessage:
         else:
             target = _BY_ROLE[msg.role]
         target = cls._expect(target, f"a Msg with role {msg.role!r} and this content")
-        return target._from_msg(msg)
+        message = target._from_msg(msg)
+        metadata = msg.metadata
+        if metadata is not None and "token_count" in metadata:
+            count = check_count(metadata["token_count"], "metadata.token_count")
+            _object_setattr(message, "_token_count", count)
+        return message
 
     @classmethod
     def _from_msg(cls, msg: Msg) -> ChatMessage:
         blocks = check_blocks_for(msg.content, ("text",), cls.__name__)
-        message = cls(_join_text(blocks), name=_kept_name(msg, cls._DEFAULT_NAME))
-        message._restore_count(msg.metadata)
-        return message
-
-    def _restore_count(self, metadata: dict[str, Any] | None) -> None:
-        if metadata is not None and "token_count" in metadata:
-            _object_setattr(
-                self, "_token_count", check_count(metadata["token_count"], "metadata.token_count")
-            )
+        return cls(_join_text(blocks), name=_kept_name(msg, cls._DEFAULT_NAME))
 
     # -- comparison and display --------------------------------------------------------
 
@@ -688,9 +685,7 @@ class HumanMessage(Message):
     def _from_msg(cls, msg: Msg) -> ChatMessage:
         blocks = check_blocks_for(msg.content, ("text", *MEDIA_KINDS), cls.__name__)
         files = [block for block in blocks if block["type"] != "text"]
-        message = cls(_join_text(blocks), name=_kept_name(msg, "user"), files=files)
-        message._restore_count(msg.metadata)
-        return message
+        return cls(_join_text(blocks), name=_kept_name(msg, "user"), files=files)
 
     def _state(self) -> tuple[Any, ...]:
         return (*super()._state(), self._files)
@@ -1016,7 +1011,6 @@ class AIMessage(Message):
             check_clarify(metadata.get("clarify"), "metadata.clarify"),
             name=_kept_name(msg, "assistant"),
         )
-        message._restore_count(metadata)
         if "query_tokens_count" in metadata:
             _object_setattr(
                 message,
@@ -1181,9 +1175,7 @@ class FunctionMessage(Message):
             text = json.dumps(output, ensure_ascii=False)
         function = block["name"]
         call_id = None if block["id"] == _default_call_id(function) else block["id"]
-        message_ = cls(function, text, call_id=call_id)
-        message_._restore_count(msg.metadata)
-        return message_
+        return cls(function, text, call_id=call_id)
 
     def _state(self) -> tuple[Any, ...]:
         return (*super()._state(), self._call_id)

@@ -21,29 +21,11 @@ from .._validate import (
     check_name,
     check_str,
     is_mapping,
+    must_be,
+    not_a_field,
     show,
     with_article,
 )
-
-__all__ = [
-    "MEDIA_KINDS",
-    "check_arguments",
-    "check_blocks_for",
-    "check_clarify",
-    "check_count",
-    "check_files",
-    "check_function_call",
-    "check_one_call",
-    "check_payload_keys",
-    "check_payload_role",
-    "check_plugin_info",
-    "check_search_info",
-    "check_text_output",
-    "check_token_usage",
-    "check_tool_result_alone",
-    "merge_calls",
-    "merge_names",
-]
 
 _FUNCTION_CALL_KEYS = ("name", "thoughts", "arguments", "id")
 _USAGE_COUNTS = ("prompt_tokens", "completion_tokens", "total_tokens")
@@ -51,21 +33,25 @@ _USAGE_KEYS = (*_USAGE_COUNTS, "plugins")
 _USAGE_REQUIRED = ("prompt_tokens", "completion_tokens")
 
 
-def _check_dict_keys(
-    value: dict[str, Any], allowed: tuple[str, ...], required: tuple[str, ...], path: str
-) -> None:
-    for key in value:
+def _dict_field(
+    value: Any, path: str, shape: str, allowed: tuple[str, ...], required: tuple[str, ...]
+) -> dict[str, Any] | None:
+    """None, or *value* as a plain dict (it must be a Mapping, a dict *shape*) whose keys
+    are among *allowed* and include *required*."""
+    if value is None:
+        return None
+    if not is_mapping(value):
+        raise must_be(path, f"a dict {shape}, or None", value)
+    fields = as_dict(value, path, "a dict")
+    for key in fields:
         if key not in allowed:
             names = ", ".join(f"`{name}`" for name in allowed)
-            msg = (
-                f"`{path}.{key}` is not a field of `{path}` (its fields are {names}); "
-                f"the value was {show(value[key])}."
-            )
-            raise MessageError(msg, f"{path}.{key}")
+            raise not_a_field(f"{path}.{key}", f"`{path}`", names, fields[key])
     for key in required:
-        if key not in value:
-            msg = f"`{path}` has no `{key}` field: {show(value)}."
+        if key not in fields:
+            msg = f"`{path}` has no `{key}` field: {show(fields)}."
             raise MessageError(msg, f"{path}.{key}")
+    return fields
 
 
 def check_function_call(
@@ -74,14 +60,14 @@ def check_function_call(
     """None, or a function call: ``name`` (a string, empty for none) and ``arguments``,
     maybe ``thoughts`` and ``id``; with *piece*, a later piece of a streamed call may leave
     out the ``name``."""
+    required = (
+        ("arguments",)
+        if piece and is_mapping(value) and "name" not in value
+        else ("name", "arguments")
+    )
+    value = _dict_field(value, path, "with `name` and `arguments`", _FUNCTION_CALL_KEYS, required)
     if value is None:
         return None
-    if not is_mapping(value):
-        msg = f"`{path}` must be a dict with `name` and `arguments`, or None, not {show(value)}."
-        raise MessageError(msg, path)
-    value = as_dict(value, path, "a dict")
-    required = ("arguments",) if piece and "name" not in value else ("name", "arguments")
-    _check_dict_keys(value, _FUNCTION_CALL_KEYS, required, path)
     call: dict[str, Any] = {}
     if "name" in value:
         name = value["name"]
@@ -108,15 +94,10 @@ def check_token_usage(value: Any, path: str = "token_usage") -> dict[str, Any] |
     Agent's ``TokenUsage`` has just these two), maybe ``total_tokens`` (which chat APIs
     add) and the ``plugins`` of an ERNIE Bot plugin answer; kept as given, no count made
     up."""
+    shape = "with `prompt_tokens`, `completion_tokens` and optionally `total_tokens`"
+    value = _dict_field(value, path, shape, _USAGE_KEYS, _USAGE_REQUIRED)
     if value is None:
         return None
-    if is_mapping(value):
-        value = as_dict(value, path, "a dict")
-    else:
-        names = "`prompt_tokens`, `completion_tokens` and optionally `total_tokens`"
-        msg = f"`{path}` must be a dict with {names}, or None, not {show(value)}."
-        raise MessageError(msg, path)
-    _check_dict_keys(value, _USAGE_KEYS, _USAGE_REQUIRED, path)
     usage: dict[str, Any] = {
         key: check_count(value[key], f"{path}.{key}") for key in _USAGE_COUNTS if key in value
     }
@@ -149,15 +130,9 @@ def _check_plugin_usage(value: Any, path: str) -> list[dict[str, Any]]:
 
 def check_search_info(value: Any, path: str = "search_info") -> dict[str, Any] | None:
     """None, or the search results a chat API quoted: ``{"results": [{...}, ...]}``."""
+    value = _dict_field(value, path, "with `results` (a list of dicts)", ("results",), ("results",))
     if value is None:
         return None
-    if not is_mapping(value):
-        msg = (
-            f"`{path}` must be a dict with `results` (a list of dicts), or None, not {show(value)}."
-        )
-        raise MessageError(msg, path)
-    value = as_dict(value, path, "a dict")
-    _check_dict_keys(value, ("results",), ("results",), path)
     results = value["results"]
     if type(results) not in LIST_TYPES or not all(map(is_mapping, results)):
         msg = (
@@ -170,16 +145,10 @@ def check_search_info(value: Any, path: str = "search_info") -> dict[str, Any] |
 
 def check_plugin_info(value: Any, path: str = "plugin_info") -> dict[str, Any] | None:
     """None, or the plugins a chat API used: ``{"names": ["...", ...]}``."""
+    shape = "with `names` (a list of plugin names)"
+    value = _dict_field(value, path, shape, ("names",), ("names",))
     if value is None:
         return None
-    if not is_mapping(value):
-        msg = (
-            f"`{path}` must be a dict with `names` (a list of plugin names), or None, "
-            f"not {show(value)}."
-        )
-        raise MessageError(msg, path)
-    value = as_dict(value, path, "a dict")
-    _check_dict_keys(value, ("names",), ("names",), path)
     names = value["names"]
     if type(names) not in LIST_TYPES:
         msg = f"`{path}.names` must be a list of plugin names, not {show(names)}."
@@ -256,11 +225,7 @@ def check_payload_keys(data: dict[str, Any], role: str, allowed: tuple[str, ...]
     for key in data:
         if key not in allowed:
             names = ", ".join(f"`{name}`" for name in allowed)
-            msg = (
-                f"`{key}` is not a field of a {role} payload (its fields are {names}); "
-                f"the value was {show(data[key])}."
-            )
-            raise MessageError(msg, str(key))
+            raise not_a_field(str(key), f"a {role} payload", names, data[key])
     if "content" not in data:
         msg = f"The payload has no `content` field: {show(data)}."
         raise MessageError(msg, "content")

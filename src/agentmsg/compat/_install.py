@@ -13,8 +13,6 @@ from typing import Any
 
 from .._errors import MessageError
 
-__all__ = ["FrameworkInstall"]
-
 
 class FrameworkInstall:
     """The install of one framework: which of its names become which agentmsg objects.
@@ -43,8 +41,8 @@ class FrameworkInstall:
         # classes and TypedDicts, compared by identity, never by value.
         self._swaps: dict[int, tuple[Any, Any]] | None = None
 
-    @property
-    def active(self) -> bool:
+    def is_installed(self) -> bool:
+        """Whether :func:`install` is in effect."""
         return self._swaps is not None
 
     def install(self) -> None:
@@ -75,7 +73,9 @@ class FrameworkInstall:
 
     @contextmanager
     def installed(self) -> Iterator[None]:
-        was_active = self.active
+        """:func:`install` for the ``with`` block only (for tests); an install that was
+        already in effect stays."""
+        was_active = self.is_installed()
         self.install()
         try:
             yield

@@ -20,9 +20,6 @@ Example::
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
-
 from ..chat import _messages
 from ._install import FrameworkInstall
 
@@ -66,14 +63,5 @@ def uninstall() -> None:
     _INSTALL.uninstall()
 
 
-def is_installed() -> bool:
-    """Whether :func:`install` is in effect."""
-    return _INSTALL.active
-
-
-@contextmanager
-def installed() -> Iterator[None]:
-    """:func:`install` for the ``with`` block only (for tests); an install that was
-    already in effect stays."""
-    with _INSTALL.installed():
-        yield
+is_installed = _INSTALL.is_installed
+installed = _INSTALL.installed
