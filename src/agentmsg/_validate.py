@@ -201,6 +201,7 @@ message all stay far below Python's recursion limit."""
 _BIG_INT = 10**640
 """Integers smaller than this in size are always accepted: 640 digits is the least
 ``sys.set_int_max_str_digits`` allows, so such an integer can always be written."""
+_LEAST_INT = -_BIG_INT  # made once: negating _BIG_INT at each comparison allocates
 
 
 def clean_text(text: str) -> bool:
@@ -216,7 +217,7 @@ def clean_text(text: str) -> bool:
 
 def writable_int(value: int) -> bool:
     """Whether Python can write *value* as decimal text (within its digit limit)."""
-    if -_BIG_INT < value < _BIG_INT:
+    if _LEAST_INT < value < _BIG_INT:
         return True
     try:
         str(value)
@@ -697,7 +698,7 @@ def check_content(value: Any, path: str = "content") -> str | list[dict[str, Any
                         pass
                     elif kind == "text" or kind == "thinking":
                         text = block[kind]  # their one field is named after the type
-                        if size == 2 and type(text) is str and (text.isascii() or clean_text(text)):
+                        if size == 2 and type(text) is str and (text.isascii() or text.encode()):
                             append(block.copy())  # two keys, both present: nothing else
                             continue
                     elif kind in _FAST_MEDIA:
@@ -724,7 +725,7 @@ def check_content(value: Any, path: str = "content") -> str | list[dict[str, Any
                                 nested = _fast_json(nested, 1) if type(nested) is dict else _INVALID
                             else:
                                 field, nested = "output", block["output"]
-                                if type(nested) is str and (nested.isascii() or clean_text(nested)):
+                                if type(nested) is str and (nested.isascii() or nested.encode()):
                                     append(block.copy())
                                     continue
                                 nested = _fast_output(nested)
@@ -733,7 +734,7 @@ def check_content(value: Any, path: str = "content") -> str | list[dict[str, Any
                                 copy[field] = nested
                                 append(copy)
                                 continue
-                except (KeyError, TypeError):
+                except (KeyError, TypeError, ValueError):
                     pass
             append(check_block(block, f"{path}[{len(copied)}]"))
     except RecursionError:
@@ -742,8 +743,9 @@ def check_content(value: Any, path: str = "content") -> str | list[dict[str, Any
 
 
 # -- fast checks -------------------------------------------------------------------------
-# A copy of a value valid in the common shape, else _INVALID or None (or KeyError): then
-# check_block decides, and words the error.
+# A copy of a value valid in the common shape, else _INVALID or None (or KeyError,
+# TypeError, or ValueError: a non-ASCII string's encode() refuses a lone surrogate, one
+# call where clean_text costs three): then check_block decides, and words the error.
 
 _INFINITY = math.inf
 _INVALID: Any = object()
@@ -767,8 +769,10 @@ def _fast_json(value: Any, depth: int) -> Any:
     elif kind is list:
         items = enumerate(value)
     else:
-        plain = (kind is str and value.isascii()) or kind is bool or value is None
-        if plain or (kind is int and -_BIG_INT < value < _BIG_INT):
+        plain = (
+            (kind is str and (value.isascii() or value.encode())) or kind is bool or value is None
+        )
+        if plain or (kind is int and _LEAST_INT < value < _BIG_INT):
             return value
         return value if kind is float and -_INFINITY < value < _INFINITY else _INVALID
     if depth > _FAST_DEPTH:
@@ -776,13 +780,13 @@ def _fast_json(value: Any, depth: int) -> Any:
     copied = value.copy()
     keyed = kind is dict
     for key, item in items:
-        if keyed and (type(key) is not str or not key.isascii()):
+        if keyed and (type(key) is not str or not (key.isascii() or key.encode())):
             return _INVALID
         leaf = type(item)
-        if (leaf is str and item.isascii()) or leaf is bool or item is None:
+        if (leaf is str and (item.isascii() or item.encode())) or leaf is bool or item is None:
             continue
         if leaf is int:
-            if -_BIG_INT < item < _BIG_INT:
+            if _LEAST_INT < item < _BIG_INT:
                 continue
             return _INVALID
         if leaf is float:
@@ -829,7 +833,7 @@ def _fast_output(output: Any) -> Any:
     """A copy of a tool output that is not a string, or :data:`_INVALID`."""
     if type(output) is list and output:
         first = output[0]
-        if type(first) is dict and _is_block_type(first.get("type")):
+        if type(first) is dict and first.get("type") in BLOCK_SPEC:
             # Maybe a list of blocks (check_block tells, when a check below fails): each
             # item must be a well-formed text or media block.
             blocks: list[dict[str, Any]] = []
@@ -843,7 +847,7 @@ def _fast_output(output: Any) -> Any:
                         return _INVALID
                     if kind == "text":
                         text = item["text"]
-                        if type(text) is not str or not (text.isascii() or clean_text(text)):
+                        if type(text) is not str or not (text.isascii() or text.encode()):
                             return _INVALID
                         append(item.copy())
                     elif kind in _FAST_MEDIA:
