@@ -689,7 +689,8 @@ def check_content(value: Any, path: str = "content") -> str | list[dict[str, Any
     try:
         for block in value:
             # Pays in make bench: messages build and from_dict (3-block, tool, 7-block) 2.3-3.1x.
-            # A shortcut takes only a block of the spec's required keys, copied as check_block does.
+            # Each shortcut takes a block of exactly the spec's required keys, of plain
+            # str type, and copies it as check_block does: the caller's key order kept.
             if type(block) is dict:
                 try:
                     kind = block["type"]
@@ -701,16 +702,30 @@ def check_content(value: Any, path: str = "content") -> str | list[dict[str, Any
                         if size == 2 and type(text) is str and (text.isascii() or text.encode()):
                             append(block.copy())  # two keys, both present: nothing else
                             continue
-                    elif kind in _FAST_MEDIA:
-                        source = _fast_source(block["source"], kind)
-                        if size == 2 and source is not None:
-                            copy = block.copy()
-                            copy["source"] = source
-                            append(copy)
-                            continue
-                    elif kind == "tool_use" or kind == "tool_result":
+                    elif kind == "tool_use":
                         call_id = block["id"]
                         name = block["name"]
+                        tool_input = block["input"]
+                        if (
+                            size == 4
+                            and type(call_id) is str
+                            and call_id
+                            and call_id.isascii()
+                            and type(name) is str
+                            and name
+                            and name.isascii()
+                            and type(tool_input) is dict
+                        ):
+                            arguments = _fast_json(tool_input, 1)
+                            if arguments is not _INVALID:
+                                copy = block.copy()
+                                copy["input"] = arguments
+                                append(copy)
+                                continue
+                    elif kind == "tool_result":
+                        call_id = block["id"]
+                        name = block["name"]
+                        output = block["output"]
                         if (
                             size == 4
                             and type(call_id) is str
@@ -720,20 +735,22 @@ def check_content(value: Any, path: str = "content") -> str | list[dict[str, Any
                             and name
                             and name.isascii()
                         ):
-                            if kind == "tool_use":
-                                field, nested = "input", block["input"]
-                                nested = _fast_json(nested, 1) if type(nested) is dict else _INVALID
-                            else:
-                                field, nested = "output", block["output"]
-                                if type(nested) is str and (nested.isascii() or nested.encode()):
-                                    append(block.copy())
-                                    continue
-                                nested = _fast_output(nested)
-                            if nested is not _INVALID:
+                            if type(output) is str and (output.isascii() or output.encode()):
+                                append(block.copy())
+                                continue
+                            output = _fast_output(output)
+                            if output is not _INVALID:
                                 copy = block.copy()
-                                copy[field] = nested
+                                copy["output"] = output
                                 append(copy)
                                 continue
+                    elif kind in _FAST_MEDIA:
+                        source = _fast_source(block["source"], kind)
+                        if size == 2 and source is not None:
+                            copy = block.copy()
+                            copy["source"] = source
+                            append(copy)
+                            continue
                 except (KeyError, TypeError, ValueError):
                     pass
             append(check_block(block, f"{path}[{len(copied)}]"))
@@ -765,39 +782,56 @@ def _fast_json(value: Any, depth: int) -> Any:
     those."""
     kind = type(value)
     if kind is dict:
-        items: Iterable[tuple[Any, Any]] = value.items()
-    elif kind is list:
-        items = enumerate(value)
-    else:
-        plain = (
-            (kind is str and (value.isascii() or value.encode())) or kind is bool or value is None
-        )
-        if plain or (kind is int and _LEAST_INT < value < _BIG_INT):
-            return value
-        return value if kind is float and -_INFINITY < value < _INFINITY else _INVALID
-    if depth > _FAST_DEPTH:
-        return _INVALID
-    copied = value.copy()
-    keyed = kind is dict
-    for key, item in items:
-        if keyed and (type(key) is not str or not (key.isascii() or key.encode())):
+        if depth > _FAST_DEPTH:
             return _INVALID
-        leaf = type(item)
-        if (leaf is str and (item.isascii() or item.encode())) or leaf is bool or item is None:
-            continue
-        if leaf is int:
-            if _LEAST_INT < item < _BIG_INT:
+        copied = value.copy()
+        for key, item in value.items():
+            if type(key) is not str or not (key.isascii() or key.encode()):
+                return _INVALID
+            leaf = type(item)
+            if (leaf is str and (item.isascii() or item.encode())) or leaf is bool or item is None:
                 continue
+            if leaf is int:
+                if _LEAST_INT < item < _BIG_INT:
+                    continue
+                return _INVALID
+            if leaf is float:
+                if -_INFINITY < item < _INFINITY:
+                    continue
+                return _INVALID
+            inner = _fast_json(item, depth + 1)
+            if inner is _INVALID:
+                return _INVALID
+            copied[key] = inner
+        return copied
+    if kind is list:
+        if depth > _FAST_DEPTH:
             return _INVALID
-        if leaf is float:
-            if -_INFINITY < item < _INFINITY:
+        copied_list = value.copy()
+        for index, item in enumerate(value):
+            leaf = type(item)
+            if (leaf is str and (item.isascii() or item.encode())) or leaf is bool or item is None:
                 continue
-            return _INVALID
-        inner = _fast_json(item, depth + 1)
-        if inner is _INVALID:
-            return _INVALID
-        copied[key] = inner
-    return copied
+            if leaf is int:
+                if _LEAST_INT < item < _BIG_INT:
+                    continue
+                return _INVALID
+            if leaf is float:
+                if -_INFINITY < item < _INFINITY:
+                    continue
+                return _INVALID
+            inner = _fast_json(item, depth + 1)
+            if inner is _INVALID:
+                return _INVALID
+            copied_list[index] = inner
+        return copied_list
+    if (kind is str and (value.isascii() or value.encode())) or kind is bool or value is None:
+        return value
+    if kind is int and _LEAST_INT < value < _BIG_INT:
+        return value
+    if kind is float and -_INFINITY < value < _INFINITY:
+        return value
+    return _INVALID
 
 
 def _fast_source(source: Any, kind: str) -> dict[str, Any] | None:
