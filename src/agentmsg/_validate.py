@@ -210,6 +210,7 @@ message all stay far below Python's recursion limit."""
 _BIG_INT = 10**640
 """Integers smaller than this in size are always accepted: 640 digits is the least
 ``sys.set_int_max_str_digits`` allows, so such an integer can always be written."""
+_LEAST_INT = -_BIG_INT  # made once: negating _BIG_INT at each comparison allocates
 
 
 def clean_text(text: str) -> bool:
@@ -225,7 +226,7 @@ def clean_text(text: str) -> bool:
 
 def writable_int(value: int) -> bool:
     """Whether Python can write *value* as decimal text (within its digit limit)."""
-    if -_BIG_INT < value < _BIG_INT:
+    if _LEAST_INT < value < _BIG_INT:
         return True
     try:
         str(value)
@@ -707,7 +708,7 @@ def check_content(value: Any, path: str = "content") -> str | list[dict[str, Any
                         pass
                     elif kind == "text" or kind == "thinking":
                         text = block[kind]  # their one field is named after the type
-                        if size == 2 and type(text) is str and (text.isascii() or clean_text(text)):
+                        if size == 2 and type(text) is str and (text.isascii() or text.encode()):
                             append(block.copy())  # two keys, both present: nothing else
                             continue
                     elif kind == "tool_use":
@@ -743,7 +744,7 @@ def check_content(value: Any, path: str = "content") -> str | list[dict[str, Any
                             and name
                             and name.isascii()
                         ):
-                            if type(output) is str and (output.isascii() or clean_text(output)):
+                            if type(output) is str and (output.isascii() or output.encode()):
                                 append(block.copy())
                                 continue
                             output = _fast_output(output)
@@ -759,7 +760,7 @@ def check_content(value: Any, path: str = "content") -> str | list[dict[str, Any
                             copy["source"] = source
                             append(copy)
                             continue
-                except (KeyError, TypeError):
+                except (KeyError, TypeError, ValueError):
                     pass
             append(check_block(block, f"{path}[{len(copied)}]"))
     except RecursionError:
@@ -768,8 +769,9 @@ def check_content(value: Any, path: str = "content") -> str | list[dict[str, Any
 
 
 # -- fast checks -------------------------------------------------------------------------
-# A copy of a value valid in the common shape, else _INVALID or None (or KeyError): then
-# check_block decides, and words the error.
+# A copy of a value valid in the common shape, else _INVALID or None (or KeyError,
+# TypeError, or ValueError: a non-ASCII string's encode() refuses a lone surrogate, one
+# call where clean_text costs three): then check_block decides, and words the error.
 
 _INFINITY = math.inf
 _INVALID: Any = object()
@@ -793,13 +795,13 @@ def _fast_json(value: Any, depth: int) -> Any:
             return _INVALID
         copied = value.copy()
         for key, item in value.items():
-            if type(key) is not str or not key.isascii():
+            if type(key) is not str or not (key.isascii() or key.encode()):
                 return _INVALID
             leaf = type(item)
-            if (leaf is str and item.isascii()) or leaf is bool or item is None:
+            if (leaf is str and (item.isascii() or item.encode())) or leaf is bool or item is None:
                 continue
             if leaf is int:
-                if -_BIG_INT < item < _BIG_INT:
+                if _LEAST_INT < item < _BIG_INT:
                     continue
                 return _INVALID
             if leaf is float:
@@ -817,10 +819,10 @@ def _fast_json(value: Any, depth: int) -> Any:
         copied_list = value.copy()
         for index, item in enumerate(value):
             leaf = type(item)
-            if (leaf is str and item.isascii()) or leaf is bool or item is None:
+            if (leaf is str and (item.isascii() or item.encode())) or leaf is bool or item is None:
                 continue
             if leaf is int:
-                if -_BIG_INT < item < _BIG_INT:
+                if _LEAST_INT < item < _BIG_INT:
                     continue
                 return _INVALID
             if leaf is float:
@@ -832,9 +834,9 @@ def _fast_json(value: Any, depth: int) -> Any:
                 return _INVALID
             copied_list[index] = inner
         return copied_list
-    if (kind is str and value.isascii()) or kind is bool or value is None:
+    if (kind is str and (value.isascii() or value.encode())) or kind is bool or value is None:
         return value
-    if kind is int and -_BIG_INT < value < _BIG_INT:
+    if kind is int and _LEAST_INT < value < _BIG_INT:
         return value
     if kind is float and -_INFINITY < value < _INFINITY:
         return value
@@ -874,7 +876,7 @@ def _fast_output(output: Any) -> Any:
     """A copy of a tool output that is not a string, or :data:`_INVALID`."""
     if type(output) is list and output:
         first = output[0]
-        if type(first) is dict and _is_block_type(first.get("type")):
+        if type(first) is dict and first.get("type") in BLOCK_SPEC:
             # Maybe a list of blocks (check_block tells, when a check below fails): each
             # item must be a well-formed text or media block.
             blocks: list[dict[str, Any]] = []
@@ -888,7 +890,7 @@ def _fast_output(output: Any) -> Any:
                         return _INVALID
                     if kind == "text":
                         text = item["text"]
-                        if type(text) is not str or not (text.isascii() or clean_text(text)):
+                        if type(text) is not str or not (text.isascii() or text.encode()):
                             return _INVALID
                         append(item.copy())
                     elif kind in _FAST_MEDIA:

@@ -439,6 +439,27 @@ def reshaped(draw: st.DrawFn, value: Any, depth: int = 0) -> Any:
     return value
 
 
+_UNSPOILED = ("type", "id", "name")
+
+
+@st.composite
+def spoiled(draw: st.DrawFn, value: Any) -> Any:
+    """*value* with some strings given a non-ASCII end, which UTF-8 can hold or not (a
+    lone surrogate): values at any depth but a block's type, id and name (which take
+    the full check when not ASCII), and the keys of JSON values (dicts without a type)."""
+    if type(value) is list:
+        return [draw(spoiled(item)) for item in value]
+    if type(value) is dict:
+        typed = "type" in value
+        return {
+            key if typed else draw(spoiled(key)): item if key in _UNSPOILED else draw(spoiled(item))
+            for key, item in value.items()
+        }
+    if type(value) is str and draw(st.integers(0, 3)) == 0:
+        return value + draw(st.sampled_from(["\ud800", "é", "\udfff", "中"]))
+    return value
+
+
 def nested(value: Any, depth: int) -> Any:
     """*value* inside *depth* alternating dicts and lists."""
     for level in range(depth):
@@ -457,6 +478,13 @@ deep_blocks = st.builds(
     st.sampled_from(["input", "output"]),
     json_scalars | junk,
     st.integers(0, 40),
+)
+
+
+# Tool calls of the inline checks' shape (no optional field), their input any JSON object.
+bare_tool_uses = st.builds(
+    lambda arguments: {"type": "tool_use", "id": "1", "name": "f", "input": arguments},
+    json_objects,
 )
 
 
@@ -489,6 +517,18 @@ class TestInlineChecks:
         subclasses and JSON nested up to 40 deep, check_content still gives the verdict of
         check_block, and the same copy, key order and types included."""
         content = data.draw(reshaped(content))
+
+        def one_by_one() -> list[Any]:
+            return [check_block(block, f"content[{index}]") for index, block in enumerate(content)]
+
+        assert _outcome(one_by_one) == _outcome(lambda: check_content(content))
+
+    @PROPERTY_SETTINGS
+    @given(st.lists(blocks | deep_blocks | bare_tool_uses, min_size=1, max_size=3).flatmap(spoiled))
+    @example([{"type": "tool_use", "id": "1", "name": "f", "input": {"k": ["x\ud800"]}}])
+    def test_same_verdict_on_text_that_is_not_ascii(self, content):
+        """With strings anywhere in the blocks ending in a character that is not ASCII,
+        a lone surrogate or not, check_content gives check_block's verdict and copy."""
 
         def one_by_one() -> list[Any]:
             return [check_block(block, f"content[{index}]") for index, block in enumerate(content)]
