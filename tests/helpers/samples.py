@@ -82,3 +82,16 @@ def one_of_each() -> list[dict[str, Any]]:
             "output": [{"type": "text", "text": "19 C"}],
         },
     ]
+
+
+def json_paths(value: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    """The path of every value inside the JSON value *value* (itself first): the places
+    a test can change one value of a recorded response or payload."""
+    found = [path]
+    if isinstance(value, dict):
+        for key, item in value.items():
+            found += json_paths(item, (*path, key))
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            found += json_paths(item, (*path, index))
+    return found

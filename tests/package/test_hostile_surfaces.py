@@ -37,6 +37,7 @@ from agentmsg import (
 )
 from agentmsg.providers import FORMATS
 from message_strategies import hostile_contents, hostile_values
+from samples import json_paths
 
 SCALE = max(1, int(os.environ.get("AGENTMSG_HOSTILE_SCALE", "1")))
 
@@ -487,22 +488,11 @@ HOSTILE_LEAVES = (
 )
 
 
-def _paths(value: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-    found = [path]
-    if isinstance(value, dict):
-        for key, item in value.items():
-            found += _paths(item, (*path, key))
-    elif isinstance(value, list):
-        for place, item in enumerate(value):
-            found += _paths(item, (*path, place))
-    return found
-
-
 @st.composite
 def mutated(draw: st.DrawFn, value: Any) -> Any:
     """*value* (a JSON value) with one of its values replaced by a hostile one, or with
     one key or item taken out."""
-    path = draw(st.sampled_from(_paths(value)))
+    path = draw(st.sampled_from(json_paths(value)))
     changed = copy.deepcopy(value)
     if not path:
         return draw(HOSTILE_LEAVES)

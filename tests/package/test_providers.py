@@ -41,6 +41,7 @@ from provider_strategies import (
     converters,
     normal,
 )
+from samples import json_paths
 
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -893,17 +894,6 @@ class TestRoundTrips:
             assert sent == to(conversation, strict=True)
 
 
-def _paths(value: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-    found = [path]
-    if isinstance(value, dict):
-        for key, item in value.items():
-            found += _paths(item, (*path, key))
-    elif isinstance(value, list):
-        for index, item in enumerate(value):
-            found += _paths(item, (*path, index))
-    return found
-
-
 def _replace(value: Any, path: tuple[Any, ...], new: Any) -> Any:
     if not path:
         return new
@@ -943,7 +933,7 @@ class TestBadProviderData:
         """A valid payload with any one value replaced converts or raises MessageError."""
         to, back = converters(name)
         payload = to(data.draw(conversations(**ANYTHING))).payload
-        path = data.draw(st.sampled_from(_paths(payload)))
+        path = data.draw(st.sampled_from(json_paths(payload)))
         broken = _replace(payload, path, data.draw(JSON))
 
         with contextlib.suppress(MessageError):
