@@ -48,9 +48,13 @@ SPEED_TARGET = 2.0
 """On the 3-block message, agentmsg must be at least this many times faster than each
 peer, per operation."""
 REALISTIC_TARGETS = {"tool": 1.5, "multimodal": 1.0, "conversation": 1.0}
-"""On the realistic workloads, each of build, to_dict, from_dict, to_json and from_json
-must be at least this many times faster than the faster peer. msgspec's ratio is printed
-beside each row as the compiled reference, not as a target."""
+"""On the realistic workloads, each of build, to_dict and from_dict must be at least this
+many times faster than the faster peer. msgspec's ratio is printed beside each row as the
+compiled reference, not as a target."""
+JSON_TEXT_TARGET = 1.0
+"""to_json and from_json on every workload: at least as fast as the faster peer (issue 18
+retired the tool round's 1.5x for them: every library hands the text to the same C codec,
+and the ceiling measured was 1.70x)."""
 REALISTIC_OPERATIONS = ("build", "to_dict", "from_dict", "to_json", "from_json")
 REFERENCE = "msgspec"
 BASELINE_COMMIT = "9900f8302d77bd42224d017f2b7136596d73c286"
@@ -559,7 +563,7 @@ def time_realistic(key: str, options: Options) -> Table:
             Row(
                 f"{operation} (msgspec {reference:.2f}x)",
                 medians,
-                target=REALISTIC_TARGETS[key],
+                target=JSON_TEXT_TARGET if operation.endswith("json") else REALISTIC_TARGETS[key],
                 samples=samples,
             )
         )
@@ -575,8 +579,9 @@ def time_realistic(key: str, options: Options) -> Table:
             "loops_per_repeat": numbers,
         },
         notes=[
-            f"Target: every operation >= {REALISTIC_TARGETS[key]:g}x the faster of "
-            "langchain-core and agentscope. The ratio in brackets is msgspec's time / "
+            f"Target: build, to_dict and from_dict >= {REALISTIC_TARGETS[key]:g}x the faster "
+            f"of langchain-core and agentscope, to_json and from_json >= {JSON_TEXT_TARGET:g}x. "
+            "The ratio in brackets is msgspec's time / "
             "agentmsg's (above 1: agentmsg is cheaper): msgspec, compiled, is the reference "
             "of what a validating library can cost, not a target.",
             "Each library's own way: agentmsg's Msg methods; langchain-core's "
