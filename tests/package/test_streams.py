@@ -1509,3 +1509,69 @@ class TestGeminiAsRecorded:
         response = {"promptFeedback": {"blockReason": "OTHER"}, "candidates": []}
         with pytest.raises(MessageError, match=r"^`prompt_feedback\.block_reason` is 'OTHER'"):
             agentmsg.from_gemini(response)
+
+
+class TestGeminiRunningUsage:
+    """Gemini sends the usage so far on every piece; a piece whose usage differs from the
+    last one's only in its counts takes the quick way, anything else is checked whole."""
+
+    def pieces(self, second_usage: Any) -> list[dict[str, Any]]:
+        def piece(text: str, usage: Any) -> dict[str, Any]:
+            content = {"parts": [{"text": text}], "role": "model"}
+            return {
+                "candidates": [{"content": content, "index": 0}],
+                "usageMetadata": usage,
+                "modelVersion": "gemini-2.5-flash",
+                "responseId": "r1",
+            }
+
+        details = [{"modality": "TEXT", "tokenCount": 3}]
+        first = {"promptTokenCount": 3, "candidatesTokenCount": 1, "promptTokensDetails": details}
+        return [piece("Hel", first), piece("lo", second_usage)]
+
+    def test_grown_counts_are_kept(self):
+        """The counts of the last piece are the reply's usage."""
+        details = [{"modality": "TEXT", "tokenCount": 3}]
+        usage = {"promptTokenCount": 3, "candidatesTokenCount": 2, "promptTokensDetails": details}
+        stream = agentmsg.GeminiStream()
+        stream.extend(self.pieces(usage))
+
+        assert ("Hello", usage) == (
+            stream.msg.get_text_content(),
+            stream.response["usage_metadata"],
+        )
+
+    @pytest.mark.parametrize(
+        ("usage", "field"),
+        [
+            (
+                {
+                    "promptTokenCount": 3,
+                    "candidatesTokenCount": 10**5000,
+                    "promptTokensDetails": [],
+                },
+                "events[1].usage_metadata.candidatesTokenCount",
+            ),
+            (
+                {
+                    "promptTokenCount": 3,
+                    "candidatesTokenCount": 2,
+                    "promptTokensDetails": ["\ud800"],
+                },
+                "events[1].usage_metadata.promptTokensDetails[0]",
+            ),
+            (
+                {"promptTokenCount": 3, "candidatesTokenCount": float("nan"), "extra": 1},
+                "events[1].usage_metadata.candidatesTokenCount",
+            ),
+        ],
+    )
+    def test_what_no_message_can_hold_is_refused_at_its_piece(self, usage, field):
+        """A count too long to write, a lone surrogate in the details or a NaN count is
+        refused at the piece that brings it, naming the field."""
+        stream = agentmsg.GeminiStream()
+        stream.add(self.pieces(usage)[0])
+        with pytest.raises(MessageError) as raised:
+            stream.add(self.pieces(usage)[1])
+
+        assert field == raised.value.path

@@ -25,7 +25,16 @@ from ._common import (
     duplicate_why,
     media_type_of_url,
 )
-from ._stream import Stream, check_value, clean_text, joined, merge_into, reject, trusted_msg
+from ._stream import (
+    Stream,
+    check_value,
+    clean_text,
+    counts_like,
+    joined,
+    merge_into,
+    reject,
+    trusted_msg,
+)
 
 __all__ = ["GeminiStream", "from_gemini", "to_gemini"]
 
@@ -1056,7 +1065,9 @@ class GeminiStream(Stream):
                             if usage_key is not None:
                                 usage = event.get(usage_key)
                                 if usage is not None:
-                                    check_value(FORMAT, index, "usage_metadata", usage)
+                                    held = self._head["usage_metadata"]  # type: ignore[index]
+                                    if not counts_like(usage, held):
+                                        check_value(FORMAT, index, "usage_metadata", usage)
                                     self._head["usage_metadata"] = usage  # type: ignore[index]
                             state.texts.append(text)  # type: ignore[union-attr]
                             return
