@@ -27,7 +27,6 @@ DEFAULT_BEFORE = "5f6b603"
 """The commit before issue 18's redesign (one block spec, one module per model API)."""
 SLOWER_LIMIT = 1.05
 """Each row may take at most this many times what it took at the earlier revision."""
-FORMATS = ("openai_chat", "openai_responses", "anthropic", "gemini")
 
 
 def _message_rows(now: Any, before: Any) -> dict[str, dict[str, Callable[[], object]]]:
@@ -53,12 +52,16 @@ def _message_rows(now: Any, before: Any) -> dict[str, dict[str, Callable[[], obj
 def _provider_rows(now: Any, before: Any) -> dict[str, dict[str, Callable[[], object]]]:
     """Each API: the tool conversation written, its unstreamed reply read, its streamed
     reply assembled; the recorded streams assembled."""
+    from agentmsg.providers import FORMATS
+
+    # Each format by its public names (the registry is newer than some revisions).
+    stream_names = {key: api.stream.__name__ for key, api in FORMATS.items()}
     rows: dict[str, dict[str, Callable[[], object]]] = {}
     for label, module in (("now", now), ("before", before)):
         messages = provider_section.block_messages(module.Msg)
         for key in FORMATS:
             write, read = getattr(module, f"to_{key}"), getattr(module, f"from_{key}")
-            stream_class = getattr(module, _STREAM_CLASSES[key])
+            stream_class = getattr(module, stream_names[key])
             events, response, _ = stream_section.REPLIES[key]()
             rows.setdefault(f"{key}: write the conversation", {})[label] = (
                 lambda write=write, messages=messages: write(messages)
@@ -70,17 +73,9 @@ def _provider_rows(now: Any, before: Any) -> dict[str, dict[str, Callable[[], ob
                 stream_class, events
             )
         for title, key, events in stream_section.recorded_streams():
-            stream_class = getattr(module, _STREAM_CLASSES[key])
+            stream_class = getattr(module, stream_names[key])
             rows.setdefault(f"recorded: {title}", {})[label] = _assembler(stream_class, events)
     return rows
-
-
-_STREAM_CLASSES = {
-    "openai_chat": "OpenAIChatStream",
-    "openai_responses": "OpenAIResponsesStream",
-    "anthropic": "AnthropicStream",
-    "gemini": "GeminiStream",
-}
 
 
 def _assembler(stream_class: Any, events: list[dict[str, Any]]) -> Callable[[], object]:
