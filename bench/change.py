@@ -19,8 +19,9 @@ from typing import Any
 
 from . import providers as provider_section
 from . import streams as stream_section
-from ._common import SUBJECT, Check, Options, Row, Section, Table, paired_ratio, time_side_by_side
-from .messages import NAME, load_revision
+from ._common import Options, Section, Table
+from ._revision import load_revision, revision_table
+from .messages import NAME
 from .workloads import WORKLOADS
 
 DEFAULT_BEFORE = "5f6b603"
@@ -92,51 +93,23 @@ def run(options: Options) -> list[Table]:
 
     commit = os.environ.get("AGENTMSG_BENCH_BEFORE") or DEFAULT_BEFORE
     before = load_revision(commit, "agentmsg_before")
-    column = f"at {commit[:7]}"
-    rows, checks, refused = [], [], []
-    for label, pair in {
-        **_message_rows(agentmsg, before),
-        **_provider_rows(agentmsg, before),
-    }.items():
-        try:
-            pair["before"]()
-        except Exception as error:
-            refused.append(f"{label}: {type(error).__name__}")
-            continue
-        medians, samples, _ = time_side_by_side(
-            {SUBJECT: pair["now"], column: pair["before"]}, options
-        )
-        ratio = (
-            paired_ratio(samples[SUBJECT], samples[column]) or medians[SUBJECT] / medians[column]
-        )
-        rows.append(Row(label, medians, samples=samples))
-        checks.append(
-            Check(
-                f"{label}: now / {column}",
-                f"{ratio:.2f}x",
-                f"<= {SLOWER_LIMIT:g}x",
-                ratio <= SLOWER_LIMIT,
-            )
-        )
+    pairs = {**_message_rows(agentmsg, before), **_provider_rows(agentmsg, before)}
     notes = [
         f"The earlier revision: src/agentmsg at {commit} (AGENTMSG_BENCH_BEFORE), read from "
         "git and imported beside the current package; the two timed in this run, "
-        "interleaved repeat by repeat; a check's figure is the median of the per-repeat "
-        "ratios now / before.",
+        "interleaved repeat by repeat.",
         f"Target: every row at most {SLOWER_LIMIT:g}x the earlier revision's time.",
     ]
-    if refused:
-        notes.append("Not timed (the earlier revision refuses them): " + "; ".join(refused) + ".")
+    checked = {label: f"{label}: now / at {commit[:7]}" for label in pairs}
     return [
-        Table(
-            key="change",
-            title=f"agentmsg now and at {commit[:7]}: median time (lower is better)",
-            unit="s",
-            rows=rows,
-            columns=(SUBJECT, column),
-            compare=False,
-            checks=checks,
-            parameters={"before": commit, "repeats": options.repeats},
+        revision_table(
+            "change",
+            commit,
+            pairs,
+            options,
+            limit=SLOWER_LIMIT,
+            checked=checked,
+            parameters={"before": commit},
             notes=notes,
         )
     ]

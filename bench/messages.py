@@ -24,13 +24,13 @@ from typing import Any
 from ._common import (
     LIBRARIES,
     SUBJECT,
-    Check,
     Options,
     Row,
     Section,
     Table,
     time_side_by_side,
 )
+from ._revision import load_revision, revision_table
 from .workloads import (
     WORKLOADS,
     Workload,
@@ -293,32 +293,15 @@ def operations_of(
 def time_operations(contenders: dict[str, Contender], options: Options) -> Table:
     """The timing table: build, to_dict and from_dict, side by side."""
     operations, plain_copies = operations_of(contenders, "build (3 blocks)")
-    targets: dict[str, float | None] = {"build, then to_dict": None}
-    exceptions = {"to_dict": {p: REFERENCES_EXCEPTION[p] for p in REFERENCES_EXCEPTION}}
-    rows = []
-    numbers: dict[str, dict[str, int]] = {}
-    for operation, candidates in operations.items():
-        medians, samples, numbers[operation] = time_side_by_side(candidates, options)
-        row = Row(
-            operation,
-            medians,
-            target=targets.get(operation, SPEED_TARGET),
-            samples=samples,
-            excluded=exceptions.get(operation, {}),
-        )
-        rows.append(row)
-    return Table(
-        key="messages.time",
-        title="Message operations: median time per operation (lower is better)",
-        unit="s",
-        rows=rows,
-        parameters={
-            "repeats": options.repeats,
-            "min_time_per_repeat": options.min_time,
-            "loops_per_repeat": numbers,
-            "plain_to_dict_shares_nothing": plain_copies,
-        },
-        notes=[
+    return operations_table(
+        "messages.time",
+        "Message operations: median time per operation (lower is better)",
+        operations,
+        plain_copies,
+        options,
+        {"build, then to_dict": None},
+        SPEED_TARGET,
+        [
             "The work: an assistant message named 'Jarvis' with a text, a thinking and an "
             "image-URL block, built from fresh block dicts; to_dict of it; from_dict of "
             "that library's own to_dict output.",
@@ -358,6 +341,47 @@ def time_operations(contenders: dict[str, Contender], options: Options) -> Table
     )
 
 
+def operations_table(
+    key: str,
+    title: str,
+    operations: dict[str, dict[str, Callable[[], object]]],
+    plain_copies: dict[str, bool],
+    options: Options,
+    targets: dict[str, float | None],
+    default_target: float | None,
+    notes: list[str],
+) -> Table:
+    """The table of :func:`operations_of`'s operations timed side by side: a row each,
+    its target from *targets* or else *default_target*; the plain to_dict row does not
+    hold agentmsg to a peer whose to_dict hands out its own content."""
+    rows = []
+    numbers: dict[str, dict[str, int]] = {}
+    for operation, candidates in operations.items():
+        medians, samples, numbers[operation] = time_side_by_side(candidates, options)
+        rows.append(
+            Row(
+                operation,
+                medians,
+                target=targets.get(operation, default_target),
+                samples=samples,
+                excluded=dict(REFERENCES_EXCEPTION) if operation == "to_dict" else {},
+            )
+        )
+    return Table(
+        key=key,
+        title=title,
+        unit="s",
+        rows=rows,
+        parameters={
+            "repeats": options.repeats,
+            "min_time_per_repeat": options.min_time,
+            "loops_per_repeat": numbers,
+            "plain_to_dict_shares_nothing": plain_copies,
+        },
+        notes=notes,
+    )
+
+
 WORKLOAD_NOTES = [
     "The work: an assistant message named 'Jarvis' built from fresh block dicts (the "
     "workload's blocks, see bench/workloads.py); to_dict of it; from_dict of that "
@@ -377,20 +401,6 @@ def time_workload(workload: Workload, options: Options) -> Table:
     """The timing table of one workload: build, to_dict and from_dict, side by side."""
     contenders = load_contenders(workload)
     operations, plain_copies = operations_of(contenders, "build", workload.parts)
-    targets: dict[str, float | None] = {}  # the text message is held to its baseline
-    rows = []
-    numbers: dict[str, dict[str, int]] = {}
-    for operation, candidates in operations.items():
-        medians, samples, numbers[operation] = time_side_by_side(candidates, options)
-        rows.append(
-            Row(
-                operation,
-                medians,
-                target=targets.get(operation),
-                samples=samples,
-                excluded=REFERENCES_EXCEPTION if operation == "to_dict" else {},
-            )
-        )
     notes = list(WORKLOAD_NOTES)
     notes.append(
         "No peer target: a text-only message is held to its own speed before this "
@@ -400,18 +410,16 @@ def time_workload(workload: Workload, options: Options) -> Table:
         f"Median of {options.repeats} repeats of at least {options.min_time:g} s each, "
         "the libraries interleaved within each repeat; garbage collection off while timing."
     )
-    return Table(
-        key=f"messages.{workload.key}.time",
-        title=f"Message operations, {workload.title}: median time (lower is better)",
-        unit="s",
-        rows=rows,
-        parameters={
-            "repeats": options.repeats,
-            "min_time_per_repeat": options.min_time,
-            "loops_per_repeat": numbers,
-            "plain_to_dict_shares_nothing": plain_copies,
-        },
-        notes=notes,
+    # No peer target: the text message is held to its baseline.
+    return operations_table(
+        f"messages.{workload.key}.time",
+        f"Message operations, {workload.title}: median time (lower is better)",
+        operations,
+        plain_copies,
+        options,
+        {},
+        None,
+        notes,
     )
 
 
@@ -598,106 +606,44 @@ def time_realistic(key: str, options: Options) -> Table:
     )
 
 
-def load_revision(commit: str, name: str) -> Any:
-    """agentmsg at *commit*, imported from a copy of that commit's ``src/agentmsg`` as the
-    package *name* (beside the current ``agentmsg``, which it does not touch)."""
-    import atexit
-    import importlib.util
-    import io
-    import shutil
-    import subprocess
-    import sys
-    import tarfile
-    import tempfile
-    from pathlib import Path
-
-    root = Path(__file__).resolve().parent.parent
-    archive = subprocess.run(
-        ["git", "-C", str(root), "archive", commit, "src/agentmsg"],
-        capture_output=True,
-        check=False,
-    )
-    if archive.returncode != 0:
-        msg = (
-            f"cannot read agentmsg at {commit[:7]} from git "
-            f"({archive.stderr.decode(errors='replace').strip()})"
-        )
-        raise SystemExit(msg)
-    folder = Path(tempfile.mkdtemp(prefix=f"{name}-"))
-    atexit.register(shutil.rmtree, folder, ignore_errors=True)
-    with tarfile.open(fileobj=io.BytesIO(archive.stdout)) as tar:
-        tar.extractall(folder, filter="data")
-    package = folder / name
-    (folder / "src" / "agentmsg").rename(package)
-    # Imported from its folder by name, without putting the folder on sys.path.
-    spec = importlib.util.spec_from_file_location(
-        name, package / "__init__.py", submodule_search_locations=[str(package)]
-    )
-    if spec is None or spec.loader is None:
-        raise SystemExit(f"cannot import agentmsg at {commit[:7]} from {package}")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
 def time_baseline(options: Options) -> Table:
     """agentmsg now and at :data:`BASELINE_COMMIT`, side by side, on the workloads."""
-    from agentmsg import Msg
+    import agentmsg
 
-    baseline = load_revision(BASELINE_COMMIT, "agentmsg_baseline").Msg
+    baseline = load_revision(BASELINE_COMMIT, "agentmsg_baseline")
     column = f"at {BASELINE_COMMIT[:7]}"
-    rows = []
-    checks = []
-    numbers: dict[str, dict[str, int]] = {}
+    pairs: dict[str, dict[str, Callable[[], object]]] = {}
     for key in ("text", "tool", "multimodal"):
         blocks = WORKLOADS[key].blocks
-        candidates: dict[str, dict[str, Callable[[], object]]] = {}
-        for label, cls in ((SUBJECT, Msg), (column, baseline)):
+        for label, cls in (("now", agentmsg.Msg), ("before", baseline.Msg)):
             message = cls(NAME, blocks(), "assistant")
             data = message.to_dict()
             if cls.from_dict(data).to_dict() != data:
                 raise RuntimeError(f"{label}: the {key} round trip is broken")
-            candidates.setdefault("build", {})[label] = lambda cls=cls, blocks=blocks: cls(
+            pairs.setdefault(f"{key}: build", {})[label] = lambda cls=cls, blocks=blocks: cls(
                 NAME, blocks(), "assistant"
             )
-            candidates.setdefault("to_dict", {})[label] = message.to_dict
-            candidates.setdefault("from_dict", {})[label] = lambda cls=cls, data=data: (
+            pairs.setdefault(f"{key}: to_dict", {})[label] = message.to_dict
+            pairs.setdefault(f"{key}: from_dict", {})[label] = lambda cls=cls, data=data: (
                 cls.from_dict(data)
             )
-        for operation, pair in candidates.items():
-            label = f"{key}: {operation}"
-            medians, samples, numbers[label] = time_side_by_side(pair, options)
-            rows.append(Row(label, medians, samples=samples))
-            ratio = medians[SUBJECT] / medians[column]
-            if key == "text":
-                checks.append(
-                    Check(
-                        f"text only: {operation} / {column}",
-                        f"{ratio:.2f}x",
-                        f"<= {BASELINE_TARGET:g}x",
-                        ratio <= BASELINE_TARGET,
-                    )
-                )
-    return Table(
-        key="messages.baseline",
-        title=f"agentmsg now and at {BASELINE_COMMIT[:7]}: median time (lower is better)",
-        unit="s",
-        rows=rows,
-        columns=(SUBJECT, column),
-        compare=False,
-        checks=checks,
-        parameters={
-            "baseline_commit": BASELINE_COMMIT,
-            "repeats": options.repeats,
-            "min_time_per_repeat": options.min_time,
-            "loops_per_repeat": numbers,
-        },
+    checked = {
+        f"text: {operation}": f"text only: {operation} / {column}"
+        for operation in ("build", "to_dict", "from_dict")
+    }
+    return revision_table(
+        "messages.baseline",
+        BASELINE_COMMIT,
+        pairs,
+        options,
+        limit=BASELINE_TARGET,
+        checked=checked,
+        parameters={"baseline_commit": BASELINE_COMMIT},
         notes=[
             f"The baseline: src/agentmsg at {BASELINE_COMMIT[:7]} (before the realistic "
             "workloads, the in-place checks and the AgentScope and ERNIE Bot Agent "
             "patterns), read from git and imported beside the current package, both timed "
-            "in this run.",
+            "in this run, interleaved repeat by repeat.",
             f"Target: a text-only message keeps its speed, build, to_dict and from_dict "
             f"<= {BASELINE_TARGET:g}x the baseline's time. The tool and multimodal rows are "
             "reported: they show what this work changed.",
