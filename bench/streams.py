@@ -312,25 +312,21 @@ def _floor(events: list[dict[str, Any]]) -> Callable[[], Any]:
     return read_types
 
 
+def _tool_call_chunks(fragment: tuple[Any, Any, Any, Any] | None) -> list[dict[str, Any]]:
+    """langchain-core's ``tool_call_chunks`` of a piece: its one tool-call fragment, if any."""
+    if fragment is None:
+        return []
+    name, args, call_id, index = fragment
+    return [{"name": name, "args": args, "id": call_id, "index": index, "type": "tool_call_chunk"}]
+
+
 def _langchain(pieces: list[dict[str, Any]]) -> Callable[[], Any]:
     from langchain_core.messages import AIMessageChunk
 
     def assemble() -> Any:
         total = None
         for piece in pieces:
-            fragment = piece["fragment"]
-            calls = []
-            if fragment is not None:
-                name, args, call_id, index = fragment
-                calls.append(
-                    {
-                        "name": name,
-                        "args": args,
-                        "id": call_id,
-                        "index": index,
-                        "type": "tool_call_chunk",
-                    }
-                )
+            calls = _tool_call_chunks(piece["fragment"])
             chunk = AIMessageChunk(content=piece["text"], tool_call_chunks=calls)
             total = chunk if total is None else total + chunk
         return total
@@ -618,18 +614,7 @@ def _bulk_langchain(format: str, events: list[dict[str, Any]]) -> Callable[[], A
 
     chunks = []
     for piece in _pieces_of(format, events):
-        calls: list[Any] = []
-        if piece["fragment"] is not None:
-            name, args, call_id, index = piece["fragment"]
-            calls.append(
-                {
-                    "name": name,
-                    "args": args,
-                    "id": call_id,
-                    "index": index,
-                    "type": "tool_call_chunk",
-                }
-            )
+        calls = _tool_call_chunks(piece["fragment"])
         chunks.append(AIMessageChunk(content=piece["text"], tool_call_chunks=calls))
 
     def merge() -> Any:
