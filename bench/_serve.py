@@ -1,17 +1,19 @@
 """What the sections that open the built site in Chromium share: the browser, its flags
-(no network but this machine) and a local web server."""
+(no network but this machine), a local web server and the pages' request handler."""
 
 from __future__ import annotations
 
 import functools
 import http.server
+import json
 import sys
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
-__all__ = ["CHROMIUM", "CHROMIUM_FLAGS", "served"]
+__all__ = ["CHROMIUM", "CHROMIUM_FLAGS", "local_routes", "served"]
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_FLAGS = [
@@ -50,3 +52,30 @@ def served(site: Path) -> Iterator[str]:
         server.shutdown()
         server.server_close()
         thread.join()
+
+
+def local_routes(
+    base: str, outside: list[str], pages: Mapping[str, str] | None = None
+) -> Callable[[Any], None]:
+    """A playwright route handler for the site served at *base*: a request elsewhere is
+    refused and its URL added to *outside*; a path below *base* that *pages* names is
+    answered with that HTML; JupyterLite's settings are told to expose its app object,
+    so that a section can read the kernel's state."""
+    pages = pages or {}
+
+    def handle(route: Any) -> None:
+        url = route.request.url.split("?")[0]
+        if not url.startswith(base):
+            outside.append(url)
+            route.abort()
+        elif url[len(base) :] in pages:
+            route.fulfill(body=pages[url[len(base) :]], content_type="text/html")
+        elif url == f"{base}lite/jupyter-lite.json":
+            response = route.fetch()
+            settings = response.json()
+            settings["jupyter-config-data"]["exposeAppInBrowser"] = True
+            route.fulfill(response=response, body=json.dumps(settings))
+        else:
+            route.continue_()
+
+    return handle

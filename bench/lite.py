@@ -19,17 +19,15 @@ Built by ``python -m agentmsg_docs html`` in a private copy of the repository (a
 from __future__ import annotations
 
 import hashlib
-import json
 import re
 import shutil
 import statistics
 import tempfile
 import time
 from pathlib import Path
-from typing import Any
 
 from ._common import Check, Options, Row, Section, Table, table_languages
-from ._serve import CHROMIUM, CHROMIUM_FLAGS, served
+from ._serve import CHROMIUM, CHROMIUM_FLAGS, local_routes, served
 from .docs_build import build, copy_repository, make_clean
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -103,19 +101,7 @@ def kernel_ready_times(site: Path, repeats: int) -> tuple[list[float], list[floa
     outside: list[str] = []
     with served(site) as base, sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
-
-        def handle(route: Any) -> None:
-            url = route.request.url
-            if not url.startswith(base):
-                outside.append(url)
-                route.abort()
-            elif url.split("?")[0] == f"{base}lite/jupyter-lite.json":
-                response = route.fetch()
-                settings = response.json()  # the app object, to read the kernel's state
-                settings["jupyter-config-data"]["exposeAppInBrowser"] = True
-                route.fulfill(response=response, body=json.dumps(settings))
-            else:
-                route.continue_()
+        handle = local_routes(base, outside)
 
         try:
             for _ in range(repeats):

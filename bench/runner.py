@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from ._common import Check, Options, Row, Section, Table
-from ._serve import CHROMIUM, CHROMIUM_FLAGS, served
+from ._serve import CHROMIUM, CHROMIUM_FLAGS, local_routes, served
 from .lighthouse import LIGHTHOUSE, PAGES
 from .lighthouse import report as lighthouse_report
 
@@ -91,25 +91,6 @@ def first_block(site: Path) -> str:
     return soup.select_one("div.highlight-Python pre").get_text()
 
 
-def _handler(base: str, outside: list[str], floor: str) -> Any:
-    def handle(route: Any) -> None:
-        url = route.request.url.split("?")[0]
-        if not url.startswith(base):
-            outside.append(url)
-            route.abort()
-        elif url == base + FLOOR:
-            route.fulfill(body=floor, content_type="text/html")
-        elif url == f"{base}lite/jupyter-lite.json":
-            response = route.fetch()
-            settings = response.json()  # the app object, to read the kernel's state
-            settings["jupyter-config-data"]["exposeAppInBrowser"] = True
-            route.fulfill(response=response, body=json.dumps(settings))
-        else:
-            route.continue_()
-
-    return handle
-
-
 def click_to_output(site: Path, repeats: int) -> tuple[dict[str, list[float]], int]:
     """Seconds from the click to the first output, by way and visit, and how many
     requests left 127.0.0.1."""
@@ -119,26 +100,25 @@ def click_to_output(site: Path, repeats: int) -> tuple[dict[str, list[float]], i
     times: dict[str, list[float]] = {}
     outside: list[str] = []
 
-    def runner(page: Any, base: str) -> float:
-        page.goto(base + PAGE)
-        page.wait_for_selector(".agentmsg-run-bar button")
+    def clicked(page: Any, url: str, button: str, done: str, arg: object = None) -> float:
+        """The moment *button* of *url* is clicked, once *done* holds after it."""
+        page.goto(url)
+        page.wait_for_selector(button)
         started = time.perf_counter()
-        page.locator(".agentmsg-run-bar button").first.click()
-        page.wait_for_function(_RUNNER_DONE, timeout=300_000, polling=50)
+        page.locator(button).first.click()
+        page.wait_for_function(done, arg=arg, timeout=300_000, polling=50)
+        return started
+
+    def runner(page: Any, base: str) -> float:
+        started = clicked(page, base + PAGE, ".agentmsg-run-bar button", _RUNNER_DONE)
         return time.perf_counter() - started
 
     def bare(page: Any, base: str) -> float:
-        page.goto(base + FLOOR)
-        started = time.perf_counter()
-        page.click("#go")
-        page.wait_for_function(_FLOOR_DONE, timeout=300_000, polling=50)
+        started = clicked(page, base + FLOOR, "#go", _FLOOR_DONE)
         return time.perf_counter() - started
 
     def lite(page: Any, base: str) -> float:
-        page.goto(base + PAGE)
-        started = time.perf_counter()
-        page.click("div.agentmsg-lite a")
-        page.wait_for_function(_KERNEL_IDLE, arg=NOTEBOOK, timeout=300_000, polling=50)
+        started = clicked(page, base + PAGE, "div.agentmsg-lite a", _KERNEL_IDLE, NOTEBOOK)
         first = page.evaluate(_RUN_FIRST)
         page.wait_for_function(_FIRST_OUTPUT, arg=first, timeout=300_000, polling=50)
         return time.perf_counter() - started
@@ -151,7 +131,7 @@ def click_to_output(site: Path, repeats: int) -> tuple[dict[str, list[float]], i
                 for way, measure in ways.items():  # interleaved, a fresh profile each
                     context = browser.new_context(viewport={"width": 1280, "height": 900})
                     try:
-                        context.route("**/*", _handler(base, outside, floor))
+                        context.route("**/*", local_routes(base, outside, {FLOOR: floor}))
                         page = context.new_page()
                         for visit in ("cold", "warm"):
                             times.setdefault(f"{way}, {visit}", []).append(measure(page, base))
