@@ -241,6 +241,8 @@ def _skip(self: Any, node: nodes.Element) -> None:
 
 
 Translate = Callable[[str, str], str]
+#: A table's two column heads (code names), its row keys and their cells.
+_Columns = tuple[str, str, list[str], dict[str, tuple[Cell, Cell]]]
 #: Why the given words, each a (msgctxt, msgid), show in English, or None when they do not.
 InEnglish = Callable[..., "str | None"]
 
@@ -252,14 +254,20 @@ class ConversionMatrix(SphinxDirective):
     has_content = False
     required_arguments = 1
 
+    #: The direction of each column's cells (0: ``to_*``, 1: reading back).
+    directions = (0, 1)
+
     def run(self) -> list[nodes.Node]:
         fmt, tr, in_english = self._start()
-        cells = probes.matrix()[fmt.key]
-        rows = [
-            (probe.key, (0, cells[probe.key][0]), (1, cells[probe.key][1]))
-            for probe in probes.PROBES
-        ]
-        return [self._table(tr, in_english, f"to_{fmt.key}", f"from_{fmt.key}", rows)]
+        left, right, keys, cells = self._columns(fmt)
+        first, second = self.directions
+        rows = [(key, (first, cells[key][0]), (second, cells[key][1])) for key in keys]
+        return [self._table(tr, in_english, left, right, rows)]
+
+    def _columns(self, fmt: _cells.Format) -> _Columns:
+        """The table's columns (:data:`_Columns`) for *fmt*."""
+        keys = [probe.key for probe in probes.PROBES]
+        return f"to_{fmt.key}", f"from_{fmt.key}", keys, probes.matrix()[fmt.key]
 
     def _start(self) -> tuple[_cells.Format, Translate, InEnglish]:
         """The format named by the argument, the translation of the page's words, and
@@ -369,14 +377,11 @@ class ReplyMatrix(ConversionMatrix):
     """The reply table of one format: a row per thing only a response holds, a column for
     ``from_*`` on the unstreamed response and one for the stream class on its events."""
 
-    def run(self) -> list[nodes.Node]:
-        fmt, tr, in_english = self._start()
-        cells = replies.reply_matrix()[fmt.key]
-        rows = [
-            (probe.key, (1, cells[probe.key][0]), (1, cells[probe.key][1]))
-            for probe in replies.REPLY_PROBES
-        ]
-        return [self._table(tr, in_english, f"from_{fmt.key}", fmt.stream.__name__, rows)]
+    directions = (1, 1)
+
+    def _columns(self, fmt: _cells.Format) -> _Columns:
+        keys = [probe.key for probe in replies.REPLY_PROBES]
+        return f"from_{fmt.key}", fmt.stream.__name__, keys, replies.reply_matrix()[fmt.key]
 
 
 def _add_to_pot(app: Sphinx, exception: Exception | None) -> None:

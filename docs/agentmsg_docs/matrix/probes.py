@@ -9,6 +9,7 @@ tests compare that page with a fresh run, so the page cannot say what the code d
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Callable
 from typing import Any, NamedTuple
@@ -84,6 +85,53 @@ def _results(output: Any, role: str = "system") -> list[Msg]:
         Msg("user", "Look it up.", "user"),
         Msg("assistant", [_call()], "assistant"),  # type: ignore[list-item]
         Msg(role, [result], role),  # type: ignore[list-item, arg-type]
+    ]
+
+
+#: Each media kind: its markers' code, a media type, its file name extension and what a
+#: tool result holding it says.
+_MEDIA = (
+    ("image", "IMG", "image/png", "png", "Seen."),
+    ("audio", "AUD", "audio/wav", "wav", "Heard."),
+    ("video", "VID", "video/mp4", "mp4", "Watched."),
+)
+
+
+def _media_blocks() -> list[Probe]:
+    """A block of each media kind in a user's message, its data in base64, then by URL."""
+    probes = []
+    for kind, code, media_type, extension, _ in _MEDIA:
+        base64, url = f"PROBE_{code}_B64", f"PROBE_{code}_URL"
+        probes += [
+            Probe(
+                f"{kind} block, base64",
+                base64,
+                "messages[0].content[0]",
+                functools.partial(_user, _media(kind, base64, media_type)),
+            ),
+            Probe(
+                f"{kind} block, URL",
+                url,
+                "messages[0].content[0]",
+                functools.partial(_user, _url(kind, url, extension)),
+            ),
+        ]
+    return probes
+
+
+def _media_in_results() -> list[Probe]:
+    """A tool result of a text and a block of each media kind."""
+    return [
+        Probe(
+            f"{kind} in a tool result",
+            f"PROBE_OUT_{code}",
+            "messages[2].content[0].output[1]",
+            functools.partial(
+                _results,
+                [{"type": "text", "text": said}, _media(kind, f"PROBE_OUT_{code}", media_type)],
+            ),
+        )
+        for kind, code, media_type, _, said in _MEDIA
     ]
 
 
@@ -188,42 +236,7 @@ PROBES: tuple[Probe, ...] = (
             }
         },
     ),
-    Probe(
-        "image block, base64",
-        "PROBE_IMG_B64",
-        "messages[0].content[0]",
-        lambda: _user(_media("image", "PROBE_IMG_B64", "image/png")),
-    ),
-    Probe(
-        "image block, URL",
-        "PROBE_IMG_URL",
-        "messages[0].content[0]",
-        lambda: _user(_url("image", "PROBE_IMG_URL", "png")),
-    ),
-    Probe(
-        "audio block, base64",
-        "PROBE_AUD_B64",
-        "messages[0].content[0]",
-        lambda: _user(_media("audio", "PROBE_AUD_B64", "audio/wav")),
-    ),
-    Probe(
-        "audio block, URL",
-        "PROBE_AUD_URL",
-        "messages[0].content[0]",
-        lambda: _user(_url("audio", "PROBE_AUD_URL", "wav")),
-    ),
-    Probe(
-        "video block, base64",
-        "PROBE_VID_B64",
-        "messages[0].content[0]",
-        lambda: _user(_media("video", "PROBE_VID_B64", "video/mp4")),
-    ),
-    Probe(
-        "video block, URL",
-        "PROBE_VID_URL",
-        "messages[0].content[0]",
-        lambda: _user(_url("video", "PROBE_VID_URL", "mp4")),
-    ),
+    *_media_blocks(),
     Probe(
         "tool use block",
         "PROBE_CALL",
@@ -245,30 +258,7 @@ PROBES: tuple[Probe, ...] = (
         "messages[2].content[0]",
         lambda: _results({"answer": "PROBE_JSON"}),
     ),
-    Probe(
-        "image in a tool result",
-        "PROBE_OUT_IMG",
-        "messages[2].content[0].output[1]",
-        lambda: _results(
-            [{"type": "text", "text": "Seen."}, _media("image", "PROBE_OUT_IMG", "image/png")]
-        ),
-    ),
-    Probe(
-        "audio in a tool result",
-        "PROBE_OUT_AUD",
-        "messages[2].content[0].output[1]",
-        lambda: _results(
-            [{"type": "text", "text": "Heard."}, _media("audio", "PROBE_OUT_AUD", "audio/wav")]
-        ),
-    ),
-    Probe(
-        "video in a tool result",
-        "PROBE_OUT_VID",
-        "messages[2].content[0].output[1]",
-        lambda: _results(
-            [{"type": "text", "text": "Watched."}, _media("video", "PROBE_OUT_VID", "video/mp4")]
-        ),
-    ),
+    *_media_in_results(),
     Probe(
         "sender name", "PROBE_NAME", "messages[0].name", lambda: [Msg("PROBE_NAME", "Hi.", "user")]
     ),

@@ -5,6 +5,7 @@ model, the stop reason, ...), read unstreamed by ``from_*`` and streamed, as the
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from collections.abc import Callable
@@ -127,6 +128,23 @@ def _gemini(
     }
 
 
+def _top_level(key: str, marker: str, field: str, gemini_field: str) -> ReplyProbe:
+    """A probe of a field at a response's top level: *field* in every format but Gemini,
+    which names it *gemini_field*."""
+    top: dict[str, Any] = {field: marker}
+    gemini: dict[str, Any] = {gemini_field: marker}
+    return ReplyProbe(
+        key,
+        marker,
+        {
+            "openai_chat": functools.partial(_chat, **top),
+            "openai_responses": functools.partial(_responses, **top),
+            "anthropic": functools.partial(_anthropic, **top),
+            "gemini": functools.partial(_gemini, **gemini),
+        },
+    )
+
+
 _HI = {"type": "text", "text": "Hi."}
 _ARGS = {"q": "PROBE_CALL"}
 REPLY_PROBES: tuple[ReplyProbe, ...] = (
@@ -210,26 +228,8 @@ REPLY_PROBES: tuple[ReplyProbe, ...] = (
             ),
         },
     ),
-    ReplyProbe(
-        "response id",
-        "PROBE_RESP_ID",
-        {
-            "openai_chat": lambda: _chat(id="PROBE_RESP_ID"),
-            "openai_responses": lambda: _responses(id="PROBE_RESP_ID"),
-            "anthropic": lambda: _anthropic(id="PROBE_RESP_ID"),
-            "gemini": lambda: _gemini(response_id="PROBE_RESP_ID"),
-        },
-    ),
-    ReplyProbe(
-        "model",
-        "PROBE_MODEL",
-        {
-            "openai_chat": lambda: _chat(model="PROBE_MODEL"),
-            "openai_responses": lambda: _responses(model="PROBE_MODEL"),
-            "anthropic": lambda: _anthropic(model="PROBE_MODEL"),
-            "gemini": lambda: _gemini(model_version="PROBE_MODEL"),
-        },
-    ),
+    _top_level("response id", "PROBE_RESP_ID", "id", "response_id"),
+    _top_level("model", "PROBE_MODEL", "model", "model_version"),
     ReplyProbe(
         "stop reason",
         "PROBE_STOP",
