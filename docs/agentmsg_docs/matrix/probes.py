@@ -88,6 +88,17 @@ def _results(output: Any, role: str = "system") -> list[Msg]:
     ]
 
 
+def _record_field(key: str, marker: str, **field: Any) -> Probe:
+    """A probe of one field of agentmsg's record, which no format sends, on a user's
+    message."""
+    [name] = field
+
+    def conversation() -> list[Msg]:
+        return [Msg("user", "Hi.", "user", **field)]
+
+    return Probe(key, marker, f"messages[0].{name}", conversation, record=True)
+
+
 #: Each media kind: its markers' code, a media type, its file name extension and what a
 #: tool result holding it says.
 _MEDIA = (
@@ -286,34 +297,10 @@ PROBES: tuple[Probe, ...] = (
         "messages[2].role",
         lambda: _results("PROBE_ROLE_T", role="user"),
     ),
-    Probe(
-        "metadata",
-        "PROBE_META",
-        "messages[0].metadata",
-        lambda: [Msg("user", "Hi.", "user", {"note": "PROBE_META"})],
-        record=True,
-    ),
-    Probe(
-        "message id",
-        "PROBE_ID",
-        "messages[0].id",
-        lambda: [Msg("user", "Hi.", "user", id="PROBE_ID")],
-        record=True,
-    ),
-    Probe(
-        "timestamp",
-        "2001-02-03",
-        "messages[0].timestamp",
-        lambda: [Msg("user", "Hi.", "user", timestamp="2001-02-03 04:05:06.000")],
-        record=True,
-    ),
-    Probe(
-        "invocation id",
-        "PROBE_INV",
-        "messages[0].invocation_id",
-        lambda: [Msg("user", "Hi.", "user", invocation_id="PROBE_INV")],
-        record=True,
-    ),
+    _record_field("metadata", "PROBE_META", metadata={"note": "PROBE_META"}),
+    _record_field("message id", "PROBE_ID", id="PROBE_ID"),
+    _record_field("timestamp", "2001-02-03", timestamp="2001-02-03 04:05:06.000"),
+    _record_field("invocation id", "PROBE_INV", invocation_id="PROBE_INV"),
 )
 
 
