@@ -34,6 +34,7 @@ from agentmsg_docs.matrix import events as _events
 from agentmsg_docs.matrix import probes as _probes
 from agentmsg_docs.matrix import replies as _replies
 from agentmsg_docs.matrix.cells import Cell
+from stream_samples import anthropic_block, anthropic_end
 
 FORMAT_KEYS = tuple(FORMATS)
 
@@ -223,31 +224,14 @@ def anthropic_signed_events() -> list[dict[str, object]]:
     }
     return [
         {"type": "message_start", "message": message},
-        {
-            "type": "content_block_start",
-            "index": 0,
-            "content_block": {"type": "thinking", "thinking": "", "signature": ""},
-        },
-        {
-            "type": "content_block_delta",
-            "index": 0,
-            "delta": {"type": "thinking_delta", "thinking": "Hm."},
-        },
-        {
-            "type": "content_block_delta",
-            "index": 0,
-            "delta": {"type": "signature_delta", "signature": "SIG9"},
-        },
-        {"type": "content_block_stop", "index": 0},
-        {"type": "content_block_start", "index": 1, "content_block": {"type": "text", "text": ""}},
-        {"type": "content_block_delta", "index": 1, "delta": {"type": "text_delta", "text": "Hi."}},
-        {"type": "content_block_stop", "index": 1},
-        {
-            "type": "message_delta",
-            "delta": {"stop_reason": "end_turn", "stop_sequence": None},
-            "usage": {"output_tokens": 7},
-        },
-        {"type": "message_stop"},
+        *anthropic_block(
+            0,
+            {"type": "thinking", "thinking": "", "signature": ""},
+            {"type": "thinking_delta", "thinking": "Hm."},
+            {"type": "signature_delta", "signature": "SIG9"},
+        ),
+        *anthropic_block(1, {"type": "text", "text": ""}, {"type": "text_delta", "text": "Hi."}),
+        *anthropic_end("end_turn", 7),
     ]
 
 

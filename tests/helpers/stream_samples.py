@@ -38,6 +38,27 @@ def _call(index: int, call_id: str | None, name: str | None, arguments: str) -> 
     return {"tool_calls": [fragment]}
 
 
+def _chat_response(message: dict[str, Any], finish: str, **extra: Any) -> dict[str, Any]:
+    """The unstreamed response of one choice, *message* said by the assistant; the
+    head as the chunks have it."""
+    choice = {
+        "index": 0,
+        "message": {"role": "assistant", **message},
+        "logprobs": None,
+        "finish_reason": finish,
+    }
+    return {
+        "id": _CHAT_HEAD["id"],
+        "object": "chat.completion",
+        "created": _CHAT_HEAD["created"],
+        "model": _CHAT_HEAD["model"],
+        "choices": [choice],
+        **extra,
+        "service_tier": _CHAT_HEAD["service_tier"],
+        "system_fingerprint": _CHAT_HEAD["system_fingerprint"],
+    }
+
+
 CHAT_TOOLS_EVENTS = [
     _chunk({"role": "assistant", "content": "", "refusal": None}),
     _chunk({"content": "Let me check "}),
@@ -56,43 +77,30 @@ CHAT_TOOLS_EVENTS = [
         "usage": {"prompt_tokens": 82, "completion_tokens": 48, "total_tokens": 130},
     },
 ]
-CHAT_TOOLS_RESPONSE = {
-    "id": "chatcmpl-B9MBs8CjcvOU2jLn4n570S5qMJKcT",
-    "object": "chat.completion",
-    "created": 1741569952,
-    "model": "gpt-4.1-2025-04-14",
-    "choices": [
-        {
-            "index": 0,
-            "message": {
-                "role": "assistant",
-                "content": "Let me check both cities.",
-                "refusal": None,
-                "annotations": [],
-                "tool_calls": [
-                    {
-                        "id": "call_DdmO9pD3xa9XTPNJ32zg2hcA",
-                        "type": "function",
-                        "function": {"name": "get_weather", "arguments": '{"city": "Lima"}'},
-                    },
-                    {
-                        "id": "call_ABCDEFGHIJKLMNOPQRSTUVWX",
-                        "type": "function",
-                        "function": {
-                            "name": "get_weather",
-                            "arguments": '{"city": "Oslo", "unit": "c"}',
-                        },
-                    },
-                ],
+CHAT_TOOLS_RESPONSE = _chat_response(
+    {
+        "content": "Let me check both cities.",
+        "refusal": None,
+        "annotations": [],
+        "tool_calls": [
+            {
+                "id": "call_DdmO9pD3xa9XTPNJ32zg2hcA",
+                "type": "function",
+                "function": {"name": "get_weather", "arguments": '{"city": "Lima"}'},
             },
-            "logprobs": None,
-            "finish_reason": "tool_calls",
-        }
-    ],
-    "usage": {"prompt_tokens": 82, "completion_tokens": 48, "total_tokens": 130},
-    "service_tier": "default",
-    "system_fingerprint": "fp_44709d6fcb",
-}
+            {
+                "id": "call_ABCDEFGHIJKLMNOPQRSTUVWX",
+                "type": "function",
+                "function": {
+                    "name": "get_weather",
+                    "arguments": '{"city": "Oslo", "unit": "c"}',
+                },
+            },
+        ],
+    },
+    "tool_calls",
+    usage={"prompt_tokens": 82, "completion_tokens": 48, "total_tokens": 130},
+)
 
 CHAT_REFUSAL_EVENTS = [
     _chunk({"role": "assistant", "content": None, "refusal": ""}),
@@ -100,27 +108,9 @@ CHAT_REFUSAL_EVENTS = [
     _chunk({"refusal": "with that."}),
     _chunk({}, "stop"),
 ]
-CHAT_REFUSAL_RESPONSE = {
-    "id": "chatcmpl-B9MBs8CjcvOU2jLn4n570S5qMJKcT",
-    "object": "chat.completion",
-    "created": 1741569952,
-    "model": "gpt-4.1-2025-04-14",
-    "choices": [
-        {
-            "index": 0,
-            "message": {
-                "role": "assistant",
-                "content": None,
-                "refusal": "I can't help with that.",
-                "annotations": [],
-            },
-            "logprobs": None,
-            "finish_reason": "stop",
-        }
-    ],
-    "service_tier": "default",
-    "system_fingerprint": "fp_44709d6fcb",
-}
+CHAT_REFUSAL_RESPONSE = _chat_response(
+    {"content": None, "refusal": "I can't help with that.", "annotations": []}, "stop"
+)
 
 
 def _two(index: int, delta: dict[str, Any], finish: str | None = None) -> dict[str, Any]:
@@ -280,6 +270,36 @@ RESPONSES_EVENTS = _responses_events()
 # -- Anthropic ---------------------------------------------------------------------------
 
 _SIGNATURE = "EqQBCgIYAhIM1gbcDa9GJwZA2b3hGgxBdjrkzLoky3dl1pkiMOYds"
+
+
+def anthropic_delta(index: int, kind: str, **fields: Any) -> dict[str, Any]:
+    """A ``content_block_delta`` event of an Anthropic stream: a piece of block *index*."""
+    return {"type": "content_block_delta", "index": index, "delta": {"type": kind, **fields}}
+
+
+def anthropic_block(
+    index: int, block: dict[str, Any], *deltas: dict[str, Any]
+) -> list[dict[str, Any]]:
+    """The events of Anthropic content block *index*: its start (*block*, still empty), a
+    ``content_block_delta`` for each of *deltas*, its stop."""
+    return [
+        {"type": "content_block_start", "index": index, "content_block": block},
+        *({"type": "content_block_delta", "index": index, "delta": delta} for delta in deltas),
+        {"type": "content_block_stop", "index": index},
+    ]
+
+
+def anthropic_end(stop_reason: str, output_tokens: int) -> list[dict[str, Any]]:
+    """The last two events of an Anthropic stream."""
+    delta = {"stop_reason": stop_reason, "stop_sequence": None}
+    usage = {"output_tokens": output_tokens}
+    return [{"type": "message_delta", "delta": delta, "usage": usage}, {"type": "message_stop"}]
+
+
+def _tool_use(call_id: str) -> dict[str, Any]:
+    return {"type": "tool_use", "id": call_id, "name": "get_weather", "input": {}}
+
+
 ANTHROPIC_EVENTS = [
     {
         "type": "message_start",
@@ -300,78 +320,29 @@ ANTHROPIC_EVENTS = [
         "content_block": {"type": "thinking", "thinking": "", "signature": ""},
     },
     {"type": "ping"},
-    {
-        "type": "content_block_delta",
-        "index": 0,
-        "delta": {"type": "thinking_delta", "thinking": "The user asks for two "},
-    },
-    {
-        "type": "content_block_delta",
-        "index": 0,
-        "delta": {"type": "thinking_delta", "thinking": "cities: two calls."},
-    },
-    {
-        "type": "content_block_delta",
-        "index": 0,
-        "delta": {"type": "signature_delta", "signature": _SIGNATURE},
-    },
+    anthropic_delta(0, "thinking_delta", thinking="The user asks for two "),
+    anthropic_delta(0, "thinking_delta", thinking="cities: two calls."),
+    anthropic_delta(0, "signature_delta", signature=_SIGNATURE),
     {"type": "content_block_stop", "index": 0},
-    {"type": "content_block_start", "index": 1, "content_block": {"type": "text", "text": ""}},
-    {
-        "type": "content_block_delta",
-        "index": 1,
-        "delta": {"type": "text_delta", "text": "Checking "},
-    },
-    {"type": "content_block_delta", "index": 1, "delta": {"type": "text_delta", "text": "both."}},
-    {"type": "content_block_stop", "index": 1},
-    {
-        "type": "content_block_start",
-        "index": 2,
-        "content_block": {
-            "type": "tool_use",
-            "id": "toolu_01T1x1fJ34qAmk2tNTrN7Up6",
-            "name": "get_weather",
-            "input": {},
-        },
-    },
-    {
-        "type": "content_block_delta",
-        "index": 2,
-        "delta": {"type": "input_json_delta", "partial_json": ""},
-    },
-    {
-        "type": "content_block_delta",
-        "index": 2,
-        "delta": {"type": "input_json_delta", "partial_json": '{"city": "Li'},
-    },
-    {
-        "type": "content_block_delta",
-        "index": 2,
-        "delta": {"type": "input_json_delta", "partial_json": 'ma"}'},
-    },
-    {"type": "content_block_stop", "index": 2},
-    {
-        "type": "content_block_start",
-        "index": 3,
-        "content_block": {
-            "type": "tool_use",
-            "id": "toolu_01CvD5xWcYe8nXAaPcH6nBxi",
-            "name": "get_weather",
-            "input": {},
-        },
-    },
-    {
-        "type": "content_block_delta",
-        "index": 3,
-        "delta": {"type": "input_json_delta", "partial_json": '{"city": "Oslo", "unit": "c"}'},
-    },
-    {"type": "content_block_stop", "index": 3},
-    {
-        "type": "message_delta",
-        "delta": {"stop_reason": "tool_use", "stop_sequence": None},
-        "usage": {"output_tokens": 89},
-    },
-    {"type": "message_stop"},
+    *anthropic_block(
+        1,
+        {"type": "text", "text": ""},
+        {"type": "text_delta", "text": "Checking "},
+        {"type": "text_delta", "text": "both."},
+    ),
+    *anthropic_block(
+        2,
+        _tool_use("toolu_01T1x1fJ34qAmk2tNTrN7Up6"),
+        {"type": "input_json_delta", "partial_json": ""},
+        {"type": "input_json_delta", "partial_json": '{"city": "Li'},
+        {"type": "input_json_delta", "partial_json": 'ma"}'},
+    ),
+    *anthropic_block(
+        3,
+        _tool_use("toolu_01CvD5xWcYe8nXAaPcH6nBxi"),
+        {"type": "input_json_delta", "partial_json": '{"city": "Oslo", "unit": "c"}'},
+    ),
+    *anthropic_end("tool_use", 89),
 ]
 ANTHROPIC_RESPONSE = {
     "id": "msg_01XFDUDYJgAACzvnptvVoYEL",
@@ -408,6 +379,12 @@ ANTHROPIC_RESPONSE = {
 # Standard base64 of bytes (the SDK decodes it), with the characters URL-safe base64 differs in.
 _THOUGHT_SIGNATURE = base64.b64encode(b"\xfb\xff\xbe signature of the thought \x00\x01").decode()
 _GEMINI_HEAD = {"modelVersion": "gemini-2.5-flash", "responseId": "mXS7aK6hCPXunvgPj5SmyA4"}
+_GEMINI_USAGE = {
+    "promptTokenCount": 31,
+    "candidatesTokenCount": 24,
+    "thoughtsTokenCount": 40,
+    "totalTokenCount": 95,
+}
 
 
 def _piece(parts: list[dict[str, Any]], **candidate: Any) -> dict[str, Any]:
@@ -437,12 +414,7 @@ GEMINI_EVENTS = [
         "candidates": [
             {"content": {"role": "model", "parts": []}, "finishReason": "STOP", "index": 0}
         ],
-        "usageMetadata": {
-            "promptTokenCount": 31,
-            "candidatesTokenCount": 24,
-            "thoughtsTokenCount": 40,
-            "totalTokenCount": 95,
-        },
+        "usageMetadata": _GEMINI_USAGE,
         **_GEMINI_HEAD,
     },
 ]
@@ -465,17 +437,13 @@ GEMINI_RESPONSE = {
             "index": 0,
         }
     ],
-    "usageMetadata": {
-        "promptTokenCount": 31,
-        "candidatesTokenCount": 24,
-        "thoughtsTokenCount": 40,
-        "totalTokenCount": 95,
-    },
+    "usageMetadata": _GEMINI_USAGE,
     **_GEMINI_HEAD,
 }
 
 # A text reply whose signature comes in a last, empty text piece (snake_case, as the SDK
 # dumps its objects).
+_SIGNED_USAGE = {"prompt_token_count": 4, "candidates_token_count": 3, "total_token_count": 7}
 GEMINI_SIGNED_EVENTS = [
     {
         "candidates": [{"content": {"role": "model", "parts": [{"text": "It is "}]}}],
@@ -495,11 +463,7 @@ GEMINI_SIGNED_EVENTS = [
                 "finish_reason": "STOP",
             }
         ],
-        "usage_metadata": {
-            "prompt_token_count": 4,
-            "candidates_token_count": 3,
-            "total_token_count": 7,
-        },
+        "usage_metadata": _SIGNED_USAGE,
         "response_id": "r2",
     },
 ]
@@ -513,11 +477,7 @@ GEMINI_SIGNED_RESPONSE = {
             "finish_reason": "STOP",
         }
     ],
-    "usage_metadata": {
-        "prompt_token_count": 4,
-        "candidates_token_count": 3,
-        "total_token_count": 7,
-    },
+    "usage_metadata": _SIGNED_USAGE,
     "response_id": "r2",
 }
 
