@@ -28,9 +28,7 @@ from agentmsg import (
     from_gemini,
     from_openai_chat,
     from_openai_responses,
-    to_anthropic,
     to_gemini,
-    to_openai_chat,
     to_openai_responses,
 )
 from provider_strategies import (
@@ -79,6 +77,14 @@ def check_typed(adapter: TypeAdapter[Any], payload: Any) -> None:
     assert payload == materialized(adapter.validate_python(payload, strict=True))
 
 
+def valid_payload(name: str, messages: list[Msg]) -> dict[str, Any]:
+    """What *messages* convert to in format *name*, after :func:`check_payload`."""
+    to, _ = converters(name)
+    payload: dict[str, Any] = to(messages).payload
+    check_payload(name, payload)
+    return payload
+
+
 def check_payload(name: str, payload: dict[str, Any]) -> None:
     """Raise unless *payload* validates against the SDK's request types for format *name*."""
     if name == "openai_chat":
@@ -99,6 +105,41 @@ def check_payload(name: str, payload: dict[str, Any]) -> None:
             assert content == standard_base64(model.model_dump(mode="json", exclude_none=True))
         if "system_instruction" in payload:
             genai.Content.model_validate_json(json.dumps(payload["system_instruction"]))
+
+
+def sdk_response(response_id: str, output: list[Any], **fields: Any) -> Response:
+    """An OpenAI ``Response``, completed, of *output*."""
+    return Response.model_validate(
+        {
+            "id": response_id,
+            "object": "response",
+            "created_at": 1_700_000_000,
+            "model": "gpt-x",
+            "status": "completed",
+            "parallel_tool_calls": True,
+            "tool_choice": "auto",
+            "tools": [],
+            "output": output,
+            **fields,
+        }
+    )
+
+
+def sdk_message(message_id: str, content: list[Any], **fields: Any) -> anthropic.types.Message:
+    """An anthropic ``Message`` of *content* that stops for a tool call."""
+    return anthropic.types.Message.model_validate(
+        {
+            "id": message_id,
+            "type": "message",
+            "role": "assistant",
+            "model": "claude-x",
+            "content": content,
+            "stop_reason": "tool_use",
+            "stop_sequence": None,
+            "usage": {"input_tokens": 40, "output_tokens": 11},
+            **fields,
+        }
+    )
 
 
 def sample_conversation() -> list[Msg]:
@@ -137,9 +178,7 @@ class TestPayloadsValidate:
 
     def test_sample_conversation(self, name):
         """A conversation with text, an image, thinking, a tool call and an image result."""
-        to, _ = converters(name)
-
-        check_payload(name, to(sample_conversation()).payload)
+        valid_payload(name, sample_conversation())
 
     def test_the_checker_notices_a_stray_key(self, name):
         """The check fails for a payload with a key the SDK type does not have."""
@@ -155,9 +194,7 @@ class TestPayloadsValidate:
     @given(conversation=conversations(**ANYTHING))
     def test_any_conversation(self, name, conversation):
         """Whatever the conversation holds, the payload validates."""
-        to, _ = converters(name)
-
-        check_payload(name, to(conversation).payload)
+        valid_payload(name, conversation)
 
     @SETTINGS
     @given(conversation=conversations(**ANYTHING))
@@ -165,18 +202,18 @@ class TestPayloadsValidate:
         """Messages read back from a payload convert to a valid payload again."""
         to, back = converters(name)
 
-        check_payload(name, to(back(to(conversation).payload).messages).payload)
+        valid_payload(name, back(to(conversation).payload).messages)
 
     @SETTINGS
     @given(conversation=tool_rounds())
     def test_renamed_call_ids(self, name, conversation):
         """Calls whose ids repeat, collide once cleaned, or are too long go out in a valid
         payload, and so do the messages read back from it."""
-        to, back = converters(name)
-        payload = to(conversation).payload
+        _, back = converters(name)
 
-        check_payload(name, payload)
-        check_payload(name, to(back(payload).messages).payload)
+        payload = valid_payload(name, conversation)
+
+        valid_payload(name, back(payload).messages)
 
 
 class TestResponsesFromTheSDKs:
@@ -227,47 +264,36 @@ class TestResponsesFromTheSDKs:
             msg.metadata["token_usage"]["completion_tokens"],
         )
         assert () == reply.losses
-        check_payload("openai_chat", to_openai_chat(reply.messages).payload)
+        valid_payload("openai_chat", reply.messages)
 
     def test_openai_response(self):
         """A Response with a message and a function call gives one assistant message."""
-        response = Response.model_validate(
-            {
-                "id": "resp_7",
-                "object": "response",
-                "created_at": 1_700_000_000,
-                "model": "gpt-x",
-                "status": "completed",
-                "parallel_tool_calls": True,
-                "tool_choice": "auto",
-                "tools": [],
-                "output": [
-                    {
-                        "type": "message",
-                        "id": "msg_1",
-                        "role": "assistant",
-                        "status": "completed",
-                        "content": [
-                            {"type": "output_text", "text": "Checking.", "annotations": []}
-                        ],
-                    },
-                    {
-                        "type": "function_call",
-                        "id": "fc_1",
-                        "call_id": "call_b",
-                        "name": "get_weather",
-                        "arguments": '{"city": "Oslo"}',
-                        "status": "completed",
-                    },
-                ],
-                "usage": {
-                    "input_tokens": 30,
-                    "output_tokens": 8,
-                    "total_tokens": 38,
-                    "input_tokens_details": {"cached_tokens": 0, "cache_write_tokens": 0},
-                    "output_tokens_details": {"reasoning_tokens": 0},
+        response = sdk_response(
+            "resp_7",
+            [
+                {
+                    "type": "message",
+                    "id": "msg_1",
+                    "role": "assistant",
+                    "status": "completed",
+                    "content": [{"type": "output_text", "text": "Checking.", "annotations": []}],
                 },
-            }
+                {
+                    "type": "function_call",
+                    "id": "fc_1",
+                    "call_id": "call_b",
+                    "name": "get_weather",
+                    "arguments": '{"city": "Oslo"}',
+                    "status": "completed",
+                },
+            ],
+            usage={
+                "input_tokens": 30,
+                "output_tokens": 8,
+                "total_tokens": 38,
+                "input_tokens_details": {"cached_tokens": 0, "cache_write_tokens": 0},
+                "output_tokens_details": {"reasoning_tokens": 0},
+            },
         )
 
         reply = from_openai_responses(response)
@@ -278,29 +304,22 @@ class TestResponsesFromTheSDKs:
             {"type": "tool_use", "id": "call_b", "name": "get_weather", "input": {"city": "Oslo"}},
         ] == msg.content
         assert "resp_7" == msg.invocation_id
-        check_payload("openai_responses", to_openai_responses(reply.messages).payload)
+        valid_payload("openai_responses", reply.messages)
 
     def test_anthropic_message(self):
         """An anthropic Message with text and tool use gives the blocks and the usage."""
-        response = anthropic.types.Message.model_validate(
-            {
-                "id": "msg_7",
-                "type": "message",
-                "role": "assistant",
-                "model": "claude-x",
-                "content": [
-                    {"type": "text", "text": "Checking."},
-                    {
-                        "type": "tool_use",
-                        "id": "toolu_1",
-                        "name": "get_weather",
-                        "input": {"city": "Rome"},
-                    },
-                ],
-                "stop_reason": "tool_use",
-                "stop_sequence": None,
-                "usage": {"input_tokens": 40, "output_tokens": 11},
-            }
+        response = sdk_message(
+            "msg_7",
+            [
+                {"type": "text", "text": "Checking."},
+                {
+                    "type": "tool_use",
+                    "id": "toolu_1",
+                    "name": "get_weather",
+                    "input": {"city": "Rome"},
+                },
+            ],
+            usage={"input_tokens": 40, "output_tokens": 11},
         )
 
         reply = from_anthropic(response)
@@ -311,7 +330,7 @@ class TestResponsesFromTheSDKs:
             "token_usage"
         ]
         assert () == reply.losses
-        check_payload("anthropic", to_anthropic(reply.messages).payload)
+        valid_payload("anthropic", reply.messages)
 
     def test_gemini_response(self):
         """A GenerateContentResponse with a thought, text and a call gives the blocks."""
@@ -352,35 +371,26 @@ class TestResponsesFromTheSDKs:
         assert ["thinking", "text", "tool_use"] == [block["type"] for block in msg.content]
         assert ("r7", "STOP") == (msg.invocation_id, msg.metadata["stop_reason"])
         assert () == reply.losses
-        check_payload("gemini", to_gemini(reply.messages).payload)
+        valid_payload("gemini", reply.messages)
 
     def test_signed_thinking_goes_back_valid(self):
         """Thinking read with its signature converts to a payload the SDK accepts, with
         the signature in it (Anthropic's ThinkingBlockParam requires one)."""
-        response = anthropic.types.Message.model_validate(
-            {
-                "id": "msg_8",
-                "type": "message",
-                "role": "assistant",
-                "model": "claude-x",
-                "content": [
-                    {"type": "thinking", "thinking": "Look it up.", "signature": "c2lnbmF0dXJl"},
-                    {
-                        "type": "tool_use",
-                        "id": "toolu_2",
-                        "name": "get_weather",
-                        "input": {"city": "Rome"},
-                    },
-                ],
-                "stop_reason": "tool_use",
-                "stop_sequence": None,
-                "usage": {"input_tokens": 40, "output_tokens": 11},
-            }
+        response = sdk_message(
+            "msg_8",
+            [
+                {"type": "thinking", "thinking": "Look it up.", "signature": "c2lnbmF0dXJl"},
+                {
+                    "type": "tool_use",
+                    "id": "toolu_2",
+                    "name": "get_weather",
+                    "input": {"city": "Rome"},
+                },
+            ],
         )
 
-        payload = to_anthropic(from_anthropic(response).messages).payload
+        payload = valid_payload("anthropic", from_anthropic(response).messages)
 
-        check_payload("anthropic", payload)
         assert "c2lnbmF0dXJl" == payload["messages"][0]["content"][0]["signature"]
 
     def test_gemini_thought_signature_goes_back_valid(self):
@@ -394,9 +404,8 @@ class TestResponsesFromTheSDKs:
             {"candidates": [{"content": {"role": "model", "parts": [part]}}]}
         )
 
-        payload = to_gemini(from_gemini(response).messages).payload
+        payload = valid_payload("gemini", from_gemini(response).messages)
 
-        check_payload("gemini", payload)
         text = payload["contents"][0]["parts"][0]["thought_signature"]
         assert (
             signed
@@ -407,33 +416,23 @@ class TestResponsesFromTheSDKs:
 
     def test_responses_reasoning_goes_back_valid(self):
         """A reasoning item converts back to a valid input item with its id."""
-        response = Response.model_validate(
-            {
-                "id": "resp_8",
-                "object": "response",
-                "created_at": 1_700_000_000,
-                "model": "gpt-x",
-                "status": "completed",
-                "parallel_tool_calls": True,
-                "tool_choice": "auto",
-                "tools": [],
-                "output": [
-                    {"type": "reasoning", "id": "rs_8", "summary": [], "encrypted_content": "ZW5j"},
-                    {
-                        "type": "function_call",
-                        "id": "fc_8",
-                        "call_id": "call_8",
-                        "name": "f",
-                        "arguments": "{}",
-                        "status": "completed",
-                    },
-                ],
-            }
+        response = sdk_response(
+            "resp_8",
+            [
+                {"type": "reasoning", "id": "rs_8", "summary": [], "encrypted_content": "ZW5j"},
+                {
+                    "type": "function_call",
+                    "id": "fc_8",
+                    "call_id": "call_8",
+                    "name": "f",
+                    "arguments": "{}",
+                    "status": "completed",
+                },
+            ],
         )
 
-        payload = to_openai_responses(from_openai_responses(response).messages).payload
+        payload = valid_payload("openai_responses", from_openai_responses(response).messages)
 
-        check_payload("openai_responses", payload)
         assert response.model_dump(mode="json", exclude_none=True)["output"] == payload["input"]
 
     def test_responses_reasoning_summary_parts_and_status_go_back_valid(self):
@@ -492,6 +491,4 @@ class TestCarriedConversationsValidate:
     @given(data=__import__("hypothesis").strategies.data())
     def test_carried(self, name, data):
         """A loss-free conversion still writes a valid payload."""
-        to, _ = converters(name)
-
-        check_payload(name, to(data.draw(conversations(**CARRIED[name]))).payload)
+        valid_payload(name, data.draw(conversations(**CARRIED[name])))
