@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import sys
+from typing import Any
 
 import pytest
 
@@ -17,6 +18,18 @@ from agentmsg import (
     detect_media_type,
 )
 from samples import GIF, JPEG, MP3, MP4, OGG, PNG, SVG, WAV, WEBM, WEBP, b64, base64_block
+
+
+def image_at(url: str) -> Msg:
+    """A user's message of one image block that names *url*."""
+    return Msg("A", [{"type": "image", "source": {"type": "url", "url": url}}], "user")
+
+
+def media_error(msg: Msg, **check: Any) -> MediaError:
+    """The MediaError that ``msg.check_media(**check)`` raises."""
+    with pytest.raises(MediaError) as info:
+        msg.check_media(**check)
+    return info.value
 
 
 class TestDetectMediaType:
@@ -421,16 +434,13 @@ class TestCheckMedia:
         """A local file whose bytes are not of the block's kind raises MediaError."""
         sound = tmp_path / "bell.mp3"
         sound.write_bytes(MP3)
-        msg = Msg("A", [{"type": "image", "source": {"type": "url", "url": str(sound)}}], "user")
-
-        with pytest.raises(MediaError) as info:
-            msg.check_media(root=tmp_path)
+        error = media_error(image_at(str(sound)), root=tmp_path)
 
         assert (
             "content[0].source.url",
             f"`content[0].source.url` must name a file of image data, but its bytes are "
             f"audio/mpeg: {str(sound)!r}.",
-        ) == (info.value.path, str(info.value))
+        ) == (error.path, str(error))
 
     @pytest.mark.parametrize(
         "url", ["/etc/shadow", "/proc/self/environ", "file:///etc/passwd", "../outside.png"]
@@ -441,15 +451,12 @@ class TestCheckMedia:
         root = tmp_path / "root"
         root.mkdir()
         (tmp_path / "outside.png").write_bytes(PNG)
-        msg = Msg("A", [{"type": "image", "source": {"type": "url", "url": url}}], "user")
-
-        with pytest.raises(MediaError) as info:
-            msg.check_media(root=root)
+        error = media_error(image_at(url), root=root)
 
         assert (
             f"`content[0].source.url` names a file outside the folder given to check_media, "
             f"which is not read: {url!r}."
-        ) == str(info.value)
+        ) == str(error)
 
     def test_a_link_out_of_root_is_not_followed(self, tmp_path):
         """A symbolic link inside the folder that leads out of it is refused."""
@@ -461,7 +468,7 @@ class TestCheckMedia:
             (root / "link.png").symlink_to(secret)
         except OSError:
             pytest.skip("no symbolic links here")
-        msg = Msg("A", [{"type": "image", "source": {"type": "url", "url": "link.png"}}], "user")
+        msg = image_at("link.png")
 
         with pytest.raises(MediaError, match="outside the folder"):
             msg.check_media(root=root)
@@ -470,20 +477,17 @@ class TestCheckMedia:
     def test_a_pipe_is_not_waited_on(self, tmp_path):
         """A named pipe inside the folder is refused at once (it would block a read)."""
         os.mkfifo(tmp_path / "pipe.png")
-        msg = Msg("A", [{"type": "image", "source": {"type": "url", "url": "pipe.png"}}], "user")
-
-        with pytest.raises(MediaError) as info:
-            msg.check_media(root=tmp_path)
+        error = media_error(image_at("pipe.png"), root=tmp_path)
 
         assert (
             "`content[0].source.url` must name a regular file, not a folder, pipe or device: "
             "'pipe.png'."
-        ) == str(info.value)
+        ) == str(error)
 
     def test_file_over_the_limit(self, tmp_path):
         """A file over *max_bytes* is refused without its bytes being quoted."""
         (tmp_path / "big.png").write_bytes(PNG + bytes(100))
-        msg = Msg("A", [{"type": "image", "source": {"type": "url", "url": "big.png"}}], "user")
+        msg = image_at("big.png")
 
         assert None is msg.check_media(root=tmp_path, max_bytes=len(PNG) + 100)
         with pytest.raises(MediaError, match="over the limit of 50 bytes"):
@@ -492,15 +496,12 @@ class TestCheckMedia:
     def test_file_content_is_never_quoted(self, tmp_path):
         """A file of no known format: the error says so without quoting its bytes."""
         (tmp_path / "notes.png").write_bytes(b"password=hunter2")
-        msg = Msg("A", [{"type": "image", "source": {"type": "url", "url": "notes.png"}}], "user")
-
-        with pytest.raises(MediaError) as info:
-            msg.check_media(root=tmp_path)
+        error = media_error(image_at("notes.png"), root=tmp_path)
 
         assert (
             "`content[0].source.url` must name a file of image data, but its bytes are of no "
             "supported format: 'notes.png'."
-        ) == str(info.value)
+        ) == str(error)
 
     @pytest.mark.parametrize(
         ("url", "text"),
@@ -512,12 +513,9 @@ class TestCheckMedia:
     )
     def test_bad_file_urls(self, tmp_path, url, text):
         """A file URL whose escapes make no path gives MediaError, not ValueError."""
-        msg = Msg("A", [{"type": "image", "source": {"type": "url", "url": url}}], "user")
+        error = media_error(image_at(url), root=tmp_path)
 
-        with pytest.raises(MediaError) as info:
-            msg.check_media(root=tmp_path)
-
-        assert f"`content[0].source.url` {text}: {url!r}." == str(info.value)
+        assert f"`content[0].source.url` {text}: {url!r}." == str(error)
 
     @pytest.mark.parametrize(
         ("url", "text"),
@@ -538,12 +536,9 @@ class TestCheckMedia:
         """A missing file inside the folder, or a file URL of another host, raises
         MediaError."""
         url = url.format(root=tmp_path)
-        msg = Msg("A", [{"type": "image", "source": {"type": "url", "url": url}}], "user")
+        error = media_error(image_at(url), root=tmp_path)
 
-        with pytest.raises(MediaError) as info:
-            msg.check_media(root=tmp_path)
-
-        assert f"`content[0].source.url` {text.format(root=tmp_path)}" == str(info.value)
+        assert f"`content[0].source.url` {text.format(root=tmp_path)}" == str(error)
 
     @pytest.mark.parametrize("root", ["", 5, "a\0b"])
     def test_bad_root(self, root):
