@@ -81,42 +81,42 @@ def _shown_cell(lang: str, tr: Callable[[str, str], str], key: str, d: int, valu
     return texts, exact_texts(value)
 
 
-def expected_reply_rows(lang: str, fmt: Format) -> list[list[Shown]]:
-    """The rows the reply table of *fmt* should show."""
+def _expected_table(
+    lang: str,
+    heads: tuple[str, str],
+    directions: tuple[int, int],
+    keys: list[str],
+    cells: dict[str, tuple[Cell, Cell]],
+) -> list[list[Shown]]:
+    """The rows a table should show: its head (two code names), then a row per key, each
+    column's cells read in its direction."""
     tr = translator(lang)
-    cells = replies.reply_matrix()[fmt.key]
-    rows = [
-        [([tr(HEADER_CONTEXT, HEADER)], []), ([f"from_{fmt.key}"], []), ([fmt.stream.__name__], [])]
-    ]
-    for probe in replies.REPLY_PROBES:
-        unstreamed, streamed = cells[probe.key]
+    rows = [[([tr(HEADER_CONTEXT, HEADER)], []), *(([head], []) for head in heads)]]
+    for key in keys:
         rows.append(
             [
-                ([tr(ROW_CONTEXT, probe.key).replace("`", "")], []),
-                _shown_cell(lang, tr, probe.key, 1, unstreamed),
-                _shown_cell(lang, tr, probe.key, 1, streamed),
+                ([tr(ROW_CONTEXT, key).replace("`", "")], []),
+                *(
+                    _shown_cell(lang, tr, key, direction, cell)
+                    for direction, cell in zip(directions, cells[key], strict=True)
+                ),
             ]
         )
     return rows
+
+
+def expected_reply_rows(lang: str, fmt: Format) -> list[list[Shown]]:
+    """The rows the reply table of *fmt* should show."""
+    keys = [probe.key for probe in replies.REPLY_PROBES]
+    heads = (f"from_{fmt.key}", fmt.stream.__name__)
+    return _expected_table(lang, heads, (1, 1), keys, replies.reply_matrix()[fmt.key])
 
 
 def expected_rows(lang: str, fmt: Format) -> list[list[Shown]]:
     """The rows a conversion table should show."""
-    tr = translator(lang)
-    cells = probes.matrix()[fmt.key]
-    rows = [
-        [([tr(HEADER_CONTEXT, HEADER)], []), ([f"to_{fmt.key}"], []), ([f"from_{fmt.key}"], [])]
-    ]
-    for probe in probes.PROBES:
-        to_cell, from_cell = cells[probe.key]
-        rows.append(
-            [
-                ([tr(ROW_CONTEXT, probe.key).replace("`", "")], []),
-                _shown_cell(lang, tr, probe.key, 0, to_cell),
-                _shown_cell(lang, tr, probe.key, 1, from_cell),
-            ]
-        )
-    return rows
+    keys = [probe.key for probe in probes.PROBES]
+    heads = (f"to_{fmt.key}", f"from_{fmt.key}")
+    return _expected_table(lang, heads, (0, 1), keys, probes.matrix()[fmt.key])
 
 
 def _plain_quotes(text: str) -> str:
