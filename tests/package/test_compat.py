@@ -3,13 +3,12 @@ install works whether the framework was imported before it or after."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
 import textwrap
 
 import pytest
 
 from agentmsg.compat._install import FrameworkInstall
+from interpreter import printed_by
 
 # Run in a fresh interpreter: the frameworks must not be imported yet. Prints, in order,
 # the framework modules imported by agentmsg and agentmsg.compat (none), then what the
@@ -43,19 +42,14 @@ class TestFreshInterpreter:
         classes, and their formatter and memory work on agentmsg messages."""
         pytest.importorskip("agentscope", reason="the frameworks group (make test installs it)")
         pytest.importorskip("erniebot_agent", reason="the frameworks group")
-        done = subprocess.run(
-            [sys.executable, "-W", "error", "-c", FRESH],
-            capture_output=True,
-            text=True,
-            check=True,
-        )
+        printed = printed_by(FRESH, "-W", "error")
         expected = [
             "[]",
             "True True True",
             "[{'role': 'user', 'name': 'Ada', 'content': [{'type': 'text', 'text': 'Hi'}]}]",
             "<role: 'system', content: 'Be brief.', token_count: 9> 0",
         ]
-        assert expected == done.stdout.splitlines()
+        assert expected == printed.splitlines()
 
 
 class TestMissingFramework:

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-import subprocess
-import sys
 from typing import Any, ClassVar
 
 import pytest
@@ -31,6 +29,7 @@ from agentmsg import (
     to_openai_responses,
 )
 from agentmsg.providers._common import Report, media_of
+from interpreter import printed_by
 from provider_strategies import (
     ANYTHING,
     CARRIED,
@@ -817,11 +816,9 @@ class TestImport:
             "import sys, agentmsg; before = 'agentmsg.providers' in sys.modules; "
             "agentmsg.to_gemini; print(before, 'agentmsg.providers' in sys.modules)"
         )
-        done = subprocess.run(
-            [sys.executable, "-c", code], capture_output=True, text=True, check=True
-        )
+        printed = printed_by(code)
 
-        assert "False True" == done.stdout.strip()
+        assert "False True" == printed.strip()
 
     def test_unknown_names_raise_attribute_error(self):
         """The lazy loader does not invent names."""
