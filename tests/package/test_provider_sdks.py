@@ -125,23 +125,6 @@ def sdk_response(response_id: str, output: list[Any], **fields: Any) -> Response
     )
 
 
-def sdk_message(message_id: str, content: list[Any], **fields: Any) -> anthropic.types.Message:
-    """An anthropic ``Message`` of *content* that stops for a tool call."""
-    return anthropic.types.Message.model_validate(
-        {
-            "id": message_id,
-            "type": "message",
-            "role": "assistant",
-            "model": "claude-x",
-            "content": content,
-            "stop_reason": "tool_use",
-            "stop_sequence": None,
-            "usage": {"input_tokens": 40, "output_tokens": 11},
-            **fields,
-        }
-    )
-
-
 def sample_conversation() -> list[Msg]:
     image = {"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": PNG}}
     return [
@@ -308,18 +291,25 @@ class TestResponsesFromTheSDKs:
 
     def test_anthropic_message(self):
         """An anthropic Message with text and tool use gives the blocks and the usage."""
-        response = sdk_message(
-            "msg_7",
-            [
-                {"type": "text", "text": "Checking."},
-                {
-                    "type": "tool_use",
-                    "id": "toolu_1",
-                    "name": "get_weather",
-                    "input": {"city": "Rome"},
-                },
-            ],
-            usage={"input_tokens": 40, "output_tokens": 11},
+        response = anthropic.types.Message.model_validate(
+            {
+                "id": "msg_7",
+                "type": "message",
+                "role": "assistant",
+                "model": "claude-x",
+                "content": [
+                    {"type": "text", "text": "Checking."},
+                    {
+                        "type": "tool_use",
+                        "id": "toolu_1",
+                        "name": "get_weather",
+                        "input": {"city": "Rome"},
+                    },
+                ],
+                "stop_reason": "tool_use",
+                "stop_sequence": None,
+                "usage": {"input_tokens": 40, "output_tokens": 11},
+            }
         )
 
         reply = from_anthropic(response)
@@ -376,17 +366,25 @@ class TestResponsesFromTheSDKs:
     def test_signed_thinking_goes_back_valid(self):
         """Thinking read with its signature converts to a payload the SDK accepts, with
         the signature in it (Anthropic's ThinkingBlockParam requires one)."""
-        response = sdk_message(
-            "msg_8",
-            [
-                {"type": "thinking", "thinking": "Look it up.", "signature": "c2lnbmF0dXJl"},
-                {
-                    "type": "tool_use",
-                    "id": "toolu_2",
-                    "name": "get_weather",
-                    "input": {"city": "Rome"},
-                },
-            ],
+        response = anthropic.types.Message.model_validate(
+            {
+                "id": "msg_8",
+                "type": "message",
+                "role": "assistant",
+                "model": "claude-x",
+                "content": [
+                    {"type": "thinking", "thinking": "Look it up.", "signature": "c2lnbmF0dXJl"},
+                    {
+                        "type": "tool_use",
+                        "id": "toolu_2",
+                        "name": "get_weather",
+                        "input": {"city": "Rome"},
+                    },
+                ],
+                "stop_reason": "tool_use",
+                "stop_sequence": None,
+                "usage": {"input_tokens": 40, "output_tokens": 11},
+            }
         )
 
         payload = valid_payload("anthropic", from_anthropic(response).messages)
