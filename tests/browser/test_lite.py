@@ -45,19 +45,18 @@ import pytest
 
 from _lite import (
     _ANSI,
-    BROWSER_OUTPUTS,
     LANGS,
     TUTORIALS,
     Matcher,
     Traffic,
     _route,
+    expected_sections,
     lite_browser,
-    recorded,
     sections,
     seeded_values,
     site_url,
 )
-from _outputs import EXPECTED, cards_in, cell_title
+from _outputs import EXPECTED, cell_title
 from agentmsg_docs.lite.build import LITE_DIR
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -193,11 +192,7 @@ def problems(lang: str, name: str, cells: list[dict[str, Any]]) -> list[str]:
             found.append(f"{where}, code cell {index} (`{title}`) did not run")
     if found:
         return found
-    expected = recorded(name)
-    for key, (text, _reason) in BROWSER_OUTPUTS.items():
-        if key[0] == name:
-            expected = [(h, text if h == key[1] else body) for h, body in expected]
-    expected = cards_in(lang, name, expected)  # the notebook sets its display language
+    expected = expected_sections(name, lang)  # the notebook sets its display language
     actual = sections(cells)
     headings = ([h for h, _ in expected], [h for h, _ in actual])
     if headings[0] != headings[1]:

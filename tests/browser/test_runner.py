@@ -26,18 +26,17 @@ import pytest
 
 from _browser import ALL_WCAG_RULES, AXE, _axe
 from _lite import (
-    BROWSER_OUTPUTS,
     LANGS,
     TUTORIALS,
     Matcher,
     Traffic,
     _route,
+    expected_sections,
     lite_browser,
-    recorded,
     site_url,
 )
 from _notebooks import kernel_dir, notebook, run_notebook
-from _outputs import cards_in, cell_title, readable_html
+from _outputs import cell_title, readable_html
 
 pytestmark = [pytest.mark.docs, pytest.mark.browser]
 
@@ -66,15 +65,6 @@ _BLOCK_DONE = """i => {
 
 
 # -- what the page should show -------------------------------------------------------------
-
-
-def expected_sections(name: str, lang: str) -> list[tuple[str, str]]:
-    """``tests/expected/<name>.txt`` as ``(heading, body)``, its cards in *lang*."""
-    sections = recorded(name)
-    for key, (text, _reason) in BROWSER_OUTPUTS.items():
-        if key[0] == name:
-            sections = [(h, text if h == key[1] else body) for h, body in sections]
-    return cards_in(lang, name, sections)
 
 
 def normal(body: str) -> str:

@@ -15,7 +15,7 @@ import pytest
 
 import agentmsg
 from _browser import CHROMIUM_FLAGS, chromium, serve_site
-from _outputs import EXPECTED, cell_title, readable_html
+from _outputs import EXPECTED, cards_in, cell_title, readable_html
 from agentmsg_docs.i18n.languages import LANGUAGES
 from agentmsg_docs.lite.build import LITE_DIR, tutorial_names
 
@@ -154,6 +154,16 @@ def recorded(name: str) -> list[tuple[str, str]]:
     return [
         (heading, body.strip("\n")) for heading, body in zip(parts[::2], parts[1::2], strict=True)
     ]
+
+
+def expected_sections(name: str, lang: str) -> list[tuple[str, str]]:
+    """What the browser should show of tutorial *name* in *lang*: :func:`recorded`, with
+    the cells of :data:`BROWSER_OUTPUTS` as they print there and the cards in *lang*."""
+    found = recorded(name)
+    for key, (text, _reason) in BROWSER_OUTPUTS.items():
+        if key[0] == name:
+            found = [(h, text if h == key[1] else body) for h, body in found]
+    return cards_in(lang, name, found)
 
 
 _ID = r"[A-Za-z0-9_-]{22}"
