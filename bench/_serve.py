@@ -13,9 +13,17 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-__all__ = ["CHROMIUM", "CHROMIUM_FLAGS", "local_routes", "served"]
+__all__ = [
+    "CHROMIUM",
+    "CHROMIUM_FLAGS",
+    "OFFLINE_FLAGS",
+    "local_routes",
+    "offline_chromium",
+    "served",
+]
 
 CHROMIUM = "/usr/bin/chromium"
+#: How the bench and the browser tests (``tests/helpers/_browser.py``) start Chromium.
 CHROMIUM_FLAGS = [
     "--no-sandbox",
     "--disable-gpu",
@@ -23,8 +31,16 @@ CHROMIUM_FLAGS = [
     "--disable-component-update",
     "--disable-sync",
     "--no-first-run",
-    "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1",
 ]
+#: Chromium resolves no host name but 127.0.0.1: a request that escaped the route fails.
+OFFLINE_FLAGS = ["--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1"]
+
+
+def offline_chromium(playwright: Any) -> Any:
+    """Debian's Chromium, started by *playwright*, resolving no host but 127.0.0.1."""
+    return playwright.chromium.launch(
+        executable_path=CHROMIUM, args=[*CHROMIUM_FLAGS, *OFFLINE_FLAGS]
+    )
 
 
 class _Quiet(http.server.SimpleHTTPRequestHandler):
@@ -41,13 +57,16 @@ class _Server(http.server.ThreadingHTTPServer):
 
 
 @contextmanager
-def served(site: Path) -> Iterator[str]:
-    """``http://127.0.0.1:<port>/``, serving *site* for as long as the block runs."""
-    server = _Server(("127.0.0.1", 0), functools.partial(_Quiet, directory=str(site)))
+def served(
+    site: Path, handler: type[http.server.SimpleHTTPRequestHandler] = _Quiet, path: str = "/"
+) -> Iterator[str]:
+    """``http://127.0.0.1:<port><path>``, *handler* serving *site* for as long as the block
+    runs (the browser tests' handler serves it under the site's path)."""
+    server = _Server(("127.0.0.1", 0), functools.partial(handler, directory=str(site)))
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:
-        yield f"http://127.0.0.1:{server.server_address[1]}/"
+        yield f"http://127.0.0.1:{server.server_address[1]}{path}"
     finally:
         server.shutdown()
         server.server_close()

@@ -27,7 +27,7 @@ import time
 from pathlib import Path
 
 from ._common import Check, Options, Row, Section, Table, table_languages
-from ._serve import CHROMIUM, CHROMIUM_FLAGS, local_routes, served
+from ._serve import CHROMIUM, local_routes, offline_chromium, served
 from .docs_build import build, copy_repository, make_clean
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -100,7 +100,7 @@ def kernel_ready_times(site: Path, repeats: int) -> tuple[list[float], list[floa
     warm: list[float] = []
     outside: list[str] = []
     with served(site) as base, sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
+        browser = offline_chromium(playwright)
         handle = local_routes(base, outside)
 
         try:

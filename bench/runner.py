@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from ._common import Check, Options, Row, Section, Table
-from ._serve import CHROMIUM, CHROMIUM_FLAGS, local_routes, served
+from ._serve import local_routes, offline_chromium, served
 from .lighthouse import LIGHTHOUSE, PAGES
 from .lighthouse import report as lighthouse_report
 
@@ -125,7 +125,7 @@ def click_to_output(site: Path, repeats: int) -> tuple[dict[str, list[float]], i
 
     ways = {"(a) in-page runner": runner, "(b) bare loadPyodide()": bare, "(c) JupyterLite": lite}
     with served(site) as base, sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
+        browser = offline_chromium(playwright)
         try:
             for _ in range(repeats):
                 for way, measure in ways.items():  # interleaved, a fresh profile each
@@ -149,7 +149,7 @@ def page_weight(site: Path) -> tuple[int, int]:
 
     loaded: list[str] = []
     with served(site) as base, sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
+        browser = offline_chromium(playwright)
         try:
             page = browser.new_page()
             page.on("requestfinished", lambda request: loaded.append(request.url))

@@ -24,12 +24,11 @@ import tomllib
 from pathlib import Path
 
 from ._common import Check, Options, Row, Section, Table, table_languages
-from ._serve import served
+from ._serve import CHROMIUM, served
 
 ROOT = Path(__file__).resolve().parent.parent
 SITE = ROOT / "_build" / "html"
 QUERIES = ROOT / "tests" / "browser" / "search_queries"
-CHROMIUM = "/usr/bin/chromium"
 LANGS = table_languages()
 BUILD_SHARE_TARGET = 0.10
 QUERY_TARGET_MS = 100.0

@@ -3,12 +3,9 @@ playwright (skipped locally, failed in CI, when it is missing) and axe-core."""
 
 from __future__ import annotations
 
-import functools
 import http.server
 import os
 import shutil
-import sys
-import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -16,21 +13,12 @@ from typing import Any
 from urllib.parse import unquote, urlsplit
 
 import pytest
+from bench._serve import CHROMIUM, CHROMIUM_FLAGS, served
 
 from agentmsg_docs.i18n.languages import SITE_PATH
 
 ROOT = Path(__file__).resolve().parents[2]
 
-CHROMIUM = "/usr/bin/chromium"
-
-CHROMIUM_FLAGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 
 AXE = ROOT / "tests" / "browser" / "node_modules" / "axe-core" / "axe.min.js"
 
@@ -68,28 +56,12 @@ class _SiteHandler(http.server.SimpleHTTPRequestHandler):
             self.wfile.write(body)
 
 
-class _SiteServer(http.server.ThreadingHTTPServer):
-    """A local server that takes a browser's cancelled request (a closed connection, as
-    when a page moves on before a file has arrived) as the browser's right, not an error."""
-
-    def handle_error(self, request: Any, client_address: Any) -> None:
-        if not isinstance(sys.exc_info()[1], ConnectionError):
-            super().handle_error(request, client_address)
-
-
 @contextmanager
 def serve_site(site: Path) -> Iterator[str]:
     """``http://127.0.0.1:<port><SITE_PATH>``, serving *site* while the block runs."""
     handler = type("Handler", (_SiteHandler,), {"site": site})
-    server = _SiteServer(("127.0.0.1", 0), functools.partial(handler, directory=str(site)))
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}{SITE_PATH}"
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join()
+    with served(site, handler, SITE_PATH) as url:
+        yield url
 
 
 @pytest.fixture(scope="module")

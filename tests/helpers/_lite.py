@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from bench._serve import OFFLINE_FLAGS
 
 import agentmsg
 from _browser import CHROMIUM_FLAGS, chromium, serve_site
@@ -47,9 +48,6 @@ BROWSER_OUTPUTS: dict[tuple[str, str], tuple[str, str]] = {
         "the frameworks are not installable in Pyodide",
     ),
 }
-
-#: Chromium resolves no host name but 127.0.0.1: a request that escaped the route fails.
-OFFLINE_FLAGS = ["--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1"]
 
 
 @pytest.fixture(scope="module")
