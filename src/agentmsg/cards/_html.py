@@ -1,24 +1,19 @@
 """HTML cards for messages, shown by Jupyter and by sphinx-gallery's executed output.
 
-:meth:`Msg._repr_html_ <agentmsg.Msg._repr_html_>` imports this module on first use,
-so ``import agentmsg`` does not pay for :mod:`html` and :mod:`json`.
-
-Every card is one ``<article class="agentmsg-card">`` that carries its own ``<style>``
-block, so it looks the same in a notebook, in a saved notebook and on the docs site. The
-style sheet is the data file ``card.css`` beside this module (its comments say how it
-wins over the host page's rules and how its light and dark palettes are chosen); a page
-may restyle cards by defining the ``--agentmsg-*`` properties itself.
-
-The output depends on the message alone: no random element ids, no clock, so the
-same message always renders to the same text.
+:meth:`Msg._repr_html_ <agentmsg.Msg._repr_html_>` imports this module on first use, so
+``import agentmsg`` does not pay for :mod:`html` and :mod:`json`. Every card is one
+``<article class="agentmsg-card">`` with its own ``<style>`` block (``card.css``, whose
+comments say how it wins over the host page's rules), so it looks the same in a notebook
+and on the docs site; a page may restyle cards through the ``--agentmsg-*`` properties.
+The output depends on the message alone (no random ids, no clock).
 """
 
 from __future__ import annotations
 
 import html
 import json
-from collections.abc import Iterable, Mapping, Sequence
-from typing import Any, Protocol
+from collections.abc import Iterable, Mapping
+from typing import TYPE_CHECKING, Any
 
 from .._blocks import MEDIA_KINDS, OUTPUT_TYPES
 from .._validate import MAX_DEPTH, check_json, is_local_file
@@ -26,6 +21,9 @@ from ._labels import Size, translated
 from ._labels import gettext as _
 from ._labels import label as N_
 from ._labels import ngettext as _n
+
+if TYPE_CHECKING:
+    from .._message import Msg
 
 INLINE_MEDIA_LIMIT = 512 * 1024
 """Base64 payloads and ``data:`` URLs longer than this many characters are summarised."""
@@ -50,23 +48,6 @@ STYLE = _read_style()
 """The CSS every card carries in its ``<style>`` block: ``card.css``, compacted."""
 
 
-class MessageLike(Protocol):
-    """What :func:`render_msg` reads from a message: the fields of :class:`~agentmsg.Msg`."""
-
-    @property
-    def id(self) -> str: ...
-    @property
-    def name(self) -> str: ...
-    @property
-    def role(self) -> str: ...
-    @property
-    def content(self) -> str | Sequence[Any]: ...
-    @property
-    def metadata(self) -> Mapping[str, Any] | None: ...
-    @property
-    def timestamp(self) -> str: ...
-
-
 # -- small pieces ------------------------------------------------------------------
 
 
@@ -80,9 +61,8 @@ _SHOWN_CONTROLS = str.maketrans({char: f"[U+{ord(char):04X}]" for char in _BIDI_
 def escape(text: str) -> str:
     """Escape *text* for element content and quoted attribute values.
 
-    Tabs become ``&#9;`` so they survive reStructuredText, which expands tabs in the
-    ``.. raw:: html`` blocks that sphinx-gallery writes. Bidirectional control characters
-    are shown as their code point (``[U+202E]``), never obeyed.
+    Tabs become ``&#9;``, which survives the ``.. raw:: html`` blocks of sphinx-gallery;
+    bidirectional controls are shown as their code point (``[U+202E]``), never obeyed.
     """
     escaped = html.escape(text, quote=True).replace("\t", "&#9;")
     if escaped.isascii():
@@ -165,11 +145,8 @@ def _role_class(role: str) -> str:
 
 
 def _with_note(html_before: str, note: str) -> str:
-    """*html_before*, then *note* (a translated text in brackets) muted after it.
-
-    What stands between them is the language's: a space in English and Spanish, nothing
-    in Chinese, whose full-width bracket carries its own space.
-    """
+    """*html_before*, then *note* (a translated text in brackets) muted after it, with the
+    language's gap between them (none in Chinese, whose full-width bracket has its own)."""
     # Translators: how a note in brackets follows what it is about, such as
     # "Thinking (45 characters)"; write the space only if your language needs one there.
     gap = _("{label} {note}", label="", note="")
@@ -235,15 +212,10 @@ def _data_url(kind: str, url: str) -> str:
 
 
 def _media(kind: str, source: Mapping[str, Any]) -> str:
-    """An image, audio or video source: embedded, summarised or linked.
-
-    Base64 payloads and ``data:`` URLs up to :data:`INLINE_MEDIA_LIMIT` characters are
-    embedded. Remote URLs become a link: an ``<img>`` or player would make the browser
-    fetch them, and the docs site is built and tested without network. Local files
-    (``file://`` URLs and absolute paths) are shown as their path, never as a link or an
-    ``<img>``: the page's reader has no such file, and a page should not point into the
-    reader's own disk.
-    """
+    """An image, audio or video source: embedded up to :data:`INLINE_MEDIA_LIMIT`
+    characters, else summarised. A remote URL is a link, never fetched (the docs site is
+    built without network); a local file is shown as its path, never linked: the reader
+    has no such file, and a page should not point into the reader's disk."""
     if source.get("type") == "base64":
         media_type = str(source.get("media_type", ""))
         data = str(source.get("data", ""))
@@ -327,18 +299,10 @@ def _output(output: Any) -> str:
     if (
         isinstance(output, list)
         and output
-        and all(
-            isinstance(item, dict)
-            and isinstance(item.get("type"), str)
-            and item["type"] in _OUTPUT_BLOCKS
-            for item in output
-        )
+        and all(isinstance(item, dict) and item.get("type") in OUTPUT_TYPES for item in output)
     ):
         return f'<div class="agentmsg-body">{render_blocks(output)}</div>'
     return _value(output)
-
-
-_OUTPUT_BLOCKS = frozenset(OUTPUT_TYPES)
 
 
 def _tool_result(block: Mapping[str, Any]) -> str:
@@ -470,7 +434,7 @@ def render_card(
 
 
 def render_msg(
-    msg: MessageLike, *, label: str | None = None, extras: Iterable[tuple[str, str]] = ()
+    msg: Msg, *, label: str | None = None, extras: Iterable[tuple[str, str]] = ()
 ) -> str:
     """Render *msg* as a chat card (what :meth:`Msg._repr_html_` returns).
 
