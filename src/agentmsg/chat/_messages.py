@@ -171,6 +171,8 @@ class ChatMessage:
     # property whose setter checks the value.
     _SETTABLE: ClassVar[frozenset[str]] = frozenset({"token_count"})
     _DEFAULT_NAME: ClassVar[str] = ""
+    # Whether the payload keeps its keys past ``content`` when they are empty or None.
+    _KEEP_EMPTY: ClassVar[bool] = False
 
     _content: str
     _name: str | None
@@ -317,10 +319,14 @@ class ChatMessage:
         :class:`HumanMessage` when there are any. Token counts are not part of it. The
         dict is a copy: changing it does not change the message.
         """
-        data: dict[str, Any] = {"role": self.role}
+        data: dict[str, Any] = {"role": self._role}
         if self._name is not None:
             data["name"] = self._name
         data["content"] = self._content
+        for key in self._PAYLOAD_KEYS[3:]:
+            value = getattr(self, f"_{key}")
+            if value or self._KEEP_EMPTY:
+                data[key] = copy_json(value)
         return data
 
     @classmethod
@@ -384,13 +390,10 @@ class ChatMessage:
                 function-call arguments are not a JSON object).
         """
         sender = (self._name or self._DEFAULT_NAME or self._role) if name is None else name
-        return Msg(sender, self._msg_content(), self._msg_role(), self._msg_metadata())
+        return Msg(sender, self._msg_content(), self._role, self._msg_metadata())  # type: ignore[arg-type]
 
     def _msg_content(self) -> str | list[Any]:
         return self._content
-
-    def _msg_role(self) -> Any:
-        return self.role
 
     def _msg_metadata(self) -> dict[str, Any] | None:
         count = self._token_count
@@ -654,12 +657,6 @@ class HumanMessage(Message):
         return self
         yield  # unreachable: makes this a generator that returns at once
 
-    def to_dict(self) -> dict[str, Any]:
-        data = super().to_dict()
-        if self._files:
-            data["files"] = copy_json(self._files)
-        return data
-
     def _msg_content(self) -> str | list[Any]:
         if not self._files:
             return self._content
@@ -785,6 +782,7 @@ class AIMessage(Message):
     # Every field after the content can be assigned, but the usage report.
     _SETTABLE = frozenset(_FIELDS[3:]) - {"token_usage"}
     _DEFAULT_NAME: ClassVar[str] = "assistant"
+    _KEEP_EMPTY = True  # as ERNIE Bot Agent's AIMessage writes them
     _PIECE: ClassVar[bool] = False  # whether a function call may lack its name (a chunk's)
 
     _function_call: dict[str, Any] | None
@@ -888,13 +886,6 @@ class AIMessage(Message):
     @clarify.setter
     def clarify(self, value: bool | None) -> None:
         _object_setattr(self, "_clarify", check_clarify(value))
-
-    def to_dict(self) -> dict[str, Any]:
-        data = super().to_dict()
-        data["function_call"] = copy_json(self._function_call)
-        data["plugin_info"] = copy_json(self._plugin_info)
-        data["search_info"] = copy_json(self._search_info)
-        return data
 
     def _msg_content(self) -> str | list[Any]:
         call = self._function_call
@@ -1068,12 +1059,6 @@ class FunctionMessage(Message):
     def call_id(self) -> str | None:
         """The id of the function call this answers, or None."""
         return self._call_id
-
-    def to_dict(self) -> dict[str, Any]:
-        data = super().to_dict()
-        if self._call_id is not None:
-            data["call_id"] = self._call_id
-        return data
 
     @classmethod
     def _from_payload(cls, data: dict[str, Any]) -> ChatMessage:
