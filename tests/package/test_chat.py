@@ -855,26 +855,33 @@ class TestAIMessageChunk:
         assert 1 == (second + AIMessageChunk("c", None, first.token_usage)).token_count
 
     @pytest.mark.parametrize(
-        ("first", "second", "path"),
+        ("first", "second", "path", "text"),
         [
-            (AIMessageChunk("a", name="x"), AIMessageChunk("b", name="y"), "name"),
+            (
+                AIMessageChunk("a", name="x"),
+                AIMessageChunk("b", name="y"),
+                "name",
+                "`name` of the second piece is 'y', but the first piece's is 'x'.",
+            ),
             (
                 AIMessageChunk("", {"name": "f", "arguments": ""}),
                 AIMessageChunk("", {"name": "g", "arguments": ""}),
                 "function_call.name",
+                "`function_call.name` of the second piece is 'g', but the first piece calls 'f'.",
             ),
             (
                 AIMessageChunk("", {"name": "f", "arguments": "", "id": "1"}),
-                AIMessageChunk("", {"name": "f", "arguments": "", "id": "2"}),
+                AIMessageChunk("", {"arguments": "", "id": "2"}),
                 "function_call.id",
+                "`function_call.id` of the second piece is '2', but the first piece's is '1'.",
             ),
         ],
     )
-    def test_pieces_that_do_not_fit(self, first, second, path):
-        """Pieces from different senders or calls raise MessageError."""
+    def test_pieces_that_do_not_fit(self, first, second, path, text):
+        """Pieces from different senders or calls raise MessageError naming both."""
         with pytest.raises(MessageError) as info:
             first + second
-        assert path == info.value.path
+        assert (path, text) == (info.value.path, str(info.value))
 
     def test_only_chunks_add(self):
         """Adding anything but a chunk is a TypeError, as for unrelated types."""

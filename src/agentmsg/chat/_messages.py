@@ -36,7 +36,7 @@ from ._rules import (
     check_token_usage,
     check_tool_result_alone,
     merge_calls,
-    merge_names,
+    merge_same,
 )
 
 if TYPE_CHECKING:
@@ -346,8 +346,7 @@ class ChatMessage:
             <HumanMessage role: 'user', content: 'Hi'>
         """
         role = check_payload_role(data, _BY_ROLE)
-        target = _BY_ROLE[role]
-        target = cls._expect(target, f"a payload with role {role!r}")
+        target = cls._expect(_BY_ROLE[role], f"a payload with role {role!r}")
         check_payload_keys(data, role, target._PAYLOAD_KEYS)
         return target._from_payload(data)
 
@@ -999,7 +998,7 @@ class AIMessageChunk(AIMessage):
             plugins,  # type: ignore[arg-type]
             search,  # type: ignore[arg-type]
             self._clarify or other._clarify,
-            name=merge_names(self._name, other._name),
+            name=merge_same(self._name, other._name),
         )
 
 

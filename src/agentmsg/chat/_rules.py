@@ -289,11 +289,11 @@ def check_text_output(output: list[Any], path: str = "content[0].output") -> Non
             raise MessageError(message, f"{path}[{index}]")
 
 
-def merge_names(first: str | None, second: str | None) -> str | None:
-    """The sender of two streamed pieces: the one they name (they may not differ)."""
+def merge_same(first: str | None, second: str | None, path: str = "name") -> str | None:
+    """What two streamed pieces give at *path* (the sender, a call id): they may not differ."""
     if first is not None and second is not None and first != second:
-        msg = f"`name` of the second piece is {second!r}, but the first piece's is {first!r}."
-        raise MessageError(msg, "name")
+        msg = f"`{path}` of the second piece is {second!r}, but the first piece's is {first!r}."
+        raise MessageError(msg, path)
     return first if first is not None else second
 
 
@@ -316,13 +316,7 @@ def merge_calls(first: dict[str, Any] | None, second: dict[str, Any] | None) -> 
     if "thoughts" in first or "thoughts" in second:
         call["thoughts"] = first.get("thoughts", "") + second.get("thoughts", "")
     call["arguments"] = first["arguments"] + second["arguments"]
-    ids = {call_id for call_id in (first.get("id"), second.get("id")) if call_id is not None}
-    if len(ids) > 1:
-        msg = (
-            f"`function_call.id` of the second piece is {second['id']!r}, but the first "
-            f"piece's is {first['id']!r}."
-        )
-        raise MessageError(msg, "function_call.id")
-    if ids:
-        call["id"] = ids.pop()
+    call_id = merge_same(first.get("id"), second.get("id"), "function_call.id")
+    if call_id is not None:
+        call["id"] = call_id
     return call
