@@ -348,14 +348,8 @@ def _block(block: Mapping[str, Any]) -> str:
 
 
 def render_blocks(content: str | Iterable[Mapping[str, Any]]) -> str:
-    """Render message content (a string or content blocks) as HTML, without the card.
-
-    Args:
-        content: A message's ``content``: a string, or validated content blocks.
-
-    Returns:
-        One HTML element per block, all text escaped.
-    """
+    """A message's content (a string or validated blocks) as HTML, one element per block,
+    without the card."""
     if isinstance(content, str):
         return _text(content)
     parts = [_block(block) for block in content]
@@ -376,23 +370,13 @@ def render_card(
     extras: Iterable[tuple[str, str]] = (),
     message_id: str | None = None,
 ) -> str:
-    """Render a chat card from a message's parts.
+    """A chat card (an ``<article>`` with its own ``<style>``) from a message's parts.
 
-    Args:
-        name: The sender, shown in bold.
-        role: The role, shown as a coloured badge (user, assistant and system have
-            their own colours, any other role a neutral one).
-        content: A string or a list of content blocks.
-        timestamp: Shown small at the right of the header, when given.
-        metadata: Shown as a table of keys and JSON values under the content, when
-            not None.
-        label: A short kind name shown after the sender, such as ``"Msg"``.
-        extras: ``(label, value)`` pairs shown in the header, such as
-            ``("tokens", "12")``.
-        message_id: Written to the card's ``data-agentmsg-id`` attribute.
-
-    Returns:
-        An ``<article>`` element with its own ``<style>`` block.
+    The header shows the *role* as a badge (coloured for user, assistant and system), the
+    sender *name* in bold, the kind *label* (such as ``"Msg"``), the *extras* (``(label,
+    value)`` pairs such as ``("tokens", "12")``) and the *timestamp*; the body shows the
+    *content* and, when not None, the *metadata* as a table; *message_id* goes to the
+    ``data-agentmsg-id`` attribute.
     """
     head = [
         f'<span class="agentmsg-badge">{_isolated(role)}</span>',
@@ -436,13 +420,8 @@ def render_card(
 def render_msg(
     msg: Msg, *, label: str | None = None, extras: Iterable[tuple[str, str]] = ()
 ) -> str:
-    """Render *msg* as a chat card (what :meth:`Msg._repr_html_` returns).
-
-    Args:
-        msg: A :class:`~agentmsg.Msg`, or any object with its fields.
-        label: The kind shown after the sender; the class name by default.
-        extras: ``(label, value)`` pairs shown in the header.
-    """
+    """*msg* as a chat card, labelled with its class name by default (what
+    :meth:`Msg._repr_html_` returns)."""
     return render_card(
         name=msg.name,
         role=msg.role,
