@@ -584,6 +584,18 @@ class TestFunctionMessage:
         expected = {"role": "function", "name": "lookup", "content": '{"found": true}'}
         assert expected == message.to_dict()
 
+    def test_payload_has_the_call_id(self):
+        """A call id is the payload's last key, and comes back from it."""
+        message = FunctionMessage("lookup", "{}", call_id="call_7")
+        expected = [
+            ("role", "function"),
+            ("name", "lookup"),
+            ("content", "{}"),
+            ("call_id", "call_7"),
+        ]
+        payload = message.to_dict()
+        assert (expected, message) == (list(payload.items()), ChatMessage.from_dict(payload))
+
     def test_name_is_required(self):
         """The function name must be a non-empty string."""
         with pytest.raises(MessageError, match="`name` must be a non-empty string") as info:
