@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Generator, Sequence
+from operator import attrgetter
 from typing import TYPE_CHECKING, Any, ClassVar, Literal, NotRequired, TypedDict
 
 from .._blocks import MEDIA_KINDS
@@ -174,6 +175,10 @@ class ChatMessage:
     # Whether the payload keeps its keys past ``content`` when they are empty or None.
     _KEEP_EMPTY: ClassVar[bool] = False
 
+    _SLOTS: ClassVar[tuple[str, ...]]
+    _PAYLOAD_SLOTS: ClassVar[tuple[tuple[str, str], ...]]
+    _state: ClassVar[attrgetter[tuple[Any, ...]]]
+
     _content: str
     _name: str | None
     _role: str
@@ -300,14 +305,17 @@ class ChatMessage:
             raise self._count_not_known()
         raise self._no_field(field)
 
-    def _slots(self) -> dict[str, Any]:
-        """Every slot's value: what equality compares and a copy copies."""
-        slots = (slot for cls in type(self).__mro__ for slot in getattr(cls, "__slots__", ()))
-        return {slot: getattr(self, slot) for slot in slots}
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        # Every slot of the class, and a reader of them all: what equality compares.
+        cls._SLOTS = tuple(slot for base in cls.__mro__ for slot in getattr(base, "__slots__", ()))
+        cls._state = attrgetter(*cls._SLOTS)
+        # The payload's keys after the content, each with its slot: what to_dict adds.
+        cls._PAYLOAD_SLOTS = tuple((key, f"_{key}") for key in cls._PAYLOAD_KEYS[3:])
 
     def __getstate__(self) -> tuple[None, dict[str, Any]]:
         # Plain copies of the containers: a copy never shares a checked field with this one.
-        return None, {slot: copy_json(value) for slot, value in self._slots().items()}
+        return None, {slot: copy_json(getattr(self, slot)) for slot in self._SLOTS}
 
     # -- chat payloads -----------------------------------------------------------------
 
@@ -323,8 +331,8 @@ class ChatMessage:
         if self._name is not None:
             data["name"] = self._name
         data["content"] = self._content
-        for key in self._PAYLOAD_KEYS[3:]:
-            value = getattr(self, f"_{key}")
+        for key, slot in self._PAYLOAD_SLOTS:
+            value = getattr(self, slot)
             if value or self._KEEP_EMPTY:
                 data[key] = copy_json(value)
         return data
@@ -353,7 +361,9 @@ class ChatMessage:
     @classmethod
     def _from_payload(cls, data: dict[str, Any]) -> ChatMessage:
         # A payload's keys (but its role) are the keywords of its class's constructor.
-        return cls(**{key: data[key] for key in cls._PAYLOAD_KEYS[1:] if key in data})
+        fields = dict(data)
+        del fields["role"]
+        return cls(**fields)
 
     @classmethod
     def _expect(cls, target: type[ChatMessage], what: str) -> type[ChatMessage]:
@@ -455,7 +465,7 @@ class ChatMessage:
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, ChatMessage):
             return NotImplemented
-        return type(self) is type(other) and self._slots() == other._slots()
+        return type(self) is type(other) and self._state(self) == other._state(other)
 
     def _parts(self) -> list[str]:
         # ERNIE Bot Agent's rule: the payload's fields in order, leaving out None and "".
@@ -1064,7 +1074,7 @@ class FunctionMessage(Message):
         if "name" not in data:
             msg = f"A function payload has no `name` field: {show(data)}."
             raise MessageError(msg, "name")
-        return super()._from_payload(data)
+        return cls(data["name"], data["content"], call_id=data.get("call_id"))
 
     def to_msg(self, name: str | None = None) -> Msg:
         sender = self._DEFAULT_NAME if name is None else name

@@ -41,20 +41,15 @@ def _dict_field(
     if not is_mapping(value):
         raise must_be(path, f"a dict {shape}, or None", value)
     fields = as_dict(value, path, "a dict")
-    _only_keys(fields, allowed, f"`{path}`", f"{path}.")
+    for key in fields:
+        if key not in allowed:
+            names = ", ".join(f"`{name}`" for name in allowed)
+            raise not_a_field(f"{path}.{key}", f"`{path}`", names, fields[key])
     for key in required:
         if key not in fields:
             msg = f"`{path}` has no `{key}` field: {show(fields)}."
             raise MessageError(msg, f"{path}.{key}")
     return fields
-
-
-def _only_keys(data: dict[str, Any], allowed: tuple[str, ...], where: str, prefix: str) -> None:
-    """Refuse the first key of *data* (the dict *where* names) that is not *allowed*."""
-    for key in data:
-        if key not in allowed:
-            names = ", ".join(f"`{name}`" for name in allowed)
-            raise not_a_field(f"{prefix}{key}", where, names, data[key])
 
 
 def check_function_call(
@@ -221,7 +216,10 @@ def check_payload_role(data: Any, roles: Iterable[str]) -> str:
 
 def check_payload_keys(data: dict[str, Any], role: str, allowed: tuple[str, ...]) -> None:
     """A chat payload has only the keys of its role's payload, ``content`` among them."""
-    _only_keys(data, allowed, f"a {role} payload", "")
+    for key in data:
+        if key not in allowed:
+            names = ", ".join(f"`{name}`" for name in allowed)
+            raise not_a_field(str(key), f"a {role} payload", names, data[key])
     if "content" not in data:
         msg = f"The payload has no `content` field: {show(data)}."
         raise MessageError(msg, "content")
