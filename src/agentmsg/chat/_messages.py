@@ -1105,11 +1105,7 @@ class FunctionMessage(Message):
         return cls(function, text, call_id=call_id)
 
 
-_PRIVATE_SLOTS = frozenset(
-    slot
-    for cls in (ChatMessage, HumanMessage, AIMessage, FunctionMessage)
-    for slot in cls.__slots__
-)
+_PRIVATE_SLOTS = frozenset((*HumanMessage._SLOTS, *AIMessage._SLOTS, *FunctionMessage._SLOTS))
 _BY_ROLE: dict[str, type[ChatMessage]] = {
     "user": HumanMessage,
     "system": SystemMessage,
