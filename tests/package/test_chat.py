@@ -584,6 +584,18 @@ class TestFunctionMessage:
         expected = {"role": "function", "name": "lookup", "content": '{"found": true}'}
         assert expected == message.to_dict()
 
+    def test_payload_has_the_call_id(self):
+        """A call id is the payload's last key, and comes back from it."""
+        message = FunctionMessage("lookup", "{}", call_id="call_7")
+        expected = [
+            ("role", "function"),
+            ("name", "lookup"),
+            ("content", "{}"),
+            ("call_id", "call_7"),
+        ]
+        payload = message.to_dict()
+        assert (expected, message) == (list(payload.items()), ChatMessage.from_dict(payload))
+
     def test_name_is_required(self):
         """The function name must be a non-empty string."""
         with pytest.raises(MessageError, match="`name` must be a non-empty string") as info:
@@ -855,26 +867,33 @@ class TestAIMessageChunk:
         assert 1 == (second + AIMessageChunk("c", None, first.token_usage)).token_count
 
     @pytest.mark.parametrize(
-        ("first", "second", "path"),
+        ("first", "second", "path", "text"),
         [
-            (AIMessageChunk("a", name="x"), AIMessageChunk("b", name="y"), "name"),
+            (
+                AIMessageChunk("a", name="x"),
+                AIMessageChunk("b", name="y"),
+                "name",
+                "`name` of the second piece is 'y', but the first piece's is 'x'.",
+            ),
             (
                 AIMessageChunk("", {"name": "f", "arguments": ""}),
                 AIMessageChunk("", {"name": "g", "arguments": ""}),
                 "function_call.name",
+                "`function_call.name` of the second piece is 'g', but the first piece calls 'f'.",
             ),
             (
                 AIMessageChunk("", {"name": "f", "arguments": "", "id": "1"}),
-                AIMessageChunk("", {"name": "f", "arguments": "", "id": "2"}),
+                AIMessageChunk("", {"arguments": "", "id": "2"}),
                 "function_call.id",
+                "`function_call.id` of the second piece is '2', but the first piece's is '1'.",
             ),
         ],
     )
-    def test_pieces_that_do_not_fit(self, first, second, path):
-        """Pieces from different senders or calls raise MessageError."""
+    def test_pieces_that_do_not_fit(self, first, second, path, text):
+        """Pieces from different senders or calls raise MessageError naming both."""
         with pytest.raises(MessageError) as info:
             first + second
-        assert path == info.value.path
+        assert (path, text) == (info.value.path, str(info.value))
 
     def test_only_chunks_add(self):
         """Adding anything but a chunk is a TypeError, as for unrelated types."""

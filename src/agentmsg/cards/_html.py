@@ -1,16 +1,11 @@
 """HTML cards for messages, shown by Jupyter and by sphinx-gallery's executed output.
 
-:meth:`Msg._repr_html_ <agentmsg.Msg._repr_html_>` imports this module on first use,
-so ``import agentmsg`` does not pay for :mod:`html` and :mod:`json`.
-
-Every card is one ``<article class="agentmsg-card">`` that carries its own ``<style>``
-block, so it looks the same in a notebook, in a saved notebook and on the docs site. The
-style sheet is the data file ``card.css`` beside this module (its comments say how it
-wins over the host page's rules and how its light and dark palettes are chosen); a page
-may restyle cards by defining the ``--agentmsg-*`` properties itself.
-
-The output depends on the message alone: no random element ids, no clock, so the
-same message always renders to the same text.
+:meth:`Msg._repr_html_ <agentmsg.Msg._repr_html_>` imports this module on first use, so
+``import agentmsg`` does not pay for :mod:`html` and :mod:`json`. Every card is one
+``<article class="agentmsg-card">`` with its own ``<style>`` block (``card.css``, whose
+comments say how it wins over the host page's rules), so it looks the same in a notebook
+and on the docs site; a page may restyle cards through the ``--agentmsg-*`` properties.
+The output depends on the message alone (no random ids, no clock).
 """
 
 from __future__ import annotations
@@ -80,9 +75,8 @@ _SHOWN_CONTROLS = str.maketrans({char: f"[U+{ord(char):04X}]" for char in _BIDI_
 def escape(text: str) -> str:
     """Escape *text* for element content and quoted attribute values.
 
-    Tabs become ``&#9;`` so they survive reStructuredText, which expands tabs in the
-    ``.. raw:: html`` blocks that sphinx-gallery writes. Bidirectional control characters
-    are shown as their code point (``[U+202E]``), never obeyed.
+    Tabs become ``&#9;``, which survives the ``.. raw:: html`` blocks of sphinx-gallery;
+    bidirectional controls are shown as their code point (``[U+202E]``), never obeyed.
     """
     escaped = html.escape(text, quote=True).replace("\t", "&#9;")
     if escaped.isascii():
@@ -165,11 +159,8 @@ def _role_class(role: str) -> str:
 
 
 def _with_note(html_before: str, note: str) -> str:
-    """*html_before*, then *note* (a translated text in brackets) muted after it.
-
-    What stands between them is the language's: a space in English and Spanish, nothing
-    in Chinese, whose full-width bracket carries its own space.
-    """
+    """*html_before*, then *note* (a translated text in brackets) muted after it, with the
+    language's gap between them (none in Chinese, whose full-width bracket has its own)."""
     # Translators: how a note in brackets follows what it is about, such as
     # "Thinking (45 characters)"; write the space only if your language needs one there.
     gap = _("{label} {note}", label="", note="")
@@ -235,15 +226,10 @@ def _data_url(kind: str, url: str) -> str:
 
 
 def _media(kind: str, source: Mapping[str, Any]) -> str:
-    """An image, audio or video source: embedded, summarised or linked.
-
-    Base64 payloads and ``data:`` URLs up to :data:`INLINE_MEDIA_LIMIT` characters are
-    embedded. Remote URLs become a link: an ``<img>`` or player would make the browser
-    fetch them, and the docs site is built and tested without network. Local files
-    (``file://`` URLs and absolute paths) are shown as their path, never as a link or an
-    ``<img>``: the page's reader has no such file, and a page should not point into the
-    reader's own disk.
-    """
+    """An image, audio or video source: embedded up to :data:`INLINE_MEDIA_LIMIT`
+    characters, else summarised. A remote URL is a link, never fetched (the docs site is
+    built without network); a local file is shown as its path, never linked: the reader
+    has no such file, and a page should not point into the reader's disk."""
     if source.get("type") == "base64":
         media_type = str(source.get("media_type", ""))
         data = str(source.get("data", ""))
@@ -327,18 +313,10 @@ def _output(output: Any) -> str:
     if (
         isinstance(output, list)
         and output
-        and all(
-            isinstance(item, dict)
-            and isinstance(item.get("type"), str)
-            and item["type"] in _OUTPUT_BLOCKS
-            for item in output
-        )
+        and all(isinstance(item, dict) and item.get("type") in OUTPUT_TYPES for item in output)
     ):
         return f'<div class="agentmsg-body">{render_blocks(output)}</div>'
     return _value(output)
-
-
-_OUTPUT_BLOCKS = frozenset(OUTPUT_TYPES)
 
 
 def _tool_result(block: Mapping[str, Any]) -> str:
@@ -384,14 +362,8 @@ def _block(block: Mapping[str, Any]) -> str:
 
 
 def render_blocks(content: str | Iterable[Mapping[str, Any]]) -> str:
-    """Render message content (a string or content blocks) as HTML, without the card.
-
-    Args:
-        content: A message's ``content``: a string, or validated content blocks.
-
-    Returns:
-        One HTML element per block, all text escaped.
-    """
+    """A message's content (a string or validated blocks) as HTML, one element per block,
+    without the card."""
     if isinstance(content, str):
         return _text(content)
     parts = [_block(block) for block in content]
@@ -412,23 +384,13 @@ def render_card(
     extras: Iterable[tuple[str, str]] = (),
     message_id: str | None = None,
 ) -> str:
-    """Render a chat card from a message's parts.
+    """A chat card (an ``<article>`` with its own ``<style>``) from a message's parts.
 
-    Args:
-        name: The sender, shown in bold.
-        role: The role, shown as a coloured badge (user, assistant and system have
-            their own colours, any other role a neutral one).
-        content: A string or a list of content blocks.
-        timestamp: Shown small at the right of the header, when given.
-        metadata: Shown as a table of keys and JSON values under the content, when
-            not None.
-        label: A short kind name shown after the sender, such as ``"Msg"``.
-        extras: ``(label, value)`` pairs shown in the header, such as
-            ``("tokens", "12")``.
-        message_id: Written to the card's ``data-agentmsg-id`` attribute.
-
-    Returns:
-        An ``<article>`` element with its own ``<style>`` block.
+    The header shows the *role* as a badge (coloured for user, assistant and system), the
+    sender *name* in bold, the kind *label* (such as ``"Msg"``), the *extras* (``(label,
+    value)`` pairs such as ``("tokens", "12")``) and the *timestamp*; the body shows the
+    *content* and, when not None, the *metadata* as a table; *message_id* goes to the
+    ``data-agentmsg-id`` attribute.
     """
     head = [
         f'<span class="agentmsg-badge">{_isolated(role)}</span>',
@@ -472,13 +434,8 @@ def render_card(
 def render_msg(
     msg: MessageLike, *, label: str | None = None, extras: Iterable[tuple[str, str]] = ()
 ) -> str:
-    """Render *msg* as a chat card (what :meth:`Msg._repr_html_` returns).
-
-    Args:
-        msg: A :class:`~agentmsg.Msg`, or any object with its fields.
-        label: The kind shown after the sender; the class name by default.
-        extras: ``(label, value)`` pairs shown in the header.
-    """
+    """*msg* as a chat card, labelled with its class name by default (what
+    :meth:`Msg._repr_html_` returns)."""
     return render_card(
         name=msg.name,
         role=msg.role,

@@ -1,20 +1,12 @@
 """The language of the chat cards: their labels in English, Simplified Chinese or Spanish.
 
-A card (:meth:`Msg._repr_html_ <agentmsg.Msg._repr_html_>`) writes its labels ("Tool call",
-"Metadata", "image (image/png, 112 bytes)", ...) in the display language, English unless
-:func:`set_display_language` or :func:`display_language` chose another. The message's own
-data (names, texts, field values) is shown as it is.
-
-The translations are gettext catalogs beside this module,
-``locale/<lang>/LC_MESSAGES/agentmsg.po``, kept up to date by ``make update-po`` with the
-documentation's and compiled by it (and by ``make html``) into the ``agentmsg.mo`` files
-read here; the card languages are the folders that hold one, plus English. Numbers follow
-the language's conventions, which its catalog shows by translating two sample numbers
-(``7,9 KiB`` in Spanish).
-
-A caller that needs the labels in another form installs a writer with
-:func:`writing_labels`: the docs build, which runs its examples once for every language,
-writes each :class:`Label` as a marker and translates the markers per language later.
+A card writes its labels ("Tool call", "image (image/png, 112 bytes)", ...) in the display
+language (:func:`set_display_language`, :func:`display_language`; English by default), and
+the message's own data as it is. The translations are the catalogs
+``locale/<lang>/LC_MESSAGES/agentmsg.po`` beside this module, which ``make update-po``
+keeps and compiles into the ``agentmsg.mo`` files read here; numbers follow the language's
+conventions, which its catalog shows by translating two sample numbers. The docs build
+installs a writer (:func:`writing_labels`) that writes each :class:`Label` as a marker.
 """
 
 from __future__ import annotations
@@ -57,13 +49,8 @@ _writer: contextvars.ContextVar[Callable[[Label], str] | None] = contextvars.Con
 
 
 def resolve_language(language: object, path: str = "language") -> str:
-    """The gettext code of *language*, written as a code or a BCP 47 tag in any case: the
-    language of that code, else the first of :data:`LANGUAGES` with the same primary
-    subtag (``"en"`` for ``"en-GB"``; a Chinese code for ``"zh"`` or ``"zh-Hans"``).
-
-    Raises:
-        MessageError: *language* is not a string naming one of :data:`LANGUAGES`.
-    """
+    """The code of :data:`LANGUAGES` that *language* (a code or a BCP 47 tag, in any case)
+    names, else the first with its primary subtag (``"en"`` for ``"en-GB"``)."""
     if isinstance(language, str):
         lowered = language.strip().lower().replace("_", "-")
         for code in LANGUAGES:
@@ -129,12 +116,8 @@ def current_language() -> str:
 
 @contextlib.contextmanager
 def writing_labels(writer: Callable[[Label], str]) -> Iterator[None]:
-    """Write every card label with *writer* inside a ``with`` block, instead of in the
-    display language.
-
-    The choice is context-local, like :func:`display_language`. The text *writer* returns
-    is escaped by the card like any label.
-    """
+    """Write every card label with *writer* (its text is escaped like any label) inside a
+    ``with`` block, instead of in the display language; context-local."""
     token = _writer.set(writer)
     try:
         yield
@@ -242,14 +225,8 @@ def _size(count: int, language: str) -> str:
 
 
 class Label(NamedTuple):
-    """A message and its arguments, not yet in a language.
-
-    Attributes:
-        msgid: The English message, with ``{name}`` fields.
-        plural: Its English plural, for a message that counts *n* things; else None.
-        n: How many things (chooses the plural form), or None.
-        args: The values of the fields: strings, numbers, :class:`Size` or labels.
-    """
+    """A message (English, with ``{name}`` fields), its plural and count *n* for one that
+    counts things (else None), and the values of its fields, not yet in a language."""
 
     msgid: str
     plural: str | None
@@ -287,12 +264,8 @@ def _render(label: Label) -> str:
 
 
 def gettext(msgid: str, **args: Any) -> str:
-    """*msgid* in the display language, with ``{name}`` fields filled from *args*.
-
-    An argument is shown as it is (a string), as a number in the language's format (an
-    int), as a byte count (:class:`Size`), or translated itself (a label made with
-    :func:`label`).
-    """
+    """*msgid* in the display language, with ``{name}`` fields filled from *args*: strings
+    as they are, numbers in the language's format, :class:`Size` and labels translated."""
     return _render(Label(msgid, None, None, args))
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Generator, Sequence
+from operator import attrgetter
 from typing import TYPE_CHECKING, Any, ClassVar, Literal, NotRequired, TypedDict
 
 from .._blocks import MEDIA_KINDS
@@ -36,7 +37,7 @@ from ._rules import (
     check_token_usage,
     check_tool_result_alone,
     merge_calls,
-    merge_names,
+    merge_same,
 )
 
 if TYPE_CHECKING:
@@ -171,6 +172,12 @@ class ChatMessage:
     # property whose setter checks the value.
     _SETTABLE: ClassVar[frozenset[str]] = frozenset({"token_count"})
     _DEFAULT_NAME: ClassVar[str] = ""
+    # Whether the payload keeps its keys past ``content`` when they are empty or None.
+    _KEEP_EMPTY: ClassVar[bool] = False
+
+    _SLOTS: ClassVar[tuple[str, ...]]
+    _PAYLOAD_SLOTS: ClassVar[tuple[tuple[str, str], ...]]
+    _state: ClassVar[attrgetter[tuple[Any, ...]]]
 
     _content: str
     _name: str | None
@@ -267,35 +274,28 @@ class ChatMessage:
             _object_setattr(self, slot, value)
         return value
 
+    def _no_field(self, field: str) -> MessageAttributeError:
+        kind = type(self).__name__
+        msg = f"`{field}` is not a field of {kind}; the fields are {', '.join(self._FIELDS)}."
+        return MessageAttributeError(msg, field)
+
     def __setattr__(self, field: str, value: Any) -> None:
         if field in self._SETTABLE or field in _PRIVATE_SLOTS:
             # A settable field goes through its property's setter; the private slots
             # are only set this way by copy and pickle, slot by slot.
             _object_setattr(self, field, value)
             return
-        kind = type(self).__name__
-        if field in self._FIELDS:
-            msg = (
-                f"`{field}` of {with_article(kind)} cannot be changed; build a new message instead."
-            )
-        else:
-            msg = f"`{field}` is not a field of {kind}; the fields are {', '.join(self._FIELDS)}."
+        if field not in self._FIELDS:
+            raise self._no_field(field)
+        kind = with_article(type(self).__name__)
+        msg = f"`{field}` of {kind} cannot be changed; build a new message instead."
         raise MessageAttributeError(msg, field)
 
-    def __getstate__(self) -> tuple[None, dict[str, Any]]:
-        # Plain copies of the containers: a copy never shares a checked field with this one.
-        slots = (slot for cls in type(self).__mro__ for slot in getattr(cls, "__slots__", ()))
-        return None, {slot: copy_json(getattr(self, slot)) for slot in slots}
-
     def __delattr__(self, field: str) -> None:
-        kind = type(self).__name__
-        if field in self._FIELDS or field in _PRIVATE_SLOTS:
-            msg = (
-                f"`{field}` cannot be deleted from {with_article(kind)}; "
-                f"build a new message instead."
-            )
-        else:
-            msg = f"`{field}` is not a field of {kind}; the fields are {', '.join(self._FIELDS)}."
+        if field not in self._FIELDS and field not in _PRIVATE_SLOTS:
+            raise self._no_field(field)
+        kind = with_article(type(self).__name__)
+        msg = f"`{field}` cannot be deleted from {kind}; build a new message instead."
         raise MessageAttributeError(msg, field)
 
     def __getattr__(self, field: str) -> Any:
@@ -303,9 +303,19 @@ class ChatMessage:
         # token_count property raised its TokenCountError, an AttributeError too.
         if field == "token_count":
             raise self._count_not_known()
-        kind = type(self).__name__
-        msg = f"`{field}` is not a field of {kind}; the fields are {', '.join(self._FIELDS)}."
-        raise MessageAttributeError(msg, field)
+        raise self._no_field(field)
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        # Every slot of the class, and a reader of them all: what equality compares.
+        cls._SLOTS = tuple(slot for base in cls.__mro__ for slot in getattr(base, "__slots__", ()))
+        cls._state = attrgetter(*cls._SLOTS)
+        # The payload's keys after the content, each with its slot: what to_dict adds.
+        cls._PAYLOAD_SLOTS = tuple((key, f"_{key}") for key in cls._PAYLOAD_KEYS[3:])
+
+    def __getstate__(self) -> tuple[None, dict[str, Any]]:
+        # Plain copies of the containers: a copy never shares a checked field with this one.
+        return None, {slot: copy_json(getattr(self, slot)) for slot in self._SLOTS}
 
     # -- chat payloads -----------------------------------------------------------------
 
@@ -317,10 +327,14 @@ class ChatMessage:
         :class:`HumanMessage` when there are any. Token counts are not part of it. The
         dict is a copy: changing it does not change the message.
         """
-        data: dict[str, Any] = {"role": self.role}
+        data: dict[str, Any] = {"role": self._role}
         if self._name is not None:
             data["name"] = self._name
         data["content"] = self._content
+        for key, slot in self._PAYLOAD_SLOTS:
+            value = getattr(self, slot)
+            if value or self._KEEP_EMPTY:
+                data[key] = copy_json(value)
         return data
 
     @classmethod
@@ -340,14 +354,16 @@ class ChatMessage:
             <HumanMessage role: 'user', content: 'Hi'>
         """
         role = check_payload_role(data, _BY_ROLE)
-        target = _BY_ROLE[role]
-        target = cls._expect(target, f"a payload with role {role!r}")
+        target = cls._expect(_BY_ROLE[role], f"a payload with role {role!r}")
         check_payload_keys(data, role, target._PAYLOAD_KEYS)
         return target._from_payload(data)
 
     @classmethod
     def _from_payload(cls, data: dict[str, Any]) -> ChatMessage:
-        return cls(data["content"], name=data.get("name"))
+        # A payload's keys (but its role) are the keywords of its class's constructor.
+        fields = dict(data)
+        del fields["role"]
+        return cls(**fields)
 
     @classmethod
     def _expect(cls, target: type[ChatMessage], what: str) -> type[ChatMessage]:
@@ -383,13 +399,10 @@ class ChatMessage:
                 function-call arguments are not a JSON object).
         """
         sender = (self._name or self._DEFAULT_NAME or self._role) if name is None else name
-        return Msg(sender, self._msg_content(), self._msg_role(), self._msg_metadata())
+        return Msg(sender, self._msg_content(), self._role, self._msg_metadata())  # type: ignore[arg-type]
 
     def _msg_content(self) -> str | list[Any]:
         return self._content
-
-    def _msg_role(self) -> Any:
-        return self.role
 
     def _msg_metadata(self) -> dict[str, Any] | None:
         count = self._token_count
@@ -430,11 +443,7 @@ class ChatMessage:
             message = f"`msg` must be a Msg, not {type(msg).__name__}: {show(msg)}."
             raise MessageError(message, "msg")
         content = msg.content
-        if (
-            isinstance(content, list)
-            and content
-            and any(block["type"] == "tool_result" for block in content)
-        ):
+        if isinstance(content, list) and any(block["type"] == "tool_result" for block in content):
             target: type[ChatMessage] = FunctionMessage
         else:
             target = _BY_ROLE[msg.role]
@@ -453,13 +462,10 @@ class ChatMessage:
 
     # -- comparison and display --------------------------------------------------------
 
-    def _state(self) -> tuple[Any, ...]:
-        return (self._role, self._content, self._name, self._token_count)
-
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, ChatMessage):
             return NotImplemented
-        return type(self) is type(other) and self._state() == other._state()
+        return type(self) is type(other) and self._state(self) == other._state(other)
 
     def _parts(self) -> list[str]:
         # ERNIE Bot Agent's rule: the payload's fields in order, leaving out None and "".
@@ -482,11 +488,7 @@ class ChatMessage:
         return f"<{type(self).__name__} {str(self)[1:]}"
 
     def _repr_html_(self) -> str | None:
-        """HTML for Jupyter and sphinx-gallery: the card of the :meth:`to_msg` form.
-
-        None (plain text display) when the message has no Msg form, such as an AI
-        message whose function-call arguments are not JSON.
-        """
+        """The card of the :meth:`to_msg` form, or None (shown as text) without one."""
         try:
             msg = self.to_msg()
         except MessageError:
@@ -664,16 +666,6 @@ class HumanMessage(Message):
         return self
         yield  # unreachable: makes this a generator that returns at once
 
-    def to_dict(self) -> dict[str, Any]:
-        data = super().to_dict()
-        if self._files:
-            data["files"] = copy_json(self._files)
-        return data
-
-    @classmethod
-    def _from_payload(cls, data: dict[str, Any]) -> ChatMessage:
-        return cls(data["content"], name=data.get("name"), files=data.get("files"))
-
     def _msg_content(self) -> str | list[Any]:
         if not self._files:
             return self._content
@@ -686,9 +678,6 @@ class HumanMessage(Message):
         blocks = check_blocks_for(msg.content, ("text", *MEDIA_KINDS), cls.__name__)
         files = [block for block in blocks if block["type"] != "text"]
         return cls(_join_text(blocks), name=_kept_name(msg, "user"), files=files)
-
-    def _state(self) -> tuple[Any, ...]:
-        return (*super()._state(), self._files)
 
 
 class SystemMessage(Message):
@@ -786,15 +775,8 @@ class AIMessage(Message):
         "_token_usage",
     )
     _ROLE: ClassVar[str] = "assistant"
-    _PAYLOAD_KEYS: ClassVar[tuple[str, ...]] = (
-        "role",
-        "name",
-        "content",
-        "function_call",
-        "plugin_info",
-        "search_info",
-    )
-    _FIELDS: ClassVar[tuple[str, ...]] = (
+    _PAYLOAD_KEYS = (*ChatMessage._PAYLOAD_KEYS, "function_call", "plugin_info", "search_info")
+    _FIELDS = (
         "role",
         "name",
         "content",
@@ -806,17 +788,10 @@ class AIMessage(Message):
         "query_tokens_count",
         "token_count",
     )
-    _SETTABLE: ClassVar[frozenset[str]] = frozenset(
-        {
-            "function_call",
-            "plugin_info",
-            "search_info",
-            "clarify",
-            "query_tokens_count",
-            "token_count",
-        }
-    )
+    # Every field after the content can be assigned, but the usage report.
+    _SETTABLE = frozenset(_FIELDS[3:]) - {"token_usage"}
     _DEFAULT_NAME: ClassVar[str] = "assistant"
+    _KEEP_EMPTY = True  # as ERNIE Bot Agent's AIMessage writes them
     _PIECE: ClassVar[bool] = False  # whether a function call may lack its name (a chunk's)
 
     _function_call: dict[str, Any] | None
@@ -839,9 +814,8 @@ class AIMessage(Message):
     ) -> None:
         self._setup(content, name)
         usage = check_token_usage(token_usage)
-        _object_setattr(
-            self, "_function_call", check_function_call(function_call, piece=self._PIECE)
-        )
+        call = check_function_call(function_call, piece=self._PIECE)
+        _object_setattr(self, "_function_call", call)
         _object_setattr(self, "_token_usage", usage)
         _object_setattr(self, "_plugin_info", check_plugin_info(plugin_info))
         _object_setattr(self, "_search_info", check_search_info(search_info))
@@ -922,25 +896,6 @@ class AIMessage(Message):
     def clarify(self, value: bool | None) -> None:
         _object_setattr(self, "_clarify", check_clarify(value))
 
-    def to_dict(self) -> dict[str, Any]:
-        data = super().to_dict()
-        data["function_call"] = copy_json(self._function_call)
-        data["plugin_info"] = copy_json(self._plugin_info)
-        data["search_info"] = copy_json(self._search_info)
-        return data
-
-    @classmethod
-    def _from_payload(cls, data: dict[str, Any]) -> ChatMessage:
-        get = data.get
-        return cls(
-            data["content"],
-            get("function_call"),
-            None,
-            get("plugin_info"),
-            get("search_info"),
-            name=get("name"),
-        )
-
     def _msg_content(self) -> str | list[Any]:
         call = self._function_call
         if call is None:
@@ -960,17 +915,9 @@ class AIMessage(Message):
                 "calls no function), so the call cannot become a tool_use block."
             )
             raise MessageError(msg, "function_call.name")
-        arguments = check_arguments(call["arguments"])
-        call_id = call.get("id", _default_call_id(name))
-        blocks.append(
-            {
-                "type": "tool_use",
-                "id": call_id,
-                "name": name,
-                "input": arguments,
-                "raw_input": call["arguments"],
-            }
-        )
+        text = call["arguments"]
+        use = {"type": "tool_use", "id": call.get("id", _default_call_id(name)), "name": name}
+        blocks.append({**use, "input": check_arguments(text), "raw_input": text})
         return blocks
 
     def _msg_metadata(self) -> dict[str, Any] | None:
@@ -1012,23 +959,9 @@ class AIMessage(Message):
             name=_kept_name(msg, "assistant"),
         )
         if "query_tokens_count" in metadata:
-            _object_setattr(
-                message,
-                "_query_tokens_count",
-                check_count(metadata["query_tokens_count"], "metadata.query_tokens_count"),
-            )
+            count = check_count(metadata["query_tokens_count"], "metadata.query_tokens_count")
+            _object_setattr(message, "_query_tokens_count", count)
         return message
-
-    def _state(self) -> tuple[Any, ...]:
-        return (
-            *super()._state(),
-            self._function_call,
-            self._token_usage,
-            self._plugin_info,
-            self._search_info,
-            self._clarify,
-            self._query_tokens_count,
-        )
 
 
 class AIMessageChunk(AIMessage):
@@ -1075,7 +1008,7 @@ class AIMessageChunk(AIMessage):
             plugins,  # type: ignore[arg-type]
             search,  # type: ignore[arg-type]
             self._clarify or other._clarify,
-            name=merge_names(self._name, other._name),
+            name=merge_same(self._name, other._name),
         )
 
 
@@ -1136,12 +1069,6 @@ class FunctionMessage(Message):
         """The id of the function call this answers, or None."""
         return self._call_id
 
-    def to_dict(self) -> dict[str, Any]:
-        data = super().to_dict()
-        if self._call_id is not None:
-            data["call_id"] = self._call_id
-        return data
-
     @classmethod
     def _from_payload(cls, data: dict[str, Any]) -> ChatMessage:
         if "name" not in data:
@@ -1177,15 +1104,8 @@ class FunctionMessage(Message):
         call_id = None if block["id"] == _default_call_id(function) else block["id"]
         return cls(function, text, call_id=call_id)
 
-    def _state(self) -> tuple[Any, ...]:
-        return (*super()._state(), self._call_id)
 
-
-_PRIVATE_SLOTS = frozenset(
-    slot
-    for cls in (ChatMessage, HumanMessage, AIMessage, FunctionMessage)
-    for slot in cls.__slots__
-)
+_PRIVATE_SLOTS = frozenset((*HumanMessage._SLOTS, *AIMessage._SLOTS, *FunctionMessage._SLOTS))
 _BY_ROLE: dict[str, type[ChatMessage]] = {
     "user": HumanMessage,
     "system": SystemMessage,
@@ -1194,14 +1114,6 @@ _BY_ROLE: dict[str, type[ChatMessage]] = {
 }
 
 # Public classes say they live in ``agentmsg``, where users import them from.
-for _cls in (
-    ChatMessage,
-    Message,
-    HumanMessage,
-    SystemMessage,
-    AIMessage,
-    AIMessageChunk,
-    FunctionMessage,
-):
+for _cls in (ChatMessage, Message, AIMessageChunk, *_BY_ROLE.values()):
     _cls.__module__ = "agentmsg"
 del _cls

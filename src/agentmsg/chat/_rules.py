@@ -1,8 +1,7 @@
-"""The rules of the role messages (``_chat.py``): their fields, payloads and Msg forms.
+"""The rules of the role messages (``_messages.py``): their fields, payloads and Msg forms.
 
-Like the ``check_*`` functions of :mod:`agentmsg._validate`, each function takes a value
-and the field path it came from, raises :class:`~agentmsg.MessageError` naming that
-path and the value when it is wrong, and otherwise returns a private copy.
+Like :mod:`agentmsg._validate`'s, each check takes a value and its field path, and returns
+a private copy or raises :class:`~agentmsg.MessageError` naming the path and the value.
 """
 
 from __future__ import annotations
@@ -36,8 +35,7 @@ _USAGE_REQUIRED = ("prompt_tokens", "completion_tokens")
 def _dict_field(
     value: Any, path: str, shape: str, allowed: tuple[str, ...], required: tuple[str, ...]
 ) -> dict[str, Any] | None:
-    """None, or *value* as a plain dict (it must be a Mapping, a dict *shape*) whose keys
-    are among *allowed* and include *required*."""
+    """None, or *value* (a Mapping, a dict *shape*) as a plain dict of *allowed* keys."""
     if value is None:
         return None
     if not is_mapping(value):
@@ -57,9 +55,7 @@ def _dict_field(
 def check_function_call(
     value: Any, path: str = "function_call", *, piece: bool = False
 ) -> dict[str, Any] | None:
-    """None, or a function call: ``name`` (a string, empty for none) and ``arguments``,
-    maybe ``thoughts`` and ``id``; with *piece*, a later piece of a streamed call may leave
-    out the ``name``."""
+    """None, or a function call (a streamed *piece* of one may lack the ``name``)."""
     required = (
         ("arguments",)
         if piece and is_mapping(value) and "name" not in value
@@ -90,9 +86,7 @@ def check_count(value: Any, path: str = "token_count") -> int:
 
 
 def check_token_usage(value: Any, path: str = "token_usage") -> dict[str, Any] | None:
-    """None, or a usage report: ``prompt_tokens`` and ``completion_tokens`` (ERNIE Bot
-    Agent's ``TokenUsage`` has just these two), maybe ``total_tokens`` (which chat APIs
-    add) and the ``plugins`` of an ERNIE Bot plugin answer; kept as given, no count made
+    """None, or a usage report (:class:`~agentmsg.TokenUsage`), kept as given: no count made
     up."""
     shape = "with `prompt_tokens`, `completion_tokens` and optionally `total_tokens`"
     value = _dict_field(value, path, shape, _USAGE_KEYS, _USAGE_REQUIRED)
@@ -232,8 +226,7 @@ def check_payload_keys(data: dict[str, Any], role: str, allowed: tuple[str, ...]
 
 
 def check_blocks_for(content: Any, allowed: tuple[str, ...], target: str) -> list[Any]:
-    """A Msg's content as blocks, refusing any block the role message *target* cannot
-    carry (a str content is one text block)."""
+    """A Msg's content as blocks (a str is one text block), each one that *target* carries."""
     if type(content) is str:
         return [{"type": "text", "text": content}]
     for index, block in enumerate(content):
@@ -249,8 +242,7 @@ def check_blocks_for(content: Any, allowed: tuple[str, ...], target: str) -> lis
 
 
 def check_one_call(blocks: list[Any]) -> dict[str, Any] | None:
-    """The tool_use block of an AI message's Msg form, if any: at most one, and no
-    thinking block without it (an AIMessage keeps thoughts only with its call)."""
+    """The one tool_use block of an AI message's Msg form, if any (thinking needs one)."""
     uses = [index for index, block in enumerate(blocks) if block["type"] == "tool_use"]
     if len(uses) > 1:
         message = (
@@ -295,17 +287,16 @@ def check_text_output(output: list[Any], path: str = "content[0].output") -> Non
             raise MessageError(message, f"{path}[{index}]")
 
 
-def merge_names(first: str | None, second: str | None) -> str | None:
-    """The sender of two streamed pieces: the one they name (they may not differ)."""
+def merge_same(first: str | None, second: str | None, path: str = "name") -> str | None:
+    """What two streamed pieces give at *path* (the sender, a call id): they may not differ."""
     if first is not None and second is not None and first != second:
-        msg = f"`name` of the second piece is {second!r}, but the first piece's is {first!r}."
-        raise MessageError(msg, "name")
+        msg = f"`{path}` of the second piece is {second!r}, but the first piece's is {first!r}."
+        raise MessageError(msg, path)
     return first if first is not None else second
 
 
 def merge_calls(first: dict[str, Any] | None, second: dict[str, Any] | None) -> Any:
-    """The function call of two streamed pieces: the one, or both joined (same function,
-    arguments and thoughts concatenated, at most one call id)."""
+    """The function call of two streamed pieces: the one, or both joined into one call."""
     if first is None or second is None:
         return first if second is None else second
     names = (first.get("name"), second.get("name"))
@@ -323,13 +314,7 @@ def merge_calls(first: dict[str, Any] | None, second: dict[str, Any] | None) -> 
     if "thoughts" in first or "thoughts" in second:
         call["thoughts"] = first.get("thoughts", "") + second.get("thoughts", "")
     call["arguments"] = first["arguments"] + second["arguments"]
-    ids = {call_id for call_id in (first.get("id"), second.get("id")) if call_id is not None}
-    if len(ids) > 1:
-        msg = (
-            f"`function_call.id` of the second piece is {second['id']!r}, but the first "
-            f"piece's is {first['id']!r}."
-        )
-        raise MessageError(msg, "function_call.id")
-    if ids:
-        call["id"] = ids.pop()
+    call_id = merge_same(first.get("id"), second.get("id"), "function_call.id")
+    if call_id is not None:
+        call["id"] = call_id
     return call

@@ -8,38 +8,32 @@ import importlib
 import sys
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
+from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any
 
 from .._errors import MessageError
 
 
+@dataclass
 class FrameworkInstall:
     """The install of one framework: which of its names become which agentmsg objects.
 
-    *package* is the framework's top-level package, *module* the module that defines its
-    messages, *names* maps each of that module's names to agentmsg's object, and
-    *instance_names* are those of *names* whose instances would stop passing the
-    framework's ``isinstance`` checks (the classes, not the ``TypedDict``s, which only
-    make plain dicts).
+    *line* is the call that installs it, *package* the framework's top-level package,
+    *module* the module that defines its messages, *names* maps each of that module's names
+    to agentmsg's object, and *instance_names* are those of *names* whose instances would
+    stop passing the framework's ``isinstance`` checks (the classes, not the
+    ``TypedDict``s, which only make plain dicts).
     """
 
-    def __init__(
-        self,
-        line: str,
-        package: str,
-        module: str,
-        names: Mapping[str, Any],
-        instance_names: tuple[str, ...],
-    ) -> None:
-        self._line = line
-        self._package = package
-        self._module = module
-        self._names = dict(names)
-        self._instance_names = instance_names
-        # Theirs -> ours while installed, keyed by id(): the framework's objects are
-        # classes and TypedDicts, compared by identity, never by value.
-        self._swaps: dict[int, tuple[Any, Any]] | None = None
+    line: str
+    package: str
+    module: str
+    names: Mapping[str, Any]
+    instance_names: tuple[str, ...]
+    # Theirs -> ours while installed, keyed by id(): the framework's objects are
+    # classes and TypedDicts, compared by identity, never by value.
+    _swaps: dict[int, tuple[Any, Any]] | None = field(default=None, init=False)
 
     def is_installed(self) -> bool:
         """Whether :func:`install` is in effect."""
@@ -49,18 +43,18 @@ class FrameworkInstall:
         if self._swaps is not None:
             return
         try:
-            defining = importlib.import_module(self._module)
+            defining = importlib.import_module(self.module)
         except ModuleNotFoundError as error:
-            if error.name is None or not self._module.startswith(error.name):
+            if error.name is None or not self.module.startswith(error.name):
                 raise
             msg = (
-                f"`{self._line}` needs {self._package}, which is not installed "
-                f"(`pip install {self._package.replace('_', '-')}`)."
+                f"`{self.line}` needs {self.package}, which is not installed "
+                f"(`pip install {self.package.replace('_', '-')}`)."
             )
             raise ModuleNotFoundError(msg, name=error.name) from error
-        theirs = {name: getattr(defining, name) for name in self._names}
-        self._refuse_live(tuple(theirs[name] for name in self._instance_names))
-        swaps = {id(theirs[name]): (theirs[name], ours) for name, ours in self._names.items()}
+        theirs = {name: getattr(defining, name) for name in self.names}
+        self._refuse_live(tuple(theirs[name] for name in self.instance_names))
+        swaps = {id(theirs[name]): (theirs[name], ours) for name, ours in self.names.items()}
         self._swap(swaps)
         self._swaps = swaps
 
@@ -84,11 +78,11 @@ class FrameworkInstall:
                 self.uninstall()
 
     def _modules(self) -> list[ModuleType]:
-        prefix = self._package + "."
+        prefix = self.package + "."
         return [
             module
             for name, module in list(sys.modules.items())
-            if isinstance(module, ModuleType) and (name == self._package or name.startswith(prefix))
+            if isinstance(module, ModuleType) and (name == self.package or name.startswith(prefix))
         ]
 
     def _swap(self, swaps: dict[int, tuple[Any, Any]]) -> None:
@@ -113,9 +107,9 @@ class FrameworkInstall:
             names = ", ".join(sorted({cls.__name__ for cls in classes}))
             made = "1 message" if live == 1 else f"{live} messages"
             msg = (
-                f"{self._package} has already made {made} of its own classes "
+                f"{self.package} has already made {made} of its own classes "
                 f"({names}), which its code would refuse once they are agentmsg's; "
-                f"call `{self._line}` at start-up, before anything makes a message."
+                f"call `{self.line}` at start-up, before anything makes a message."
             )
             raise MessageError(msg)
 
