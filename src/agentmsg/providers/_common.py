@@ -11,7 +11,6 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from collections import deque
 from collections.abc import Callable, Iterable
 from json.encoder import encode_basestring
 from typing import Any, NamedTuple, NoReturn
@@ -900,7 +899,7 @@ class Pairing:
         self.waiting: dict[str, tuple[int, int]] = {}
         self.answered: set[str] = set()  # the own ids of calls answered
         self.names: dict[str, str] = {}
-        self.own: dict[str, deque[str]] = {}  # own id -> ids sent of waiting calls, in order
+        self.own: dict[str, list[str]] = {}  # own id -> ids sent of waiting calls, in order
         self.shared: dict[str, int] = {}  # own id -> number of calls of the turn with it
         self.turn = -1  # the message whose calls are registered
         if ids is None:
@@ -920,8 +919,8 @@ class Pairing:
     def begin(self, index: int, call_ids: Iterable[str] = ()) -> None:
         """Start registering the calls of message *index*, whose own ids are *call_ids*."""
         self.turn = index
-        self.own = {}
-        self.shared = {}
+        self.own.clear()
+        self.shared.clear()
         if self.per_turn:
             self.ids.new_turn()
             self.ids.reserve(call_ids)
@@ -936,24 +935,25 @@ class Pairing:
         self.waiting[sent] = (index, position)
         queue = self.own.get(call_id)
         if queue is None:
-            self.own[call_id] = deque((sent,))
+            self.own[call_id] = [sent]
         else:
             queue.append(sent)
             self.shared[call_id] = self.shared.get(call_id, 1) + 1
         return sent
 
     def results(
-        self, report: Report, msg: Msg, content: Any, index: int, orphan: str
+        self, report: Report, msg: Msg, content: Any, index: int, orphan: str, whole: bool = True
     ) -> list[tuple[str, str, dict[str, Any]]]:
         """The tool results of *msg* that answer a waiting call, as (path, id sent, block).
 
-        Reports what the message loses as a message of tool results, and drops each result
-        no call waits for: a second result for a call, or one without its call right
-        before it (*orphan* is the format's rule).
+        Drops each result no call waits for: a second result for a call, or one without
+        its call right before it (*orphan* is the format's rule); *whole*: reports first
+        what the message loses as a message of tool results.
         """
-        report.tool_message(msg, index)
-        if is_tool_results(msg):
-            report.name(msg, index, TOOL_RESULTS_NAME)
+        if whole:
+            report.tool_message(msg, index)
+            if is_tool_results(msg):
+                report.name(msg, index, TOOL_RESULTS_NAME)
         paired = []
         for position, block in enumerate(content):
             if block["type"] != "tool_result":
@@ -961,6 +961,8 @@ class Pairing:
             path = f"messages[{index}].content[{position}]"
             call_id = block["id"]
             queue = self.own.get(call_id)
+            if queue is None and call_id in self.waiting:
+                queue = [call_id]  # a call registered without a queue goes with its own id
             if not queue:
                 if call_id in self.answered:
                     what, why = "second tool result for one tool call", duplicate_why(report.format)
@@ -968,7 +970,7 @@ class Pairing:
                     what, why = "tool result without its tool call right before it", orphan
                 report.drop(path, what, why, block)
                 continue
-            sent = queue.popleft()
+            sent = queue.pop(0)
             del self.waiting[sent]
             self.answered.add(call_id)
             count = self.shared.get(call_id)
@@ -985,8 +987,8 @@ class Pairing:
             report.drop(f"messages[{index}].content[{position}]", what, why, content[position])
         dropped = list(self.waiting)
         self.waiting.clear()
-        self.own = {}
-        self.shared = {}
+        self.own.clear()
+        self.shared.clear()
         return dropped
 
 
