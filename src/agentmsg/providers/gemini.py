@@ -457,6 +457,7 @@ _CANDIDATE_DROPPED = (
     ("logprobs_result", "log probabilities"),
     ("avg_logprobs", "average log probability"),
     ("finish_message", "finish message"),
+    ("safety_ratings", "safety ratings"),
 )
 _USAGE = ("prompt_token_count", "candidates_token_count", "thoughts_token_count")
 
@@ -514,6 +515,9 @@ class _Reader(Reader):
             if candidate.get(key):
                 why = "agentmsg's messages have no place for them"
                 self.drop(f"candidates[0].{key}", what, why, candidate[key])
+        if data.get("prompt_feedback"):
+            why = "agentmsg's messages have no place for it"
+            self.drop("prompt_feedback", "prompt feedback", why, data["prompt_feedback"])
         for extra in range(1, len(candidates)):
             why = "a message holds one reply; convert the first candidate only"
             self.drop(f"candidates[{extra}]", "another candidate", why, candidates[extra])
