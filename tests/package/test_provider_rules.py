@@ -704,10 +704,10 @@ class TestPairing:
     """The pairing of calls and results that the Anthropic and Gemini writers share."""
 
     def test_results_answer_waiting_calls_in_order(self):
-        from agentmsg.providers._common import Pairing, Report
+        from agentmsg.providers._common import CallIds, Pairing, Report
 
         report = Report(anthropic.FORMAT, False)
-        pairing = Pairing("ids are unique", per_turn=False)
+        pairing = Pairing(CallIds("ids are unique"))
         calls = [call("c", "Porto"), call("c", "Bergen")]
         assert ["c", "c_2"] == [pairing.call(report, b, 1, i) for i, b in enumerate(calls)]
         msg = Msg(
@@ -731,10 +731,10 @@ class TestPairing:
         assert {} == pairing.waiting
 
     def test_unanswered_calls_are_dropped_at_their_place(self):
-        from agentmsg.providers._common import Pairing, Report
+        from agentmsg.providers._common import CallIds, Pairing, Report
 
         report = Report("Gemini", False)
-        pairing = Pairing()
+        pairing = Pairing(CallIds("ids are unique in each turn"), per_turn=True)
         conversation = two_calls()
         pairing.call(report, conversation[1].content[1], 1, 1)
 

@@ -10,10 +10,9 @@ from __future__ import annotations
 
 import hashlib
 import json
-import re
 from collections.abc import Callable, Iterable
 from json.encoder import encode_basestring
-from typing import Any, NamedTuple, NoReturn
+from typing import Any, NamedTuple, NoReturn, TypeVar
 
 from .._errors import MessageError
 from .._media import _EXTENSIONS
@@ -44,15 +43,12 @@ TOOL_RESULTS_NAME = "system"
 IMAGE_TYPES = frozenset({"image/png", "image/jpeg", "image/gif", "image/webp"})
 _NOT_ARGUMENTS = object()
 NO_PLACE = "agentmsg's messages have no place for it"
+_F = TypeVar("_F", bound=Callable[..., Any])
 
 
 def _json_writer() -> Any:
-    """``json.dumps(value, ensure_ascii=False)`` without building an encoder per call.
-
-    The C encoder that :func:`json.dumps` uses, made once: a third of its cost for the
-    small dicts tool calls hold (measured in ``bench/providers.py``). The values written
-    here were validated as JSON (no cycles, no NaN), so its checks have nothing to find.
-    """
+    """``json.dumps(value, ensure_ascii=False)`` by the C encoder made once: a third of its
+    cost for tool calls' small dicts (bench/providers.py); the values are validated JSON."""
     encoder = json.JSONEncoder(ensure_ascii=False)
     try:
         from json.encoder import c_make_encoder  # type: ignore[attr-defined]
@@ -72,6 +68,39 @@ def _json_writer() -> Any:
 
 
 dumps = _json_writer()
+
+
+#: The sections every writer's or reader's docstring shares, by the line standing for it.
+_SHARED_DOC = {
+    "{writer args}": """Args:
+    messages: A list of :class:`~agentmsg.Msg` and role messages, oldest first.
+    strict: Raise instead of reporting something dropped.""",
+    "{writer raises}": """Raises:
+    MessageError: The conversation is not a list of messages; in strict mode,
+        also when something would be dropped (the text names its path).""",
+    "{reader returns}": """Returns:
+    The messages and what agentmsg could not carry, as a
+    :class:`~agentmsg.Parsed`.
+
+Raises:
+    MessageError: The data is not data of this format (the text names the path
+        and the value); in strict mode, also when something would be dropped.""",
+}
+
+
+def shared_doc(function: _F) -> _F:
+    """*function* with the sections of ``_SHARED_DOC`` in its docstring, indented as the
+    line that stands for each."""
+    lines = []
+    for line in (function.__doc__ or "").split("\n"):
+        section = _SHARED_DOC.get(line.strip())
+        if section is None:
+            lines.append(line)
+            continue
+        indent = line[: len(line) - len(line.lstrip())]
+        lines.extend(indent + text if text else "" for text in section.split("\n"))
+    function.__doc__ = "\n".join(lines)
+    return function
 
 
 def output_text(output: Any) -> str:
@@ -186,13 +215,8 @@ class Report:
             self.drop(f"messages[{index}].name", f"sender name {msg.name!r}", why, msg.name)
 
     def tool_message(self, msg: Msg, index: int) -> None:
-        """Report what a message holding tool results loses when they travel alone.
-
-        Every format sends tool results as tool messages (or blocks) of their own, which come
-        back as a message of tool results with role "system" (agentmsg's convention). A
-        message whose tool results share it with other blocks, or whose role is not
-        "system", does not come back as it was.
-        """
+        """Report what a message of tool results loses: they travel, and come back, alone
+        with role "system", so other blocks beside them or another role do not."""
         if not is_tool_results(msg):
             path = f"messages[{index}]"
             why = (
@@ -209,11 +233,8 @@ class Report:
             self.change(path, f"role {msg.role!r} of a message of tool results", "not sent", why)
 
     def signature(self, block: dict[str, Any], path: str, model_turn: bool = True) -> None:
-        """Drop a signature held on *block* that this format does not take back.
-
-        *model_turn*: whether the block goes in a turn of the model, where its provider takes
-        a signature back; when not, the provider's own signature is dropped too.
-        """
+        """Drop a signature on *block* this format does not take back (outside a
+        *model_turn*, the provider's own signature too)."""
         for key, owner in SIGNATURES:
             if key not in block:
                 continue
@@ -226,11 +247,8 @@ class Report:
             self.drop(f"{path}.{key}", f"{owner} signature", why, block[key])
 
     def raw_input(self, block: dict[str, Any], path: str, carried: bool = False) -> None:
-        """Drop a tool call's ``raw_input`` when the call's input does not say the same.
-
-        *carried*: whether the format sends the arguments as text (then a ``raw_input`` that
-        parses to the input is sent as it is, see :func:`arguments_text`).
-        """
+        """Drop a tool call's ``raw_input`` unless it says what the input says (reported as
+        sent when the format *carried* the arguments as text, see :func:`arguments_text`)."""
         raw = block.get("raw_input")
         if raw is None:
             return
@@ -267,10 +285,8 @@ class Report:
         self.change(path, what, f"paired with the call sent as {sent!r}", why)
 
     def counts(self, usage: dict[str, Any], path: str, read: frozenset[str]) -> None:
-        """Report each count of a usage object that the conversion does not read (cached,
-        reasoning, thinking tokens, server tool uses): a number above zero, or an object of
-        counts not all zero. A response reader calls it, so a stream and its unstreamed
-        response say the same."""
+        """Drop each count of *usage* not *read* (cached, reasoning tokens...) that counts
+        something: above zero, or an object of counts not all zero."""
         for key, value in usage.items():
             if key not in read and _counts_something(value):
                 why = "agentmsg's token usage has no place for it"
@@ -685,14 +701,9 @@ class Writer(Report):
         return parts or ""
 
     def system_prompt(self) -> tuple[list[str], bool]:
-        """The texts of a format's one system prompt, gathered from every system message.
-
-        For formats with a single system prompt beside the messages (Anthropic, Gemini): the
-        text of every system message that is not tool results goes there. Returns the texts
-        and whether the prompt is one string (a single system message with string content).
-        A system message after the conversation has started, a second system message and a
-        non-text block in one are reported.
-        """
+        """The texts of every system message for a format's one system prompt (Anthropic,
+        Gemini), and whether it is one string (one system message of string content); a
+        second or late system message and a non-text block in one are reported."""
         report, messages = self, self.conversation
         texts: list[str] = []
         sources = 0
@@ -793,19 +804,12 @@ def short_id(call_id: str, limit: int) -> str:
 
 
 class CallIds:
-    """The ids a format sends tool calls with, each one the format takes.
-
-    A call keeps its own id when the format takes it; otherwise it is sent with a new one,
-    reported as a :class:`Loss` at the call's id: *legal* gives the id for one the format
-    refuses (its characters, its length; *legal_why* is that rule), and an id sent
-    before in the scope (the request, or one turn after :meth:`new_turn`) gets a
-    number, ``call_2``, for the rule *unique*. New ids stay clear of the ids that
-    calls have (:meth:`reserve`), so a call that keeps its own id never meets a renamed
-    one; with *limit*, no id sent is longer (a longer one is cut by :func:`short_id`
-    unless *legal* says otherwise). Each rename costs constant time on
-    average: the next number to try is kept per id, so a call id reused in every turn of
-    a long conversation is not searched from ``_2`` again each time.
-    """
+    """The ids a format sends tool calls with: a call's own id when the format takes it,
+    else a new one, reported at the call's id. *legal* makes the id for one the format
+    refuses (*legal_why*), else an id over *limit* is cut (:func:`short_id`); an id sent
+    before in the scope (the request, or a turn after :meth:`new_turn`) is numbered,
+    ``call_2`` (*unique*), clear of the ids calls have (:meth:`reserve`). The next number
+    is kept per id, so an id reused in every turn costs constant time."""
 
     __slots__ = ("legal", "legal_why", "limit", "numbers", "reserved", "taken", "unique")
 
@@ -873,46 +877,22 @@ class CallIds:
 
 
 class Pairing:
-    """Which tool calls of a conversation wait for their results, and the ids they go with.
-
-    For the formats whose results answer the calls of the assistant turn right before them
-    (Anthropic, Gemini): ``waiting`` holds the calls of that turn still without a result
-    (id sent -> (message index, block position)), ``names`` the tool each id sent names.
-    ``ids`` (a :class:`CallIds`) gives the id each call is sent with, unique in the
-    request or, *per_turn*, within each turn; without one, *unique* (the rule) and
-    *characters* (a pattern of the characters an id may not hold, each sent as ``_``,
-    and the rule) make it, and ids are unique within each turn when *unique* is None. A
-    result answers the oldest waiting call of the turn with its own id (never another
-    call's id sent); when two calls of the turn share that id, the pairing in order is
-    reported.
-    """
+    """The tool calls of the assistant turn right before the results that answer them
+    (Chat Completions, Anthropic, Gemini), and the ids they are sent with (*ids*, unique in
+    the request or, *per_turn*, in each turn). ``waiting``: the calls without a result (id
+    sent -> (message index, block position)); ``names``: the tool of each id sent. A result
+    answers the oldest waiting call with its own id, never another call's id sent; calls
+    of the turn sharing that id are answered in order, reported."""
 
     __slots__ = ("answered", "ids", "names", "own", "per_turn", "shared", "turn", "waiting")
 
-    def __init__(
-        self,
-        unique: str | None = None,
-        characters: tuple[re.Pattern[str], str] | None = None,
-        ids: CallIds | None = None,
-        per_turn: bool = False,
-    ) -> None:
+    def __init__(self, ids: CallIds, per_turn: bool = False) -> None:
         self.waiting: dict[str, tuple[int, int]] = {}
         self.answered: set[str] = set()  # the own ids of calls answered
         self.names: dict[str, str] = {}
         self.own: dict[str, list[str]] = {}  # own id -> ids sent of waiting calls, in order
         self.shared: dict[str, int] = {}  # own id -> number of calls of the turn with it
         self.turn = -1  # the message whose calls are registered
-        if ids is None:
-            legal = None
-            why = ""
-            if characters is not None:
-                pattern, why = characters
-
-                def legal(call_id: str) -> str:
-                    return pattern.sub("_", call_id)
-
-            ids = CallIds(unique or _PER_TURN, legal, why)
-            per_turn = unique is None
         self.ids = ids
         self.per_turn = per_turn
 
@@ -990,13 +970,6 @@ class Pairing:
         self.own.clear()
         self.shared.clear()
         return dropped
-
-
-#: The rule of formats that want ids unique within one turn (Gemini pairs by id there).
-_PER_TURN = (
-    "the results of one turn find their calls by id, so the calls of a turn need ids of "
-    "their own; the call's results follow the new id, and they come back with it"
-)
 
 
 def _counts_something(value: Any) -> bool:

@@ -3,6 +3,7 @@ events back into one ``Message`` (:class:`AnthropicStream`)."""
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from typing import Any
@@ -12,6 +13,7 @@ from .._validate import label, show
 from ._common import (
     DEFAULT_NAMES,
     STATE_KEY,
+    CallIds,
     Conversion,
     Pairing,
     Parsed,
@@ -20,6 +22,7 @@ from ._common import (
     Writer,
     duplicate_why,
     repeated_id_why,
+    shared_doc,
 )
 from ._stream import (
     Stream,
@@ -42,21 +45,18 @@ STATE_FORMAT = "anthropic"
 # -- to ----------------------------------------------------------------------------------
 
 
+@shared_doc
 def to_anthropic(messages: Any, *, strict: bool = False) -> Conversion:
     """Convert a conversation to the ``system`` and ``messages`` of an Anthropic request.
 
-    Args:
-        messages: A list of :class:`~agentmsg.Msg` and role messages, oldest first.
-        strict: Raise instead of reporting something dropped.
+    {writer args}
 
     Returns:
         A :class:`~agentmsg.Conversion` whose payload holds ``messages``, and
         ``system`` when there is a system message, with what could not be carried as it
         was.
 
-    Raises:
-        MessageError: The conversation is not a list of messages; in strict mode,
-            also when something would be dropped (the text names its path).
+    {writer raises}
 
     The text of the system messages becomes the one system prompt. Tool results travel
     as ``tool_result`` blocks in a user message and may hold images. Anthropic has no
@@ -117,7 +117,7 @@ class _Writer(Writer):
 
     def __init__(self, format: str, strict: object) -> None:
         Writer.__init__(self, format, strict)
-        self.pairing = Pairing(REPEATED_ID, (_NOT_IN_IDS, ID_CHARACTERS))
+        self.pairing = Pairing(CallIds(REPEATED_ID, _legal_id, ID_CHARACTERS))
         self.run = 0
         self.results_end = 0
         # the last assistant message sent: (index, its content, its entry in out)
@@ -305,6 +305,7 @@ class _Writer(Writer):
 
 
 _NOT_IN_IDS = re.compile(r"[^a-zA-Z0-9_-]")
+_legal_id = functools.partial(_NOT_IN_IDS.sub, "_")
 
 
 def _call_id(block: dict[str, Any]) -> str | None:
@@ -328,6 +329,7 @@ _RESPONSE_KEYS = frozenset(
 )
 
 
+@shared_doc
 def from_anthropic(data: Any, *, strict: bool = False) -> Parsed:
     """Read messages from Anthropic Messages data.
 
@@ -337,13 +339,7 @@ def from_anthropic(data: Any, *, strict: bool = False) -> Parsed:
             JSON as a dict.
         strict: Raise instead of reporting something dropped.
 
-    Returns:
-        The messages and what agentmsg could not carry, as a
-        :class:`~agentmsg.Parsed`.
-
-    Raises:
-        MessageError: The data is not data of this format (the text names the path
-            and the value); in strict mode, also when something would be dropped.
+    {reader returns}
 
     The system prompt becomes a first system message. The tool results of a user message
     become a message of tool results with role ``"system"``, apart from the rest of it;

@@ -24,6 +24,7 @@ from ._common import (
     Writer,
     duplicate_why,
     media_type_of_url,
+    shared_doc,
 )
 from ._stream import (
     Stream,
@@ -46,13 +47,12 @@ _URLSAFE = str.maketrans("-_", "+/")
 # -- to ----------------------------------------------------------------------------------
 
 
+@shared_doc
 def to_gemini(messages: Any, *, strict: bool = False) -> Conversion:
     """Convert a conversation to the ``contents`` and ``system_instruction`` of a Gemini
     ``generateContent`` request.
 
-    Args:
-        messages: A list of :class:`~agentmsg.Msg` and role messages, oldest first.
-        strict: Raise instead of reporting something dropped.
+    {writer args}
 
     Returns:
         A :class:`~agentmsg.Conversion` whose payload holds ``contents``, and
@@ -60,9 +60,7 @@ def to_gemini(messages: Any, *, strict: bool = False) -> Conversion:
         carried as it was. The keys are the API's snake_case names, which the REST API
         and the ``google-genai`` types accept.
 
-    Raises:
-        MessageError: The conversation is not a list of messages; in strict mode,
-            also when something would be dropped (the text names its path).
+    {writer raises}
 
     The text of the system messages becomes the system instruction; assistant messages
     are ``model`` turns. Thinking blocks are sent as thought parts, tool calls as
@@ -373,6 +371,7 @@ def _snake(data: dict[str, Any]) -> dict[str, Any]:
     return {_CAMEL.sub("_", key).lower(): value for key, value in data.items()}
 
 
+@shared_doc
 def from_gemini(data: Any, *, strict: bool = False) -> Parsed:
     """Read messages from Gemini data.
 
@@ -383,13 +382,7 @@ def from_gemini(data: Any, *, strict: bool = False) -> Parsed:
             dict. Keys may be snake_case or the REST API's camelCase.
         strict: Raise instead of reporting something dropped.
 
-    Returns:
-        The messages and what agentmsg could not carry, as a
-        :class:`~agentmsg.Parsed`.
-
-    Raises:
-        MessageError: The data is not data of this format (the text names the path
-            and the value); in strict mode, also when something would be dropped.
+    {reader returns}
 
     A response gives the first candidate's content. A function call without an id gets
     ``call_<name>``, and a function response without an id answers the oldest unanswered

@@ -20,6 +20,7 @@ from ._common import (
     Writer,
     dumps,
     duplicate_why,
+    shared_doc,
 )
 from ._stream import Stream, check_value, clean_text, joined, merge_into, reject, trusted_msg
 
@@ -63,20 +64,17 @@ REPEATED_ID = (
 )
 
 
+@shared_doc
 def to_openai_chat(messages: Any, *, strict: bool = False) -> Conversion:
     """Convert a conversation to the ``messages`` of an OpenAI Chat Completions request.
 
-    Args:
-        messages: A list of :class:`~agentmsg.Msg` and role messages, oldest first.
-        strict: Raise instead of reporting something dropped.
+    {writer args}
 
     Returns:
         A :class:`~agentmsg.Conversion` whose payload holds ``messages``, with what
         could not be carried as it was.
 
-    Raises:
-        MessageError: The conversation is not a list of messages; in strict mode,
-            also when something would be dropped (the text names its path).
+    {writer raises}
 
     Each tool result becomes a ``tool`` message; the tool calls of an assistant message
     its ``tool_calls``. Thinking and video blocks cannot be sent and are reported; an
@@ -198,11 +196,10 @@ def to_openai_chat(messages: Any, *, strict: bool = False) -> Conversion:
 class _Writer(Writer):
     """The Chat Completions messages of one conversation, and the report of what they cost.
 
-    ``pairing`` pairs the calls of the last assistant message with the tool messages
-    right after it, ids unique in the message and 40 characters long at most. ``moved`` holds the media of tool results, sent in one user message once the run
-    of tool messages ends. A conversation may end with unanswered calls: it waits for
-    their results, and they are sent as they are.
-    """
+    ``pairing`` pairs the calls of the last assistant message with the tool messages right
+    after it (ids unique in the message, 40 characters at most); ``moved`` holds the media
+    of tool results, sent in a user message after them. Calls the conversation ends with
+    wait for their results."""
 
     __slots__ = ("moved", "pairing")
     format = FORMAT  # one format: no slot to write per conversion
@@ -420,6 +417,7 @@ _FUNCTION_KEYS = frozenset({"role", "content", "name"})
 _USAGE_READ = ("prompt_tokens", "completion_tokens", "total_tokens")
 
 
+@shared_doc
 def from_openai_chat(data: Any, *, strict: bool = False) -> Parsed:
     """Read messages from OpenAI Chat Completions data.
 
@@ -428,13 +426,7 @@ def from_openai_chat(data: Any, *, strict: bool = False) -> Parsed:
             response: a ``ChatCompletion`` of the ``openai`` package or its JSON as a dict.
         strict: Raise instead of reporting something dropped.
 
-    Returns:
-        The messages and what agentmsg could not carry, as a
-        :class:`~agentmsg.Parsed`.
-
-    Raises:
-        MessageError: The data is not data of this format (the text names the path
-            and the value); in strict mode, also when something would be dropped.
+    {reader returns}
 
     A response gives one assistant message (the first choice) whose ``invocation_id`` is
     the response id and whose metadata holds ``model``, ``stop_reason`` and

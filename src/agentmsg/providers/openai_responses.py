@@ -19,6 +19,7 @@ from ._common import (
     Writer,
     duplicate_why,
     repeated_id_why,
+    shared_doc,
 )
 from ._stream import (
     Stream,
@@ -40,20 +41,17 @@ STATE_FORMAT = "openai_responses"
 # -- to ----------------------------------------------------------------------------------
 
 
+@shared_doc
 def to_openai_responses(messages: Any, *, strict: bool = False) -> Conversion:
     """Convert a conversation to the ``input`` items of an OpenAI Responses request.
 
-    Args:
-        messages: A list of :class:`~agentmsg.Msg` and role messages, oldest first.
-        strict: Raise instead of reporting something dropped.
+    {writer args}
 
     Returns:
         A :class:`~agentmsg.Conversion` whose payload holds ``input``, with what could
         not be carried as it was.
 
-    Raises:
-        MessageError: The conversation is not a list of messages; in strict mode,
-            also when something would be dropped (the text names its path).
+    {writer raises}
 
     Messages become ``message`` items, tool calls ``function_call`` items and tool
     results ``function_call_output`` items, whose output may hold images. Responses has
@@ -463,6 +461,7 @@ _OUTPUT_KEYS = frozenset({"type", "call_id", "output", "id", "status", "name"})
 _REASONING_KEYS = frozenset({"type", "id", "summary", "content", "status", "encrypted_content"})
 
 
+@shared_doc
 def from_openai_responses(data: Any, *, strict: bool = False) -> Parsed:
     """Read messages from OpenAI Responses data.
 
@@ -472,13 +471,7 @@ def from_openai_responses(data: Any, *, strict: bool = False) -> Parsed:
             package or its JSON as a dict.
         strict: Raise instead of reporting something dropped.
 
-    Returns:
-        The messages and what agentmsg could not carry, as a
-        :class:`~agentmsg.Parsed`.
-
-    Raises:
-        MessageError: The data is not data of this format (the text names the path
-            and the value); in strict mode, also when something would be dropped.
+    {reader returns}
 
     Consecutive assistant items (messages, function calls, reasoning) make one assistant
     message; consecutive function call outputs one message of tool results with role
