@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Collection, Iterable
 from json.encoder import encode_basestring
 from typing import Any, NamedTuple, NoReturn, TypeVar
 
@@ -174,6 +174,9 @@ for _cls in (Loss, Conversion, Parsed):
 del _cls
 
 
+_KEY_SETS: dict[str, frozenset[str]] = {}  # Report.extra's sets of keys, by their names
+
+
 class Report:
     """Collects the losses of one conversion; in strict mode, a drop raises instead."""
 
@@ -201,9 +204,13 @@ class Report:
         """Record that the thing at *path* travels another way: *substitute*."""
         self.losses.append(Loss(path, what, why, substitute))
 
-    def extra(self, data: dict[str, Any], known: frozenset[str], path: str) -> None:
-        """Drop every field of provider *data* agentmsg has no place for (None and empty
-        values are not data)."""
+    def extra(self, data: dict[str, Any], known: frozenset[str] | str, path: str) -> None:
+        """Drop every field of provider *data* not *known* (a set, or names and spaces);
+        None and empty values are not data."""
+        if isinstance(known, str):
+            known = _KEY_SETS.get(known) or _KEY_SETS.setdefault(known, frozenset(known.split()))
+        if known.issuperset(data):
+            return
         for key, value in data.items():
             if key not in known and value is not None and value != [] and value != {}:
                 self.drop(f"{path}.{key}", f"`{key}` field", NO_PLACE, value)
@@ -214,9 +221,10 @@ class Report:
             why = f"{self.format} has no field for it; it comes back as {default!r}"
             self.drop(f"messages[{index}].name", f"sender name {msg.name!r}", why, msg.name)
 
-    def tool_message(self, msg: Msg, index: int) -> None:
+    def tool_message(self, msg: Msg, index: int) -> bool:
         """Report what a message of tool results loses: they travel, and come back, alone
-        with role "system", so other blocks beside them or another role do not."""
+        with role "system", so other blocks beside them or another role do not. Returns
+        whether *msg* holds tool results only."""
         if not is_tool_results(msg):
             path = f"messages[{index}]"
             why = (
@@ -224,13 +232,15 @@ class Report:
                 "message of their own"
             )
             self.change(path, "message mixing tool results with other content", "split in two", why)
-        elif msg.role != "system":
+            return False
+        if msg.role != "system":
             path = f"messages[{index}].role"
             why = (
                 f"{self.format} has no role for tool results; they come back with role "
                 "'system', agentmsg's convention"
             )
             self.change(path, f"role {msg.role!r} of a message of tool results", "not sent", why)
+        return True
 
     def signature(self, block: dict[str, Any], path: str, model_turn: bool = True) -> None:
         """Drop a signature on *block* this format does not take back (outside a
@@ -284,7 +294,7 @@ class Report:
         why = ambiguous_why(self.format)
         self.change(path, what, f"paired with the call sent as {sent!r}", why)
 
-    def counts(self, usage: dict[str, Any], path: str, read: frozenset[str]) -> None:
+    def counts(self, usage: dict[str, Any], path: str, read: Collection[str]) -> None:
         """Drop each count of *usage* not *read* (cached, reasoning tokens...) that counts
         something: above zero, or an object of counts not all zero."""
         for key, value in usage.items():
@@ -604,7 +614,7 @@ class Reader(Report):
                 msg = f"`{path}.{key}` must be an integer >= 0, not {show(value)}."
                 raise MessageError(msg, f"{path}.{key}")
             counts.append(value)
-        self.counts(usage, path, frozenset(keys))
+        self.counts(usage, path, keys)
         return counts
 
     def result_name(self, call_id: str, given: Any, path: str) -> str:
@@ -811,7 +821,7 @@ class CallIds:
     ``call_2`` (*unique*), clear of the ids calls have (:meth:`reserve`). The next number
     is kept per id, so an id reused in every turn costs constant time."""
 
-    __slots__ = ("legal", "legal_why", "limit", "numbers", "reserved", "taken", "unique")
+    __slots__ = ("later", "legal", "legal_why", "limit", "numbers", "reserved", "taken", "unique")
 
     def __init__(
         self,
@@ -827,10 +837,15 @@ class CallIds:
         self.taken: set[str] = set()
         self.reserved: set[str] = set()
         self.numbers: dict[str, int] = {}
+        self.later: Callable[[], Iterable[str]] | None = None
 
     def reserve(self, call_ids: Iterable[str]) -> None:
         """Keep new ids clear of *call_ids*, ids that calls of the scope have."""
         self.reserved.update(call_ids)
+
+    def reserve_later(self, call_ids: Callable[[], Iterable[str]]) -> None:
+        """:meth:`reserve` what *call_ids* gives, called when a first id must be new."""
+        self.later = call_ids
 
     def new_turn(self) -> None:
         """Start a new scope: for formats that want ids unique within one turn only."""
@@ -849,6 +864,9 @@ class CallIds:
             sent = short_id(call_id, self.limit)
         if sent != call_id:
             why = self.legal_why
+        if self.later is not None and (why is not None or sent in self.taken):
+            self.reserved.update(self.later())
+            self.later = None
         if sent in self.taken or (sent != call_id and sent in self.reserved):
             why = why or self.unique
             sent = self._numbered(sent)
@@ -930,10 +948,8 @@ class Pairing:
         its call right before it (*orphan* is the format's rule); *whole*: reports first
         what the message loses as a message of tool results.
         """
-        if whole:
-            report.tool_message(msg, index)
-            if is_tool_results(msg):
-                report.name(msg, index, TOOL_RESULTS_NAME)
+        if whole and report.tool_message(msg, index):
+            report.name(msg, index, TOOL_RESULTS_NAME)
         paired = []
         for position, block in enumerate(content):
             if block["type"] != "tool_result":

@@ -72,7 +72,7 @@ def to_anthropic(messages: Any, *, strict: bool = False) -> Conversion:
     """
     writer = _Writer(FORMAT, strict)
     writer.start(messages)
-    writer.pairing.ids.reserve(writer.call_ids())
+    writer.pairing.ids.reserve_later(writer.call_ids)
     texts, as_str = writer.system_prompt()
     for index, msg in enumerate(writer.conversation):
         writer.message(msg, index)
@@ -126,9 +126,12 @@ class _Writer(Writer):
     def message(self, msg: Any, index: int) -> None:
         role = msg.role
         content: Any = msg.content
-        if not isinstance(content, str) and any(b["type"] == "tool_result" for b in content):
-            self.results(msg, content, index)
-        if role == "system" or self.is_results(msg):
+        has_results = not isinstance(content, str) and any(
+            b["type"] == "tool_result" for b in content
+        )
+        if has_results and self.results(msg, content, index):
+            return  # the message is tool results only, sent
+        if role == "system":
             return  # the text went to the system prompt, the tool results are sent
         self.name(msg, index, DEFAULT_NAMES[role])
         calls = []
@@ -253,8 +256,9 @@ class _Writer(Writer):
 
     # -- tool results and the pairing of calls ---------------------------------------
 
-    def results(self, msg: Any, content: Any, index: int) -> None:
-        """The tool results of *msg*, as one user turn of ``tool_result`` blocks."""
+    def results(self, msg: Any, content: Any, index: int) -> bool:
+        """The tool results of *msg*, as one user turn of ``tool_result`` blocks; whether
+        *msg* holds nothing else."""
         blocks = []
         why = (
             "an Anthropic tool result names only the call id, and the tool call with "
@@ -265,7 +269,7 @@ class _Writer(Writer):
             output = self.output(block, path, self.result_part)
             blocks.append({"type": "tool_result", "tool_use_id": sent_id, "content": output})
         if not blocks:
-            return
+            return self.is_results(msg)
         entry = {"role": "user", "content": blocks}
         if len(self.out) > self.results_end:
             what = "tool results after other content of the user turn"
@@ -274,6 +278,7 @@ class _Writer(Writer):
         else:
             self.out.append(entry)
         self.results_end += 1
+        return self.is_results(msg)
 
     def result_part(self, item: dict[str, Any], path: str) -> Any:
         """The block of a tool result's output block, or None (reported)."""
@@ -473,15 +478,15 @@ class _Reader(Reader):
         kind = item.get("type")
         extra = self.extra
         if kind == "text":
-            extra(item, frozenset({"type", "text"}), path)
+            extra(item, "type text", path)
             return {"type": "text", "text": self.text_at(item, "text", path)}
         if kind == "image":
-            extra(item, frozenset({"type", "source"}), path)
+            extra(item, "type source", path)
             source = self.obj_at(item, "source", path)
             at = f"{path}.source"
             source_type = source.get("type")
             if source_type == "base64":
-                extra(source, frozenset({"type", "media_type", "data"}), at)
+                extra(source, "type media_type data", at)
                 media_type = self.text_at(source, "media_type", at)
                 data = self.text_at(source, "data", at)
                 return {
@@ -489,13 +494,13 @@ class _Reader(Reader):
                     "source": {"type": "base64", "media_type": media_type, "data": data},
                 }
             if source_type == "url":
-                extra(source, frozenset({"type", "url"}), at)
+                extra(source, "type url", at)
                 return {"type": "image", "source": self.source(self.text_at(source, "url", at))}
             why = "agentmsg has no source for it"
             self.drop(path, f"image from a {label(source_type)} source", why, item)
             return None
         if kind == "thinking":
-            extra(item, frozenset({"type", "thinking", "signature"}), path)
+            extra(item, "type thinking signature", path)
             thinking = self.text_at(item, "thinking", path)
             signature = item.get("signature")
             if signature:
@@ -507,14 +512,14 @@ class _Reader(Reader):
                     self.drop(f"{path}.signature", "thinking signature", why, signature)
             return {"type": "thinking", "thinking": thinking}
         if kind == "redacted_thinking" and keep is not None:
-            extra(item, frozenset({"type", "data"}), path)
+            extra(item, "type data", path)
             keep[str(index)] = {"redacted": self.ident_at(item, "data", path)}
             instead = "kept as an empty thinking block, its data in the message's provider state"
             rule = "agentmsg has no block for encrypted thinking"
             self.change(path, "redacted thinking", instead, rule)
             return {"type": "thinking", "thinking": ""}
         if kind == "tool_use":
-            extra(item, frozenset({"type", "id", "name", "input"}), path)
+            extra(item, "type id name input", path)
             call_id = self.ident_at(item, "id", path)
             name = self.ident_at(item, "name", path)
             return self.call(call_id, name, self.obj(item.get("input", {}), f"{path}.input"))

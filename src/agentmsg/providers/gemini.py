@@ -150,7 +150,9 @@ class _Writer(Writer):
             return
         if any(block["type"] == "tool_result" for block in content):
             self.responses(msg, content, index)
-        if role == "system" or self.is_results(msg):
+            if self.is_results(msg):
+                return
+        if role == "system":
             return
         self.name(msg, index, DEFAULT_NAMES[role])
         parts: list[dict[str, Any]] = []
@@ -528,7 +530,7 @@ class _Reader(Reader):
 
     def content(self, content: dict[str, Any], path: str) -> None:
         turns = self.turns
-        self.extra(content, frozenset({"role", "parts"}), path)
+        self.extra(content, "role parts", path)
         roles = ("user", "model", "function")
         role = self.choice(content.get("role", "user"), f"{path}.role", roles)
         ours = "assistant" if role == "model" else "user"
@@ -585,7 +587,7 @@ class _Reader(Reader):
         if "function_call" in part:
             here = f"{path}.function_call"
             call = _snake(self.obj(part["function_call"], here))
-            self.extra(call, frozenset({"id", "name", "args"}), here)
+            self.extra(call, "id name args", here)
             name = self.ident_at(call, "name", here)
             given = call.get("id")
             if given is not None:
@@ -605,7 +607,7 @@ class _Reader(Reader):
         if "inline_data" in part:
             path = f"{path}.inline_data"
             blob = _snake(self.obj(part["inline_data"], path))
-            self.extra(blob, frozenset({"mime_type", "data"}), path)
+            self.extra(blob, "mime_type data", path)
             media_type = self.text_at(blob, "mime_type", path)
             data = self.text_at(blob, "data", path).translate(_URLSAFE)
             kind = media_type.partition("/")[0]
@@ -617,7 +619,7 @@ class _Reader(Reader):
             return {"type": kind, "source": source}
         path = f"{path}.file_data"
         file = _snake(self.obj(part["file_data"], path))
-        self.extra(file, frozenset({"mime_type", "file_uri"}), path)
+        self.extra(file, "mime_type file_uri", path)
         uri = self.text_at(file, "file_uri", path)
         media_type = file.get("mime_type") or media_type_of_url(uri) or ""
         kind = str(media_type).partition("/")[0]
@@ -629,7 +631,7 @@ class _Reader(Reader):
 
     def response(self, response: Any, path: str) -> None:
         response = _snake(self.obj(response, path))
-        self.extra(response, frozenset({"id", "name", "response", "parts"}), path)
+        self.extra(response, "id name response parts", path)
         name = self.ident_at(response, "name", path)
         given = response.get("id")
         if given is not None:
@@ -642,7 +644,7 @@ class _Reader(Reader):
             for position, part in enumerate(self.array(media_parts, f"{path}.parts")):
                 here = f"{path}.parts[{position}]"
                 part = _snake(self.obj(part, here))
-                self.extra(part, frozenset({"inline_data", "file_data"}), here)
+                self.extra(part, "inline_data file_data", here)
                 if "inline_data" in part or "file_data" in part:
                     block = self.media_block(part, here)
                     if block is not None:

@@ -534,26 +534,26 @@ class _Reader(Reader):
         part = self.obj(part, path)
         kind = part.get("type")
         if kind == "text":
-            self.extra(part, frozenset({"type", "text"}), path)
+            self.extra(part, "type text", path)
             return {"type": "text", "text": self.text_at(part, "text", path)}
         if kind == "image_url":
-            self.extra(part, frozenset({"type", "image_url"}), path)
+            self.extra(part, "type image_url", path)
             here = f"{path}.image_url"
             image = self.obj_at(part, "image_url", path)
             self.detail(image.get("detail"), f"{here}.detail")
-            self.extra(image, frozenset({"url", "detail"}), here)
+            self.extra(image, "url detail", here)
             return {"type": "image", "source": self.source(self.text_at(image, "url", here))}
         if kind == "input_audio":
-            self.extra(part, frozenset({"type", "input_audio"}), path)
+            self.extra(part, "type input_audio", path)
             here = f"{path}.input_audio"
             audio = self.obj_at(part, "input_audio", path)
-            self.extra(audio, frozenset({"data", "format"}), here)
+            self.extra(audio, "data format", here)
             audio_format = self.choice(audio.get("format"), f"{here}.format", ("wav", "mp3"))
             data = self.text_at(audio, "data", here)
             source = {"type": "base64", "media_type": AUDIO_TYPES[audio_format], "data": data}
             return {"type": "audio", "source": source}
         if kind == "refusal":
-            self.extra(part, frozenset({"type", "refusal"}), path)
+            self.extra(part, "type refusal", path)
             return self.refusal(path, self.text_at(part, "refusal", path))
         self.unknown(path, f"{label(kind)} content part", part)
         return None

@@ -679,14 +679,14 @@ class _Reader(Reader):
             part = self.obj(part, here)
             kind = part.get("type")
             if kind in ("input_text", "output_text"):
-                self.extra(part, frozenset({"type", "text", "annotations", "logprobs"}), here)
+                self.extra(part, "type text annotations logprobs", here)
                 for key in ("annotations", "logprobs"):
                     if part.get(key):
                         why = "agentmsg's text block has no field for them"
                         self.drop(f"{here}.{key}", key, why, part[key])
                 blocks.append({"type": "text", "text": self.text_at(part, "text", here)})
             elif kind == "input_image":
-                self.extra(part, frozenset({"type", "image_url", "detail", "file_id"}), here)
+                self.extra(part, "type image_url detail file_id", here)
                 self.detail(part.get("detail"), f"{here}.detail")
                 url = part.get("image_url")
                 if url is None:
