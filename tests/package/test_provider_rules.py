@@ -890,6 +890,18 @@ class TestEveryResultStaysWithItsCall:
         [rename] = [loss for loss in sent.losses if loss.path == "messages[1].content[1].id"]
         assert "sent as 'c_2'" == rename.substitute
 
+    def test_chat_calls_written_inline_are_answered_by_results_that_are_not(self):
+        """Chat Completions writes plain calls the quick way; results it cannot write so
+        (JSON output, out of order) still answer their own calls, and nothing is dropped."""
+        conversation = calls_then_results(
+            [("a", "Porto"), ("b", "Bergen")], [("b", {"rain": False}), ("a", "rain")]
+        )
+
+        sent = to_openai_chat(conversation)
+
+        assert {"Porto": "rain", "Bergen": '{"rain": false}'} == sent_pairs(sent.payload)
+        assert [] == [loss for loss in sent.losses if loss.dropped]
+
     def test_anthropic_a_cleaned_id_never_takes_another_calls_id(self):
         """Calls 'a/b' and 'a_b', results in the order 'a_b', 'a/b': 'a/b' cleaned would be
         'a_b', the other call's id, so it is sent as 'a_b_2'; each result answers its own

@@ -121,16 +121,14 @@ NOT_FOLLOWED = (
 class _Writer(Writer):
     """The Responses input items of one conversation, and the report of what they cost.
 
-    ``answers`` maps each tool result, as (message index, block position), to the call it
-    answers: the oldest call without a result of the last message with calls of its id
-    (a result names its call by id only). ``shared`` holds the results paired so among
-    calls that share an id, with how many do. ``last_other`` is the index of the last
-    message that is not tool results (a call after it waits for its output, and is sent
-    as it is). ``ids`` gives each call the id it is sent with, ``sent`` that id by the
-    call's (message index, block position), ``calls`` the tool of each id sent.
-    ``state`` and ``index`` are the provider state and the index of the assistant message
-    being written.
-    """
+    A result may come any number of messages after its call, and a call without one is
+    dropped where it stands, so :meth:`pair` looks ahead: ``answers`` maps each result
+    (message index, block position) to the call it answers, the oldest without a result
+    of the last message with calls of its id; ``shared`` the results so paired among calls
+    sharing an id, with how many. ``sent`` is the id each call is sent with (by ``ids``),
+    ``calls`` the tool of each id sent; calls after ``last_other`` (the last message not
+    tool results) wait for their outputs. ``state``, ``index``: the assistant message
+    being written."""
 
     __slots__ = (
         "answered",
