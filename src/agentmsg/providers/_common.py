@@ -374,13 +374,9 @@ def parse_arguments(text: str) -> Any:
 
 
 class Media(NamedTuple):
-    """The bytes of a media block, as a format needs them.
-
-    ``form`` is ``"base64"`` (``media_type`` and ``data`` are set; a ``data:`` URL of
-    base64 bytes counts as base64 too), ``"url"`` (an http or https URL; ``data`` is the
-    URL), ``"data_url"`` (a ``data:`` URL that is not base64; ``data`` is the URL) or
-    ``"local"`` (a ``file:`` URL or a path on this machine; ``data`` is the URL).
-    """
+    """The bytes of a media block as a format needs them: ``form`` ``"base64"`` (with
+    ``media_type``; a base64 ``data:`` URL too), else ``data`` is the URL: ``"url"`` (http
+    or https), ``"data_url"`` (``data:``, not base64) or ``"local"`` (``file:``, a path)."""
 
     form: str
     media_type: str | None
@@ -735,15 +731,11 @@ class Writer(Report):
                 report.change(f"messages[{index}]", what, "moved to the system prompt", why)
             report.name(msg, index, DEFAULT_NAMES["system"])
             empty = f"{report.format} refuses empty text in its system prompt"
-            if isinstance(content, str):
-                if content:
-                    texts.append(content)
-                    as_str = True
-                else:
-                    report.change(f"messages[{index}]", "empty system message", "not sent", empty)
-                continue
             if not content:
                 report.change(f"messages[{index}]", "empty system message", "not sent", empty)
+            elif isinstance(content, str):
+                as_str = True
+                content = [{"type": "text", "text": content}]  # nothing in it to report
             for position, block in enumerate(content):
                 kind = block["type"]
                 path = f"messages[{index}].content[{position}]"
@@ -942,12 +934,9 @@ class Pairing:
     def results(
         self, report: Report, msg: Msg, content: Any, index: int, orphan: str, whole: bool = True
     ) -> list[tuple[str, str, dict[str, Any]]]:
-        """The tool results of *msg* that answer a waiting call, as (path, id sent, block).
-
-        Drops each result no call waits for: a second result for a call, or one without
-        its call right before it (*orphan* is the format's rule); *whole*: reports first
-        what the message loses as a message of tool results.
-        """
+        """The results of *msg* that answer a waiting call, as (path, id sent, block); the
+        others are dropped (a second result, or *orphan*, the format's rule). *whole*: first
+        report what *msg* loses as a message of tool results."""
         if whole and report.tool_message(msg, index):
             report.name(msg, index, TOOL_RESULTS_NAME)
         paired = []
