@@ -556,6 +556,11 @@ class Reader(Report):
     def obj_at(data: dict[str, Any], key: str, path: str) -> dict[str, Any]:
         return check_object(check_key(data, key, path), f"{path}.{key}")
 
+    def each(self, items: Any, path: str, read: Callable[[Any, str], Any]) -> list[Any]:
+        """What *read* (item, path) makes of each item of the list *items*, but None."""
+        made = [read(item, f"{path}[{at}]") for at, item in enumerate(self.array(items, path))]
+        return [block for block in made if block is not None]
+
     def parsed(self) -> Parsed:
         return Parsed(self.turns.messages, tuple(self.losses))
 

@@ -431,8 +431,11 @@ def from_gemini(data: Any, *, strict: bool = False) -> Parsed:
         system = data.get("system_instruction")
         if system is not None:
             system = _snake(reader.obj(system, "system_instruction"))
-            path = "system_instruction.parts"
-            blocks = reader.parts(system.get("parts", []), path, "system")
+            blocks = reader.each(
+                system.get("parts", []),
+                "system_instruction.parts",
+                lambda part, at: reader.part(_snake(reader.obj(part, at)), at, "system"),
+            )
             turns.add("system", blocks, "system", "system_instruction")
         contents, base = reader.array(data["contents"], "contents"), "contents"
     else:
@@ -565,15 +568,6 @@ class _Reader(Reader):
         if pending or not parts:
             turns.add(DEFAULT_NAMES[ours], pending, ours, path, (STATE_FORMAT, keep))
         turns.flush(path)  # a content's function responses stay apart from the next one's
-
-    def parts(self, parts: Any, path: str, role: str) -> list[Any]:
-        blocks = []
-        for position, part in enumerate(self.array(parts, path)):
-            part_path = f"{path}[{position}]"
-            block = self.part(_snake(self.obj(part, part_path)), part_path, role)
-            if block is not None:
-                blocks.append(block)
-        return blocks
 
     def part(self, part: dict[str, Any], path: str, role: str) -> Any:
         self.extra(part, _PART_KEYS | {"thought_signature"}, path)

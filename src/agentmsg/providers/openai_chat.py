@@ -494,15 +494,16 @@ class _Reader(Reader):
             self.extra(message, _TOOL_KEYS, path)
             call_id = self.ident_at(message, "tool_call_id", path)
             name = self.result_name(call_id, None, f"{path}.tool_call_id")
-            content = self.key(message, "content", path)
-            output = content if type(content) is str else self.parts(content, f"{path}.content")
+            output = self.key(message, "content", path)
+            if type(output) is not str:
+                output = self.each(output, f"{path}.content", self.part)
             self.result(call_id, name, output)
             return
         if role == "function":
             self.extra(message, _FUNCTION_KEYS, path)
             name = self.ident_at(message, "name", path)
-            content = self.text(message.get("content") or "", f"{path}.content")
-            self.result(f"call_{name}", name, content)
+            text = self.text(message.get("content") or "", f"{path}.content")
+            self.result(f"call_{name}", name, text)
             return
         if role == "assistant":
             self.assistant(message, path)
@@ -513,7 +514,7 @@ class _Reader(Reader):
         sender = self.sender(message, role, path)
         content = self.key(message, "content", path)
         if type(content) is not str:
-            content = self.parts(content, f"{path}.content")
+            content = self.each(content, f"{path}.content", self.part)
         self.turns.add(sender, content, role, path)
 
     def sender(self, message: dict[str, Any], role: str, path: str) -> str:
@@ -521,14 +522,6 @@ class _Reader(Reader):
         if name is None:
             return DEFAULT_NAMES[role]
         return self.ident(name, f"{path}.name")
-
-    def parts(self, content: Any, path: str) -> list[dict[str, Any]]:
-        blocks = []
-        for position, part in enumerate(self.array(content, path)):
-            block = self.part(part, f"{path}[{position}]")
-            if block is not None:
-                blocks.append(block)
-        return blocks
 
     def part(self, part: Any, path: str) -> dict[str, Any] | None:
         part = self.obj(part, path)
@@ -572,15 +565,12 @@ class _Reader(Reader):
             if content or (not calls and message.get("function_call") is None):
                 blocks.append({"type": "text", "text": content})
         elif content is not None:
-            blocks.extend(self.parts(content, f"{path}.content"))
+            blocks.extend(self.each(content, f"{path}.content", self.part))
         refusal = message.get("refusal")
         if refusal is not None:
             blocks.append(self.refusal(f"{path}.refusal", self.text(refusal, f"{path}.refusal")))
         if calls is not None:
-            for position, call in enumerate(self.array(calls, f"{path}.tool_calls")):
-                block = self.tool_call(call, f"{path}.tool_calls[{position}]")
-                if block is not None:
-                    blocks.append(block)
+            blocks.extend(self.each(calls, f"{path}.tool_calls", self.tool_call))
         function_call = message.get("function_call")
         if function_call is not None:
             here = f"{path}.function_call"

@@ -280,8 +280,9 @@ class _Writer(Writer):
     # -- the items of an assistant's blocks (see _ASSISTANT_ITEMS) ------------------------
 
     def text(self, block: dict[str, Any], path: str, position: int) -> Any:
-        self.signature(block, path)
-        item_id = self.field(self.state, position, "id")
+        if len(block) != 2:  # a signature beside its type and text
+            self.signature(block, path)
+        item_id = self.field(self.state, position, "id") if self.state else None
         if item_id is None:
             return {"type": "message", "role": "assistant", "content": block["text"]}
         text = {"type": "output_text", "text": block["text"], "annotations": []}
@@ -295,9 +296,10 @@ class _Writer(Writer):
         }
 
     def tool_use(self, block: dict[str, Any], path: str, position: int) -> Any:
-        if "raw_input" in block:
-            self.raw_input(block, path, True)
-        self.signature(block, path)
+        if len(block) != 4:  # raw input or a signature beside type, id, name and input
+            if "raw_input" in block:
+                self.raw_input(block, path, True)
+            self.signature(block, path)
         index = self.index
         if (index, position) not in self.answered and index < self.last_other:
             self.drop(path, "tool call without a tool result after it", UNANSWERED, block)
@@ -308,18 +310,13 @@ class _Writer(Writer):
         arguments = self.arguments_text(block)
         item = {"type": "function_call", "call_id": sent, "name": block["name"]}
         item["arguments"] = arguments
-        self.ids_of(item, position, "status")
-        return item
-
-    def ids_of(self, item: dict[str, Any], position: int, *keys: str) -> None:
-        """Put back the id the API gave the item at *position*, and with it *keys*."""
-        item_id = self.field(self.state, position, "id")
-        if item_id is not None:
+        item_id = self.field(self.state, position, "id") if self.state else None
+        if item_id is not None:  # the id the API gave the item, and its status
             item["id"] = item_id
-            for key in keys:
-                value = self.field(self.state, position, key)
-                if value is not None:
-                    item[key] = value
+            status = self.field(self.state, position, "status")
+            if status is not None:
+                item["status"] = status
+        return item
 
     def thinking(self, block: dict[str, Any], path: str, position: int) -> Any:
         self.signature(block, path)
