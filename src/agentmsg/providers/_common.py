@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Callable, Collection, Iterable
+from collections.abc import Callable, Collection, Iterable, Iterator
 from json.encoder import encode_basestring
 from typing import Any, NamedTuple, NoReturn, TypeVar
 
@@ -332,14 +332,12 @@ def check_conversation(messages: object) -> None:
         raise MessageError(msg, "messages")
 
 
-def call_ids(conversation: list[Msg]) -> set[str]:
-    """The ids of the tool calls of *conversation*."""
-    found: set[str] = set()
+def call_ids(conversation: list[Msg]) -> Iterator[str]:
+    """The ids of the tool calls of *conversation*, read as they are asked for."""
     for msg in conversation:
         content: Any = msg.content
         if type(content) is not str:
-            found.update(block["id"] for block in content if block["type"] == "tool_use")
-    return found
+            yield from (block["id"] for block in content if block["type"] == "tool_use")
 
 
 def is_tool_results(msg: Msg) -> bool:
@@ -663,8 +661,8 @@ class Writer(Report):
         self.conversation: list[Any] = []
         self.out: list[dict[str, Any]] = []
 
-    def call_ids(self) -> set[str]:
-        """The ids of the tool calls of the conversation."""
+    def call_ids(self) -> Iterator[str]:
+        """The ids of the tool calls of the conversation, read as they are asked for."""
         return call_ids(self.conversation)
 
     is_results = staticmethod(is_tool_results)
@@ -834,21 +832,23 @@ class CallIds:
         self.taken: set[str] = set()
         self.reserved: set[str] = set()
         self.numbers: dict[str, int] = {}
-        self.later: Callable[[], Iterable[str]] | None = None
+        self.later: Iterable[str] = ()  # ids to reserve when a first id must be new
 
     def reserve(self, call_ids: Iterable[str]) -> None:
         """Keep new ids clear of *call_ids*, ids that calls of the scope have."""
         self.reserved.update(call_ids)
 
-    def reserve_later(self, call_ids: Callable[[], Iterable[str]]) -> None:
-        """:meth:`reserve` what *call_ids* gives, called when a first id must be new."""
+    def reserve_later(self, call_ids: Iterable[str]) -> None:
+        """:meth:`reserve` *call_ids* (read then) when a first id must be new."""
         self.later = call_ids
 
-    def new_turn(self) -> None:
-        """Start a new scope: for formats that want ids unique within one turn only."""
+    def new_turn(self, call_ids: Iterable[str] = ()) -> None:
+        """Start a new scope, whose calls have *call_ids*: for formats that want ids
+        unique within one turn only."""
         self.taken.clear()
         self.reserved.clear()
         self.numbers.clear()
+        self.later = call_ids
 
     def sent(self, report: Report, call_id: str, path: str) -> str:
         """The id to send the call whose own id is *call_id* with; a new one is reported
@@ -861,9 +861,9 @@ class CallIds:
             sent = short_id(call_id, self.limit)
         if sent != call_id:
             why = self.legal_why
-        if self.later is not None and (why is not None or sent in self.taken):
-            self.reserved.update(self.later())
-            self.later = None
+        if self.later and (why is not None or sent in self.taken):
+            self.reserved.update(self.later)
+            self.later = ()
         if sent in self.taken or (sent != call_id and sent in self.reserved):
             why = why or self.unique
             sent = self._numbered(sent)
@@ -917,8 +917,7 @@ class Pairing:
         self.own.clear()
         self.shared.clear()
         if self.per_turn:
-            self.ids.new_turn()
-            self.ids.reserve(call_ids)
+            self.ids.new_turn(call_ids)
 
     def call(self, report: Report, block: dict[str, Any], index: int, position: int) -> str:
         """Register the tool call *block* of message *index*; return the id to send it with."""

@@ -72,7 +72,7 @@ def to_anthropic(messages: Any, *, strict: bool = False) -> Conversion:
     """
     writer = _Writer(FORMAT, strict)
     writer.start(messages)
-    writer.pairing.ids.reserve_later(writer.call_ids)
+    writer.pairing.ids.reserve_later(writer.call_ids())
     texts, as_str = writer.system_prompt()
     for index, msg in enumerate(writer.conversation):
         writer.message(msg, index)

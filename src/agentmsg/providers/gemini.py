@@ -221,7 +221,7 @@ class _Writer(Writer):
         self.model_at = len(out) - 1
         self.answers_at = -1
         if calls:
-            self.pairing.begin(index, [block["id"] for _, block, _ in calls])
+            self.pairing.begin(index, (block["id"] for _, block, _ in calls))
         for position, block, part in calls:
             part["function_call"]["id"] = self.pairing.call(self, block, index, position)
 

@@ -253,7 +253,7 @@ class _Writer(Writer):
         tool_calls: list[dict[str, Any]] = []
         results: list[tuple[int, Any]] = []
         pairing = self.pairing
-        pairing.begin(index, [block["id"] for block in content if block["type"] == "tool_use"])
+        pairing.begin(index, (block["id"] for block in content if block["type"] == "tool_use"))
         for position, block in enumerate(content):
             kind = block["type"]
             path = f"messages[{index}].content[{position}]"
