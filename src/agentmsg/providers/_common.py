@@ -70,7 +70,8 @@ def _json_writer() -> Any:
 dumps = _json_writer()
 
 
-#: The sections every writer's or reader's docstring shares, by the line standing for it.
+#: The sections every writer's or reader's docstring shares, by the line standing for it
+#: (filled in for each format of ``FORMATS``, in ``providers/__init__.py``).
 _SHARED_DOC = {
     "{writer args}": """Args:
     messages: A list of :class:`~agentmsg.Msg` and role messages, oldest first.
@@ -893,11 +894,12 @@ class CallIds:
 
 class Pairing:
     """The tool calls of the assistant turn right before the results that answer them
-    (Chat Completions, Anthropic, Gemini), and the ids they are sent with (*ids*, unique in
-    the request or, *per_turn*, in each turn). ``waiting``: the calls without a result (id
-    sent -> (message index, block position)); ``names``: the tool of each id sent. A result
-    answers the oldest waiting call with its own id, never another call's id sent; calls
-    of the turn sharing that id are answered in order, reported."""
+    (Chat Completions, Anthropic, Gemini), and the ids they are sent with (*ids*, a
+    :class:`CallIds`; unique in the request or, *per_turn*, in each turn).
+    ``waiting``: the calls without a result (id sent -> (message index, block position));
+    ``names``: the tool of each id sent. A result answers the oldest waiting call with its
+    own id, never another call's id sent; calls of the turn sharing that id are answered
+    in order, reported."""
 
     __slots__ = ("answered", "ids", "names", "own", "per_turn", "shared", "turn", "waiting")
 

@@ -22,7 +22,6 @@ from ._common import (
     Writer,
     duplicate_why,
     repeated_id_why,
-    shared_doc,
 )
 from ._stream import (
     Stream,
@@ -45,7 +44,6 @@ STATE_FORMAT = "anthropic"
 # -- to ----------------------------------------------------------------------------------
 
 
-@shared_doc
 def to_anthropic(messages: Any, *, strict: bool = False) -> Conversion:
     """Convert a conversation to the ``system`` and ``messages`` of an Anthropic request.
 
@@ -334,7 +332,6 @@ _RESPONSE_KEYS = frozenset(
 )
 
 
-@shared_doc
 def from_anthropic(data: Any, *, strict: bool = False) -> Parsed:
     """Read messages from Anthropic Messages data.
 

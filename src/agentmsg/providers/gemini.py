@@ -24,7 +24,6 @@ from ._common import (
     Writer,
     duplicate_why,
     media_type_of_url,
-    shared_doc,
 )
 from ._stream import (
     Stream,
@@ -47,7 +46,6 @@ _URLSAFE = str.maketrans("-_", "+/")
 # -- to ----------------------------------------------------------------------------------
 
 
-@shared_doc
 def to_gemini(messages: Any, *, strict: bool = False) -> Conversion:
     """Convert a conversation to the ``contents`` and ``system_instruction`` of a Gemini
     ``generateContent`` request.
@@ -133,7 +131,7 @@ class _Writer(Writer):
 
     def __init__(self, format: str, strict: object) -> None:
         Writer.__init__(self, format, strict)
-        self.pairing = Pairing(ids=CallIds(REPEATED_ID), per_turn=True)
+        self.pairing = Pairing(CallIds(REPEATED_ID), per_turn=True)
         self.model_at = -1
         self.answers_at = -1
 
@@ -373,7 +371,6 @@ def _snake(data: dict[str, Any]) -> dict[str, Any]:
     return {_CAMEL.sub("_", key).lower(): value for key, value in data.items()}
 
 
-@shared_doc
 def from_gemini(data: Any, *, strict: bool = False) -> Parsed:
     """Read messages from Gemini data.
 
@@ -580,12 +577,7 @@ class _Reader(Reader):
             return self.media_block(part, path)
         if "function_call" in part:
             here = f"{path}.function_call"
-            call = _snake(self.obj(part["function_call"], here))
-            self.extra(call, "id name args", here)
-            name = self.ident_at(call, "name", here)
-            given = call.get("id")
-            if given is not None:
-                given = self.ident(given, f"{here}.id")
+            call, name, given = self.named(part["function_call"], here, "id name args")
             args = self.obj(call.get("args", {}), f"{here}.args")
             return {
                 "type": "tool_use",
@@ -623,13 +615,17 @@ class _Reader(Reader):
             return None
         return {"type": kind, "source": {"type": "url", "url": uri}}
 
+    def named(self, data: Any, path: str, keys: str) -> tuple[dict[str, Any], str, str | None]:
+        """A function call or response in snake_case, checked (no key but *keys*), with its
+        name and its id (or None)."""
+        data = _snake(self.obj(data, path))
+        self.extra(data, keys, path)
+        name = self.ident_at(data, "name", path)
+        given = data.get("id")
+        return data, name, None if given is None else self.ident(given, f"{path}.id")
+
     def response(self, response: Any, path: str) -> None:
-        response = _snake(self.obj(response, path))
-        self.extra(response, "id name response parts", path)
-        name = self.ident_at(response, "name", path)
-        given = response.get("id")
-        if given is not None:
-            given = self.ident(given, f"{path}.id")
+        response, name, given = self.named(response, path, "id name response parts")
         body = self.obj(response.get("response", {}), f"{path}.response")
         output: Any = body["output"] if len(body) == 1 and "output" in body else body
         media_parts = response.get("parts")

@@ -20,7 +20,6 @@ from ._common import (
     Writer,
     dumps,
     duplicate_why,
-    shared_doc,
 )
 from ._stream import Stream, check_value, clean_text, joined, merge_into, reject, trusted_msg
 
@@ -64,7 +63,6 @@ REPEATED_ID = (
 )
 
 
-@shared_doc
 def to_openai_chat(messages: Any, *, strict: bool = False) -> Conversion:
     """Convert a conversation to the ``messages`` of an OpenAI Chat Completions request.
 
@@ -213,7 +211,7 @@ class _Writer(Writer):
         self.losses = []
         self.conversation = conversation
         self.out: list[dict[str, Any]] = []
-        self.pairing = Pairing(ids=CallIds(REPEATED_ID, None, LONG_ID, MAX_ID), per_turn=True)
+        self.pairing = Pairing(CallIds(REPEATED_ID, None, LONG_ID, MAX_ID), per_turn=True)
         self.moved: list[dict[str, Any]] = []
 
     def settle(self) -> None:
@@ -417,7 +415,6 @@ _FUNCTION_KEYS = frozenset({"role", "content", "name"})
 _USAGE_READ = ("prompt_tokens", "completion_tokens", "total_tokens")
 
 
-@shared_doc
 def from_openai_chat(data: Any, *, strict: bool = False) -> Parsed:
     """Read messages from OpenAI Chat Completions data.
 

@@ -19,7 +19,6 @@ from ._common import (
     Writer,
     duplicate_why,
     repeated_id_why,
-    shared_doc,
 )
 from ._stream import (
     Stream,
@@ -41,7 +40,6 @@ STATE_FORMAT = "openai_responses"
 # -- to ----------------------------------------------------------------------------------
 
 
-@shared_doc
 def to_openai_responses(messages: Any, *, strict: bool = False) -> Conversion:
     """Convert a conversation to the ``input`` items of an OpenAI Responses request.
 
@@ -456,7 +454,6 @@ _OUTPUT_KEYS = frozenset({"type", "call_id", "output", "id", "status", "name"})
 _REASONING_KEYS = frozenset({"type", "id", "summary", "content", "status", "encrypted_content"})
 
 
-@shared_doc
 def from_openai_responses(data: Any, *, strict: bool = False) -> Parsed:
     """Read messages from OpenAI Responses data.
 
