@@ -704,10 +704,10 @@ class TestPairing:
     """The pairing of calls and results that the Anthropic and Gemini writers share."""
 
     def test_results_answer_waiting_calls_in_order(self):
-        from agentmsg.providers._common import Pairing, Report
+        from agentmsg.providers._common import CallIds, Pairing, Report
 
         report = Report(anthropic.FORMAT, False)
-        pairing = Pairing("ids are unique", per_turn=False)
+        pairing = Pairing(CallIds("ids are unique"))
         calls = [call("c", "Porto"), call("c", "Bergen")]
         assert ["c", "c_2"] == [pairing.call(report, b, 1, i) for i, b in enumerate(calls)]
         msg = Msg(
@@ -731,10 +731,10 @@ class TestPairing:
         assert {} == pairing.waiting
 
     def test_unanswered_calls_are_dropped_at_their_place(self):
-        from agentmsg.providers._common import Pairing, Report
+        from agentmsg.providers._common import CallIds, Pairing, Report
 
         report = Report("Gemini", False)
-        pairing = Pairing()
+        pairing = Pairing(CallIds("ids are unique in each turn"), per_turn=True)
         conversation = two_calls()
         pairing.call(report, conversation[1].content[1], 1, 1)
 
@@ -889,6 +889,18 @@ class TestEveryResultStaysWithItsCall:
         assert ["messages[2].content[0].id", "messages[3].content[0].id"] == ambiguous
         [rename] = [loss for loss in sent.losses if loss.path == "messages[1].content[1].id"]
         assert "sent as 'c_2'" == rename.substitute
+
+    def test_chat_calls_written_inline_are_answered_by_results_that_are_not(self):
+        """Chat Completions writes plain calls the quick way; results it cannot write so
+        (JSON output, out of order) still answer their own calls, and nothing is dropped."""
+        conversation = calls_then_results(
+            [("a", "Porto"), ("b", "Bergen")], [("b", {"rain": False}), ("a", "rain")]
+        )
+
+        sent = to_openai_chat(conversation)
+
+        assert {"Porto": "rain", "Bergen": '{"rain": false}'} == sent_pairs(sent.payload)
+        assert [] == [loss for loss in sent.losses if loss.dropped]
 
     def test_anthropic_a_cleaned_id_never_takes_another_calls_id(self):
         """Calls 'a/b' and 'a_b', results in the order 'a_b', 'a/b': 'a/b' cleaned would be

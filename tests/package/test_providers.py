@@ -655,6 +655,32 @@ class TestToAnthropic:
 class TestGemini:
     """:func:`agentmsg.to_gemini` and :func:`agentmsg.from_gemini`."""
 
+    def test_safety_ratings_and_prompt_feedback_are_reported(self):
+        """A reply's safety ratings (of its candidate) and prompt feedback (of the
+        response), as the REST API sends them, are reported dropped; the reply is read
+        as before."""
+        ratings = [
+            {"category": "HARM_CATEGORY_HATE_SPEECH", "probability": "NEGLIGIBLE"},
+            {"category": "HARM_CATEGORY_HARASSMENT", "probability": "NEGLIGIBLE"},
+        ]
+        candidate = {"content": {"parts": [{"text": "Cheyenne"}]}, "finishReason": "STOP"}
+        response = {
+            "candidates": [{**candidate, "index": 0, "safetyRatings": ratings}],
+            "promptFeedback": {"safetyRatings": ratings},
+        }
+
+        read = from_gemini(response)
+
+        assert [
+            ("candidates[0].safety_ratings", "safety ratings", True),
+            ("prompt_feedback", "prompt feedback", True),
+        ] == [(loss.path, loss.what, loss.dropped) for loss in read.losses]
+        assert from_gemini({"candidates": [candidate]}).messages[0].content == (
+            read.messages[0].content
+        )
+        with pytest.raises(MessageError, match=r"^`candidates\[0\]\.safety_ratings`"):
+            from_gemini({"candidates": [{**candidate, "safetyRatings": ratings}]}, strict=True)
+
     def test_tool_round_trip_payload(self):
         """Calls and responses keep their ids; the output sits under ``output``."""
         sent = to_gemini(weather_conversation())

@@ -1212,6 +1212,11 @@ class TestNothingVanishes:
             ("anthropic/pydantic-ai-test_anthropic_code_execution_tool_stream-0", "container"),
             ("anthropic/anthropic-sdk-refusal_response", "stop_details"),
             ("gemini/shape-finish-every-piece", "candidates[0].finish_message"),
+            ("gemini/generative-ai-js-streaming-success-basic-reply-short", "prompt_feedback"),
+            (
+                "gemini/generative-ai-js-streaming-success-basic-reply-short",
+                "candidates[0].safety_ratings",
+            ),
             (
                 "openai_chat/pydantic-ai-test_deepseek_model_thinking_stream-0",
                 "usage.completion_tokens_details",

@@ -22,7 +22,7 @@ from collections.abc import Callable
 from typing import NamedTuple
 
 from . import anthropic, gemini, openai_chat, openai_responses
-from ._common import Conversion, Loss, Parsed
+from ._common import Conversion, Loss, Parsed, shared_doc
 from ._stream import Stream
 from .anthropic import AnthropicStream, from_anthropic, to_anthropic
 from .gemini import GeminiStream, from_gemini, to_gemini
@@ -85,4 +85,6 @@ FORMATS: dict[str, Format] = {
 
 for _api in FORMATS.values():
     _api.stream.__module__ = "agentmsg"  # where users import them from
+    shared_doc(_api.to)  # the sections of their docstrings that every format shares
+    shared_doc(_api.read)
 del _api

@@ -10,11 +10,9 @@ from __future__ import annotations
 
 import hashlib
 import json
-import re
-from collections import deque
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Collection, Iterable, Iterator
 from json.encoder import encode_basestring
-from typing import Any, NamedTuple, NoReturn
+from typing import Any, NamedTuple, NoReturn, TypeVar
 
 from .._errors import MessageError
 from .._media import _EXTENSIONS
@@ -45,15 +43,12 @@ TOOL_RESULTS_NAME = "system"
 IMAGE_TYPES = frozenset({"image/png", "image/jpeg", "image/gif", "image/webp"})
 _NOT_ARGUMENTS = object()
 NO_PLACE = "agentmsg's messages have no place for it"
+_F = TypeVar("_F", bound=Callable[..., Any])
 
 
 def _json_writer() -> Any:
-    """``json.dumps(value, ensure_ascii=False)`` without building an encoder per call.
-
-    The C encoder that :func:`json.dumps` uses, made once: a third of its cost for the
-    small dicts tool calls hold (measured in ``bench/providers.py``). The values written
-    here were validated as JSON (no cycles, no NaN), so its checks have nothing to find.
-    """
+    """``json.dumps(value, ensure_ascii=False)`` by the C encoder made once: a third of its
+    cost for tool calls' small dicts (bench/providers.py); the values are validated JSON."""
     encoder = json.JSONEncoder(ensure_ascii=False)
     try:
         from json.encoder import c_make_encoder  # type: ignore[attr-defined]
@@ -73,6 +68,40 @@ def _json_writer() -> Any:
 
 
 dumps = _json_writer()
+
+
+#: The sections every writer's or reader's docstring shares, by the line standing for it
+#: (filled in for each format of ``FORMATS``, in ``providers/__init__.py``).
+_SHARED_DOC = {
+    "{writer args}": """Args:
+    messages: A list of :class:`~agentmsg.Msg` and role messages, oldest first.
+    strict: Raise instead of reporting something dropped.""",
+    "{writer raises}": """Raises:
+    MessageError: The conversation is not a list of messages; in strict mode,
+        also when something would be dropped (the text names its path).""",
+    "{reader returns}": """Returns:
+    The messages and what agentmsg could not carry, as a
+    :class:`~agentmsg.Parsed`.
+
+Raises:
+    MessageError: The data is not data of this format (the text names the path
+        and the value); in strict mode, also when something would be dropped.""",
+}
+
+
+def shared_doc(function: _F) -> _F:
+    """*function* with the sections of ``_SHARED_DOC`` in its docstring, indented as the
+    line that stands for each."""
+    lines = []
+    for line in (function.__doc__ or "").split("\n"):
+        section = _SHARED_DOC.get(line.strip())
+        if section is None:
+            lines.append(line)
+            continue
+        indent = line[: len(line) - len(line.lstrip())]
+        lines.extend(indent + text if text else "" for text in section.split("\n"))
+    function.__doc__ = "\n".join(lines)
+    return function
 
 
 def output_text(output: Any) -> str:
@@ -146,6 +175,9 @@ for _cls in (Loss, Conversion, Parsed):
 del _cls
 
 
+_KEY_SETS: dict[str, frozenset[str]] = {}  # Report.extra's sets of keys, by their names
+
+
 class Report:
     """Collects the losses of one conversion; in strict mode, a drop raises instead."""
 
@@ -173,9 +205,13 @@ class Report:
         """Record that the thing at *path* travels another way: *substitute*."""
         self.losses.append(Loss(path, what, why, substitute))
 
-    def extra(self, data: dict[str, Any], known: frozenset[str], path: str) -> None:
-        """Drop every field of provider *data* agentmsg has no place for (None and empty
-        values are not data)."""
+    def extra(self, data: dict[str, Any], known: frozenset[str] | str, path: str) -> None:
+        """Drop every field of provider *data* not *known* (a set, or names and spaces);
+        None and empty values are not data."""
+        if isinstance(known, str):
+            known = _KEY_SETS.get(known) or _KEY_SETS.setdefault(known, frozenset(known.split()))
+        if known.issuperset(data):
+            return
         for key, value in data.items():
             if key not in known and value is not None and value != [] and value != {}:
                 self.drop(f"{path}.{key}", f"`{key}` field", NO_PLACE, value)
@@ -186,14 +222,10 @@ class Report:
             why = f"{self.format} has no field for it; it comes back as {default!r}"
             self.drop(f"messages[{index}].name", f"sender name {msg.name!r}", why, msg.name)
 
-    def tool_message(self, msg: Msg, index: int) -> None:
-        """Report what a message holding tool results loses when they travel alone.
-
-        Every format sends tool results as tool messages (or blocks) of their own, which come
-        back as a message of tool results with role "system" (agentmsg's convention). A
-        message whose tool results share it with other blocks, or whose role is not
-        "system", does not come back as it was.
-        """
+    def tool_message(self, msg: Msg, index: int) -> bool:
+        """Report what a message of tool results loses: they travel, and come back, alone
+        with role "system", so other blocks beside them or another role do not. Returns
+        whether *msg* holds tool results only."""
         if not is_tool_results(msg):
             path = f"messages[{index}]"
             why = (
@@ -201,20 +233,19 @@ class Report:
                 "message of their own"
             )
             self.change(path, "message mixing tool results with other content", "split in two", why)
-        elif msg.role != "system":
+            return False
+        if msg.role != "system":
             path = f"messages[{index}].role"
             why = (
                 f"{self.format} has no role for tool results; they come back with role "
                 "'system', agentmsg's convention"
             )
             self.change(path, f"role {msg.role!r} of a message of tool results", "not sent", why)
+        return True
 
     def signature(self, block: dict[str, Any], path: str, model_turn: bool = True) -> None:
-        """Drop a signature held on *block* that this format does not take back.
-
-        *model_turn*: whether the block goes in a turn of the model, where its provider takes
-        a signature back; when not, the provider's own signature is dropped too.
-        """
+        """Drop a signature on *block* this format does not take back (outside a
+        *model_turn*, the provider's own signature too)."""
         for key, owner in SIGNATURES:
             if key not in block:
                 continue
@@ -227,11 +258,8 @@ class Report:
             self.drop(f"{path}.{key}", f"{owner} signature", why, block[key])
 
     def raw_input(self, block: dict[str, Any], path: str, carried: bool = False) -> None:
-        """Drop a tool call's ``raw_input`` when the call's input does not say the same.
-
-        *carried*: whether the format sends the arguments as text (then a ``raw_input`` that
-        parses to the input is sent as it is, see :func:`arguments_text`).
-        """
+        """Drop a tool call's ``raw_input`` unless it says what the input says (reported as
+        sent when the format *carried* the arguments as text, see :func:`arguments_text`)."""
         raw = block.get("raw_input")
         if raw is None:
             return
@@ -267,11 +295,9 @@ class Report:
         why = ambiguous_why(self.format)
         self.change(path, what, f"paired with the call sent as {sent!r}", why)
 
-    def counts(self, usage: dict[str, Any], path: str, read: frozenset[str]) -> None:
-        """Report each count of a usage object that the conversion does not read (cached,
-        reasoning, thinking tokens, server tool uses): a number above zero, or an object of
-        counts not all zero. A response reader calls it, so a stream and its unstreamed
-        response say the same."""
+    def counts(self, usage: dict[str, Any], path: str, read: Collection[str]) -> None:
+        """Drop each count of *usage* not *read* (cached, reasoning tokens...) that counts
+        something: above zero, or an object of counts not all zero."""
         for key, value in usage.items():
             if key not in read and _counts_something(value):
                 why = "agentmsg's token usage has no place for it"
@@ -307,14 +333,12 @@ def check_conversation(messages: object) -> None:
         raise MessageError(msg, "messages")
 
 
-def call_ids(conversation: list[Msg]) -> set[str]:
-    """The ids of the tool calls of *conversation*."""
-    found: set[str] = set()
+def call_ids(conversation: list[Msg]) -> Iterator[str]:
+    """The ids of the tool calls of *conversation*, read as they are asked for."""
     for msg in conversation:
         content: Any = msg.content
         if type(content) is not str:
-            found.update(block["id"] for block in content if block["type"] == "tool_use")
-    return found
+            yield from (block["id"] for block in content if block["type"] == "tool_use")
 
 
 def is_tool_results(msg: Msg) -> bool:
@@ -349,13 +373,9 @@ def parse_arguments(text: str) -> Any:
 
 
 class Media(NamedTuple):
-    """The bytes of a media block, as a format needs them.
-
-    ``form`` is ``"base64"`` (``media_type`` and ``data`` are set; a ``data:`` URL of
-    base64 bytes counts as base64 too), ``"url"`` (an http or https URL; ``data`` is the
-    URL), ``"data_url"`` (a ``data:`` URL that is not base64; ``data`` is the URL) or
-    ``"local"`` (a ``file:`` URL or a path on this machine; ``data`` is the URL).
-    """
+    """The bytes of a media block as a format needs them: ``form`` ``"base64"`` (with
+    ``media_type``; a base64 ``data:`` URL too), else ``data`` is the URL: ``"url"`` (http
+    or https), ``"data_url"`` (``data:``, not base64) or ``"local"`` (``file:``, a path)."""
 
     form: str
     media_type: str | None
@@ -535,6 +555,11 @@ class Reader(Report):
     def obj_at(data: dict[str, Any], key: str, path: str) -> dict[str, Any]:
         return check_object(check_key(data, key, path), f"{path}.{key}")
 
+    def each(self, items: Any, path: str, read: Callable[[Any, str], Any]) -> list[Any]:
+        """What *read* (item, path) makes of each item of the list *items*, but None."""
+        made = [read(item, f"{path}[{at}]") for at, item in enumerate(self.array(items, path))]
+        return [block for block in made if block is not None]
+
     def parsed(self) -> Parsed:
         return Parsed(self.turns.messages, tuple(self.losses))
 
@@ -589,7 +614,7 @@ class Reader(Report):
                 msg = f"`{path}.{key}` must be an integer >= 0, not {show(value)}."
                 raise MessageError(msg, f"{path}.{key}")
             counts.append(value)
-        self.counts(usage, path, frozenset(keys))
+        self.counts(usage, path, keys)
         return counts
 
     def result_name(self, call_id: str, given: Any, path: str) -> str:
@@ -637,8 +662,8 @@ class Writer(Report):
         self.conversation: list[Any] = []
         self.out: list[dict[str, Any]] = []
 
-    def call_ids(self) -> set[str]:
-        """The ids of the tool calls of the conversation."""
+    def call_ids(self) -> Iterator[str]:
+        """The ids of the tool calls of the conversation, read as they are asked for."""
         return call_ids(self.conversation)
 
     is_results = staticmethod(is_tool_results)
@@ -686,14 +711,9 @@ class Writer(Report):
         return parts or ""
 
     def system_prompt(self) -> tuple[list[str], bool]:
-        """The texts of a format's one system prompt, gathered from every system message.
-
-        For formats with a single system prompt beside the messages (Anthropic, Gemini): the
-        text of every system message that is not tool results goes there. Returns the texts
-        and whether the prompt is one string (a single system message with string content).
-        A system message after the conversation has started, a second system message and a
-        non-text block in one are reported.
-        """
+        """The texts of every system message for a format's one system prompt (Anthropic,
+        Gemini), and whether it is one string (one system message of string content); a
+        second or late system message and a non-text block in one are reported."""
         report, messages = self, self.conversation
         texts: list[str] = []
         sources = 0
@@ -715,15 +735,11 @@ class Writer(Report):
                 report.change(f"messages[{index}]", what, "moved to the system prompt", why)
             report.name(msg, index, DEFAULT_NAMES["system"])
             empty = f"{report.format} refuses empty text in its system prompt"
-            if isinstance(content, str):
-                if content:
-                    texts.append(content)
-                    as_str = True
-                else:
-                    report.change(f"messages[{index}]", "empty system message", "not sent", empty)
-                continue
             if not content:
                 report.change(f"messages[{index}]", "empty system message", "not sent", empty)
+            elif isinstance(content, str):
+                as_str = True
+                content = [{"type": "text", "text": content}]  # nothing in it to report
             for position, block in enumerate(content):
                 kind = block["type"]
                 path = f"messages[{index}].content[{position}]"
@@ -794,21 +810,14 @@ def short_id(call_id: str, limit: int) -> str:
 
 
 class CallIds:
-    """The ids a format sends tool calls with, each one the format takes.
+    """The ids a format sends tool calls with: a call's own id when the format takes it,
+    else a new one, reported at the call's id. *legal* makes the id for one the format
+    refuses (*legal_why*), else an id over *limit* is cut (:func:`short_id`); an id sent
+    before in the scope (the request, or a turn after :meth:`new_turn`) is numbered,
+    ``call_2`` (*unique*), clear of the ids calls have (:meth:`reserve`). The next number
+    is kept per id, so an id reused in every turn costs constant time."""
 
-    A call keeps its own id when the format takes it; otherwise it is sent with a new one,
-    reported as a :class:`Loss` at the call's id: *legal* gives the id for one the format
-    refuses (its characters, its length; *legal_why* is that rule), and an id sent
-    before in the scope (the request, or one turn after :meth:`new_turn`) gets a
-    number, ``call_2``, for the rule *unique*. New ids stay clear of the ids that
-    calls have (:meth:`reserve`), so a call that keeps its own id never meets a renamed
-    one; with *limit*, no id sent is longer (a longer one is cut by :func:`short_id`
-    unless *legal* says otherwise). Each rename costs constant time on
-    average: the next number to try is kept per id, so a call id reused in every turn of
-    a long conversation is not searched from ``_2`` again each time.
-    """
-
-    __slots__ = ("legal", "legal_why", "limit", "numbers", "reserved", "taken", "unique")
+    __slots__ = ("later", "legal", "legal_why", "limit", "numbers", "reserved", "taken", "unique")
 
     def __init__(
         self,
@@ -824,16 +833,23 @@ class CallIds:
         self.taken: set[str] = set()
         self.reserved: set[str] = set()
         self.numbers: dict[str, int] = {}
+        self.later: Iterable[str] = ()  # ids to reserve when a first id must be new
 
     def reserve(self, call_ids: Iterable[str]) -> None:
         """Keep new ids clear of *call_ids*, ids that calls of the scope have."""
         self.reserved.update(call_ids)
 
-    def new_turn(self) -> None:
-        """Start a new scope: for formats that want ids unique within one turn only."""
+    def reserve_later(self, call_ids: Iterable[str]) -> None:
+        """:meth:`reserve` *call_ids* (read then) when a first id must be new."""
+        self.later = call_ids
+
+    def new_turn(self, call_ids: Iterable[str] = ()) -> None:
+        """Start a new scope, whose calls have *call_ids*: for formats that want ids
+        unique within one turn only."""
         self.taken.clear()
         self.reserved.clear()
         self.numbers.clear()
+        self.later = call_ids
 
     def sent(self, report: Report, call_id: str, path: str) -> str:
         """The id to send the call whose own id is *call_id* with; a new one is reported
@@ -846,6 +862,9 @@ class CallIds:
             sent = short_id(call_id, self.limit)
         if sent != call_id:
             why = self.legal_why
+        if self.later and (why is not None or sent in self.taken):
+            self.reserved.update(self.later)
+            self.later = ()
         if sent in self.taken or (sent != call_id and sent in self.reserved):
             why = why or self.unique
             sent = self._numbered(sent)
@@ -874,57 +893,33 @@ class CallIds:
 
 
 class Pairing:
-    """Which tool calls of a conversation wait for their results, and the ids they go with.
-
-    For the formats whose results answer the calls of the assistant turn right before them
-    (Anthropic, Gemini): ``waiting`` holds the calls of that turn still without a result
-    (id sent -> (message index, block position)), ``names`` the tool each id sent names.
-    ``ids`` (a :class:`CallIds`) gives the id each call is sent with, unique in the
-    request or, *per_turn*, within each turn; without one, *unique* (the rule) and
-    *characters* (a pattern of the characters an id may not hold, each sent as ``_``,
-    and the rule) make it, and ids are unique within each turn when *unique* is None. A
-    result answers the oldest waiting call of the turn with its own id (never another
-    call's id sent); when two calls of the turn share that id, the pairing in order is
-    reported.
-    """
+    """The tool calls of the assistant turn right before the results that answer them
+    (Chat Completions, Anthropic, Gemini), and the ids they are sent with (*ids*, a
+    :class:`CallIds`; unique in the request or, *per_turn*, in each turn).
+    ``waiting``: the calls without a result (id sent -> (message index, block position));
+    ``names``: the tool of each id sent. A result answers the oldest waiting call with its
+    own id, never another call's id sent; calls of the turn sharing that id are answered
+    in order, reported."""
 
     __slots__ = ("answered", "ids", "names", "own", "per_turn", "shared", "turn", "waiting")
 
-    def __init__(
-        self,
-        unique: str | None = None,
-        characters: tuple[re.Pattern[str], str] | None = None,
-        ids: CallIds | None = None,
-        per_turn: bool = False,
-    ) -> None:
+    def __init__(self, ids: CallIds, per_turn: bool = False) -> None:
         self.waiting: dict[str, tuple[int, int]] = {}
         self.answered: set[str] = set()  # the own ids of calls answered
         self.names: dict[str, str] = {}
-        self.own: dict[str, deque[str]] = {}  # own id -> ids sent of waiting calls, in order
+        self.own: dict[str, list[str]] = {}  # own id -> ids sent of waiting calls, in order
         self.shared: dict[str, int] = {}  # own id -> number of calls of the turn with it
         self.turn = -1  # the message whose calls are registered
-        if ids is None:
-            legal = None
-            why = ""
-            if characters is not None:
-                pattern, why = characters
-
-                def legal(call_id: str) -> str:
-                    return pattern.sub("_", call_id)
-
-            ids = CallIds(unique or _PER_TURN, legal, why)
-            per_turn = unique is None
         self.ids = ids
         self.per_turn = per_turn
 
     def begin(self, index: int, call_ids: Iterable[str] = ()) -> None:
         """Start registering the calls of message *index*, whose own ids are *call_ids*."""
         self.turn = index
-        self.own = {}
-        self.shared = {}
+        self.own.clear()
+        self.shared.clear()
         if self.per_turn:
-            self.ids.new_turn()
-            self.ids.reserve(call_ids)
+            self.ids.new_turn(call_ids)
 
     def call(self, report: Report, block: dict[str, Any], index: int, position: int) -> str:
         """Register the tool call *block* of message *index*; return the id to send it with."""
@@ -936,23 +931,19 @@ class Pairing:
         self.waiting[sent] = (index, position)
         queue = self.own.get(call_id)
         if queue is None:
-            self.own[call_id] = deque((sent,))
+            self.own[call_id] = [sent]
         else:
             queue.append(sent)
             self.shared[call_id] = self.shared.get(call_id, 1) + 1
         return sent
 
     def results(
-        self, report: Report, msg: Msg, content: Any, index: int, orphan: str
+        self, report: Report, msg: Msg, content: Any, index: int, orphan: str, whole: bool = True
     ) -> list[tuple[str, str, dict[str, Any]]]:
-        """The tool results of *msg* that answer a waiting call, as (path, id sent, block).
-
-        Reports what the message loses as a message of tool results, and drops each result
-        no call waits for: a second result for a call, or one without its call right
-        before it (*orphan* is the format's rule).
-        """
-        report.tool_message(msg, index)
-        if is_tool_results(msg):
+        """The results of *msg* that answer a waiting call, as (path, id sent, block); the
+        others are dropped (a second result, or *orphan*, the format's rule). *whole*: first
+        report what *msg* loses as a message of tool results."""
+        if whole and report.tool_message(msg, index):
             report.name(msg, index, TOOL_RESULTS_NAME)
         paired = []
         for position, block in enumerate(content):
@@ -961,6 +952,8 @@ class Pairing:
             path = f"messages[{index}].content[{position}]"
             call_id = block["id"]
             queue = self.own.get(call_id)
+            if queue is None and call_id in self.waiting:
+                queue = [call_id]  # a call registered without a queue goes with its own id
             if not queue:
                 if call_id in self.answered:
                     what, why = "second tool result for one tool call", duplicate_why(report.format)
@@ -968,7 +961,7 @@ class Pairing:
                     what, why = "tool result without its tool call right before it", orphan
                 report.drop(path, what, why, block)
                 continue
-            sent = queue.popleft()
+            sent = queue.pop(0)
             del self.waiting[sent]
             self.answered.add(call_id)
             count = self.shared.get(call_id)
@@ -985,16 +978,9 @@ class Pairing:
             report.drop(f"messages[{index}].content[{position}]", what, why, content[position])
         dropped = list(self.waiting)
         self.waiting.clear()
-        self.own = {}
-        self.shared = {}
+        self.own.clear()
+        self.shared.clear()
         return dropped
-
-
-#: The rule of formats that want ids unique within one turn (Gemini pairs by id there).
-_PER_TURN = (
-    "the results of one turn find their calls by id, so the calls of a turn need ids of "
-    "their own; the call's results follow the new id, and they come back with it"
-)
 
 
 def _counts_something(value: Any) -> bool:

@@ -3,6 +3,7 @@ events back into one ``Message`` (:class:`AnthropicStream`)."""
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from typing import Any
@@ -12,6 +13,7 @@ from .._validate import label, show
 from ._common import (
     DEFAULT_NAMES,
     STATE_KEY,
+    CallIds,
     Conversion,
     Pairing,
     Parsed,
@@ -45,18 +47,14 @@ STATE_FORMAT = "anthropic"
 def to_anthropic(messages: Any, *, strict: bool = False) -> Conversion:
     """Convert a conversation to the ``system`` and ``messages`` of an Anthropic request.
 
-    Args:
-        messages: A list of :class:`~agentmsg.Msg` and role messages, oldest first.
-        strict: Raise instead of reporting something dropped.
+    {writer args}
 
     Returns:
         A :class:`~agentmsg.Conversion` whose payload holds ``messages``, and
         ``system`` when there is a system message, with what could not be carried as it
         was.
 
-    Raises:
-        MessageError: The conversation is not a list of messages; in strict mode,
-            also when something would be dropped (the text names its path).
+    {writer raises}
 
     The text of the system messages becomes the one system prompt. Tool results travel
     as ``tool_result`` blocks in a user message and may hold images. Anthropic has no
@@ -72,7 +70,7 @@ def to_anthropic(messages: Any, *, strict: bool = False) -> Conversion:
     """
     writer = _Writer(FORMAT, strict)
     writer.start(messages)
-    writer.pairing.ids.reserve(writer.call_ids())
+    writer.pairing.ids.reserve_later(writer.call_ids())
     texts, as_str = writer.system_prompt()
     for index, msg in enumerate(writer.conversation):
         writer.message(msg, index)
@@ -117,7 +115,7 @@ class _Writer(Writer):
 
     def __init__(self, format: str, strict: object) -> None:
         Writer.__init__(self, format, strict)
-        self.pairing = Pairing(REPEATED_ID, (_NOT_IN_IDS, ID_CHARACTERS))
+        self.pairing = Pairing(CallIds(REPEATED_ID, _legal_id, ID_CHARACTERS))
         self.run = 0
         self.results_end = 0
         # the last assistant message sent: (index, its content, its entry in out)
@@ -126,9 +124,12 @@ class _Writer(Writer):
     def message(self, msg: Any, index: int) -> None:
         role = msg.role
         content: Any = msg.content
-        if not isinstance(content, str) and any(b["type"] == "tool_result" for b in content):
-            self.results(msg, content, index)
-        if role == "system" or self.is_results(msg):
+        has_results = not isinstance(content, str) and any(
+            b["type"] == "tool_result" for b in content
+        )
+        if has_results and self.results(msg, content, index):
+            return  # the message is tool results only, sent
+        if role == "system":
             return  # the text went to the system prompt, the tool results are sent
         self.name(msg, index, DEFAULT_NAMES[role])
         calls = []
@@ -253,8 +254,9 @@ class _Writer(Writer):
 
     # -- tool results and the pairing of calls ---------------------------------------
 
-    def results(self, msg: Any, content: Any, index: int) -> None:
-        """The tool results of *msg*, as one user turn of ``tool_result`` blocks."""
+    def results(self, msg: Any, content: Any, index: int) -> bool:
+        """The tool results of *msg*, as one user turn of ``tool_result`` blocks; whether
+        *msg* holds nothing else."""
         blocks = []
         why = (
             "an Anthropic tool result names only the call id, and the tool call with "
@@ -265,7 +267,7 @@ class _Writer(Writer):
             output = self.output(block, path, self.result_part)
             blocks.append({"type": "tool_result", "tool_use_id": sent_id, "content": output})
         if not blocks:
-            return
+            return self.is_results(msg)
         entry = {"role": "user", "content": blocks}
         if len(self.out) > self.results_end:
             what = "tool results after other content of the user turn"
@@ -274,6 +276,7 @@ class _Writer(Writer):
         else:
             self.out.append(entry)
         self.results_end += 1
+        return self.is_results(msg)
 
     def result_part(self, item: dict[str, Any], path: str) -> Any:
         """The block of a tool result's output block, or None (reported)."""
@@ -305,6 +308,7 @@ class _Writer(Writer):
 
 
 _NOT_IN_IDS = re.compile(r"[^a-zA-Z0-9_-]")
+_legal_id = functools.partial(_NOT_IN_IDS.sub, "_")
 
 
 def _call_id(block: dict[str, Any]) -> str | None:
@@ -337,13 +341,7 @@ def from_anthropic(data: Any, *, strict: bool = False) -> Parsed:
             JSON as a dict.
         strict: Raise instead of reporting something dropped.
 
-    Returns:
-        The messages and what agentmsg could not carry, as a
-        :class:`~agentmsg.Parsed`.
-
-    Raises:
-        MessageError: The data is not data of this format (the text names the path
-            and the value); in strict mode, also when something would be dropped.
+    {reader returns}
 
     The system prompt becomes a first system message. The tool results of a user message
     become a message of tool results with role ``"system"``, apart from the rest of it;
@@ -477,15 +475,15 @@ class _Reader(Reader):
         kind = item.get("type")
         extra = self.extra
         if kind == "text":
-            extra(item, frozenset({"type", "text"}), path)
+            extra(item, "type text", path)
             return {"type": "text", "text": self.text_at(item, "text", path)}
         if kind == "image":
-            extra(item, frozenset({"type", "source"}), path)
+            extra(item, "type source", path)
             source = self.obj_at(item, "source", path)
             at = f"{path}.source"
             source_type = source.get("type")
             if source_type == "base64":
-                extra(source, frozenset({"type", "media_type", "data"}), at)
+                extra(source, "type media_type data", at)
                 media_type = self.text_at(source, "media_type", at)
                 data = self.text_at(source, "data", at)
                 return {
@@ -493,13 +491,13 @@ class _Reader(Reader):
                     "source": {"type": "base64", "media_type": media_type, "data": data},
                 }
             if source_type == "url":
-                extra(source, frozenset({"type", "url"}), at)
+                extra(source, "type url", at)
                 return {"type": "image", "source": self.source(self.text_at(source, "url", at))}
             why = "agentmsg has no source for it"
             self.drop(path, f"image from a {label(source_type)} source", why, item)
             return None
         if kind == "thinking":
-            extra(item, frozenset({"type", "thinking", "signature"}), path)
+            extra(item, "type thinking signature", path)
             thinking = self.text_at(item, "thinking", path)
             signature = item.get("signature")
             if signature:
@@ -511,14 +509,14 @@ class _Reader(Reader):
                     self.drop(f"{path}.signature", "thinking signature", why, signature)
             return {"type": "thinking", "thinking": thinking}
         if kind == "redacted_thinking" and keep is not None:
-            extra(item, frozenset({"type", "data"}), path)
+            extra(item, "type data", path)
             keep[str(index)] = {"redacted": self.ident_at(item, "data", path)}
             instead = "kept as an empty thinking block, its data in the message's provider state"
             rule = "agentmsg has no block for encrypted thinking"
             self.change(path, "redacted thinking", instead, rule)
             return {"type": "thinking", "thinking": ""}
         if kind == "tool_use":
-            extra(item, frozenset({"type", "id", "name", "input"}), path)
+            extra(item, "type id name input", path)
             call_id = self.ident_at(item, "id", path)
             name = self.ident_at(item, "name", path)
             return self.call(call_id, name, self.obj(item.get("input", {}), f"{path}.input"))

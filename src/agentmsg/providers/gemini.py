@@ -50,9 +50,7 @@ def to_gemini(messages: Any, *, strict: bool = False) -> Conversion:
     """Convert a conversation to the ``contents`` and ``system_instruction`` of a Gemini
     ``generateContent`` request.
 
-    Args:
-        messages: A list of :class:`~agentmsg.Msg` and role messages, oldest first.
-        strict: Raise instead of reporting something dropped.
+    {writer args}
 
     Returns:
         A :class:`~agentmsg.Conversion` whose payload holds ``contents``, and
@@ -60,9 +58,7 @@ def to_gemini(messages: Any, *, strict: bool = False) -> Conversion:
         carried as it was. The keys are the API's snake_case names, which the REST API
         and the ``google-genai`` types accept.
 
-    Raises:
-        MessageError: The conversation is not a list of messages; in strict mode,
-            also when something would be dropped (the text names its path).
+    {writer raises}
 
     The text of the system messages becomes the system instruction; assistant messages
     are ``model`` turns. Thinking blocks are sent as thought parts, tool calls as
@@ -135,7 +131,7 @@ class _Writer(Writer):
 
     def __init__(self, format: str, strict: object) -> None:
         Writer.__init__(self, format, strict)
-        self.pairing = Pairing(ids=CallIds(REPEATED_ID), per_turn=True)
+        self.pairing = Pairing(CallIds(REPEATED_ID), per_turn=True)
         self.model_at = -1
         self.answers_at = -1
 
@@ -152,7 +148,9 @@ class _Writer(Writer):
             return
         if any(block["type"] == "tool_result" for block in content):
             self.responses(msg, content, index)
-        if role == "system" or self.is_results(msg):
+            if self.is_results(msg):
+                return
+        if role == "system":
             return
         self.name(msg, index, DEFAULT_NAMES[role])
         parts: list[dict[str, Any]] = []
@@ -221,7 +219,7 @@ class _Writer(Writer):
         self.model_at = len(out) - 1
         self.answers_at = -1
         if calls:
-            self.pairing.begin(index, [block["id"] for _, block, _ in calls])
+            self.pairing.begin(index, (block["id"] for _, block, _ in calls))
         for position, block, part in calls:
             part["function_call"]["id"] = self.pairing.call(self, block, index, position)
 
@@ -383,13 +381,7 @@ def from_gemini(data: Any, *, strict: bool = False) -> Parsed:
             dict. Keys may be snake_case or the REST API's camelCase.
         strict: Raise instead of reporting something dropped.
 
-    Returns:
-        The messages and what agentmsg could not carry, as a
-        :class:`~agentmsg.Parsed`.
-
-    Raises:
-        MessageError: The data is not data of this format (the text names the path
-            and the value); in strict mode, also when something would be dropped.
+    {reader returns}
 
     A response gives the first candidate's content. A function call without an id gets
     ``call_<name>``, and a function response without an id answers the oldest unanswered
@@ -436,8 +428,11 @@ def from_gemini(data: Any, *, strict: bool = False) -> Parsed:
         system = data.get("system_instruction")
         if system is not None:
             system = _snake(reader.obj(system, "system_instruction"))
-            path = "system_instruction.parts"
-            blocks = reader.parts(system.get("parts", []), path, "system")
+            blocks = reader.each(
+                system.get("parts", []),
+                "system_instruction.parts",
+                lambda part, at: reader.part(_snake(reader.obj(part, at)), at, "system"),
+            )
             turns.add("system", blocks, "system", "system_instruction")
         contents, base = reader.array(data["contents"], "contents"), "contents"
     else:
@@ -457,6 +452,7 @@ _CANDIDATE_DROPPED = (
     ("logprobs_result", "log probabilities"),
     ("avg_logprobs", "average log probability"),
     ("finish_message", "finish message"),
+    ("safety_ratings", "safety ratings"),
 )
 _USAGE = ("prompt_token_count", "candidates_token_count", "thoughts_token_count")
 
@@ -514,6 +510,9 @@ class _Reader(Reader):
             if candidate.get(key):
                 why = "agentmsg's messages have no place for them"
                 self.drop(f"candidates[0].{key}", what, why, candidate[key])
+        if data.get("prompt_feedback"):
+            why = "agentmsg's messages have no place for it"
+            self.drop("prompt_feedback", "prompt feedback", why, data["prompt_feedback"])
         for extra in range(1, len(candidates)):
             why = "a message holds one reply; convert the first candidate only"
             self.drop(f"candidates[{extra}]", "another candidate", why, candidates[extra])
@@ -531,7 +530,7 @@ class _Reader(Reader):
 
     def content(self, content: dict[str, Any], path: str) -> None:
         turns = self.turns
-        self.extra(content, frozenset({"role", "parts"}), path)
+        self.extra(content, "role parts", path)
         roles = ("user", "model", "function")
         role = self.choice(content.get("role", "user"), f"{path}.role", roles)
         ours = "assistant" if role == "model" else "user"
@@ -567,15 +566,6 @@ class _Reader(Reader):
             turns.add(DEFAULT_NAMES[ours], pending, ours, path, (STATE_FORMAT, keep))
         turns.flush(path)  # a content's function responses stay apart from the next one's
 
-    def parts(self, parts: Any, path: str, role: str) -> list[Any]:
-        blocks = []
-        for position, part in enumerate(self.array(parts, path)):
-            part_path = f"{path}[{position}]"
-            block = self.part(_snake(self.obj(part, part_path)), part_path, role)
-            if block is not None:
-                blocks.append(block)
-        return blocks
-
     def part(self, part: dict[str, Any], path: str, role: str) -> Any:
         self.extra(part, _PART_KEYS | {"thought_signature"}, path)
         if "text" in part:
@@ -587,12 +577,7 @@ class _Reader(Reader):
             return self.media_block(part, path)
         if "function_call" in part:
             here = f"{path}.function_call"
-            call = _snake(self.obj(part["function_call"], here))
-            self.extra(call, frozenset({"id", "name", "args"}), here)
-            name = self.ident_at(call, "name", here)
-            given = call.get("id")
-            if given is not None:
-                given = self.ident(given, f"{here}.id")
+            call, name, given = self.named(part["function_call"], here, "id name args")
             args = self.obj(call.get("args", {}), f"{here}.args")
             return {
                 "type": "tool_use",
@@ -608,7 +593,7 @@ class _Reader(Reader):
         if "inline_data" in part:
             path = f"{path}.inline_data"
             blob = _snake(self.obj(part["inline_data"], path))
-            self.extra(blob, frozenset({"mime_type", "data"}), path)
+            self.extra(blob, "mime_type data", path)
             media_type = self.text_at(blob, "mime_type", path)
             data = self.text_at(blob, "data", path).translate(_URLSAFE)
             kind = media_type.partition("/")[0]
@@ -620,7 +605,7 @@ class _Reader(Reader):
             return {"type": kind, "source": source}
         path = f"{path}.file_data"
         file = _snake(self.obj(part["file_data"], path))
-        self.extra(file, frozenset({"mime_type", "file_uri"}), path)
+        self.extra(file, "mime_type file_uri", path)
         uri = self.text_at(file, "file_uri", path)
         media_type = file.get("mime_type") or media_type_of_url(uri) or ""
         kind = str(media_type).partition("/")[0]
@@ -630,13 +615,17 @@ class _Reader(Reader):
             return None
         return {"type": kind, "source": {"type": "url", "url": uri}}
 
+    def named(self, data: Any, path: str, keys: str) -> tuple[dict[str, Any], str, str | None]:
+        """A function call or response in snake_case, checked (no key but *keys*), with its
+        name and its id (or None)."""
+        data = _snake(self.obj(data, path))
+        self.extra(data, keys, path)
+        name = self.ident_at(data, "name", path)
+        given = data.get("id")
+        return data, name, None if given is None else self.ident(given, f"{path}.id")
+
     def response(self, response: Any, path: str) -> None:
-        response = _snake(self.obj(response, path))
-        self.extra(response, frozenset({"id", "name", "response", "parts"}), path)
-        name = self.ident_at(response, "name", path)
-        given = response.get("id")
-        if given is not None:
-            given = self.ident(given, f"{path}.id")
+        response, name, given = self.named(response, path, "id name response parts")
         body = self.obj(response.get("response", {}), f"{path}.response")
         output: Any = body["output"] if len(body) == 1 and "output" in body else body
         media_parts = response.get("parts")
@@ -645,7 +634,7 @@ class _Reader(Reader):
             for position, part in enumerate(self.array(media_parts, f"{path}.parts")):
                 here = f"{path}.parts[{position}]"
                 part = _snake(self.obj(part, here))
-                self.extra(part, frozenset({"inline_data", "file_data"}), here)
+                self.extra(part, "inline_data file_data", here)
                 if "inline_data" in part or "file_data" in part:
                     block = self.media_block(part, here)
                     if block is not None:

@@ -4,7 +4,6 @@ into one ``ChatCompletion`` (:class:`OpenAIChatStream`)."""
 from __future__ import annotations
 
 import re
-from collections import deque
 from operator import itemgetter
 from typing import Any
 
@@ -15,6 +14,7 @@ from ._common import (
     TOOL_RESULTS_NAME,
     CallIds,
     Conversion,
+    Pairing,
     Parsed,
     Reader,
     Writer,
@@ -66,17 +66,13 @@ REPEATED_ID = (
 def to_openai_chat(messages: Any, *, strict: bool = False) -> Conversion:
     """Convert a conversation to the ``messages`` of an OpenAI Chat Completions request.
 
-    Args:
-        messages: A list of :class:`~agentmsg.Msg` and role messages, oldest first.
-        strict: Raise instead of reporting something dropped.
+    {writer args}
 
     Returns:
         A :class:`~agentmsg.Conversion` whose payload holds ``messages``, with what
         could not be carried as it was.
 
-    Raises:
-        MessageError: The conversation is not a list of messages; in strict mode,
-            also when something would be dropped (the text names its path).
+    {writer raises}
 
     Each tool result becomes a ``tool`` message; the tool calls of an assistant message
     its ``tool_calls``. Thinking and video blocks cannot be sent and are reported; an
@@ -95,9 +91,10 @@ def to_openai_chat(messages: Any, *, strict: bool = False) -> Conversion:
     writer = _Writer(strict, messages)
     out = writer.out
     append = out.append
-    calls = writer.calls
-    waiting = writer.waiting
-    own = writer.own
+    pairing = writer.pairing
+    names = pairing.names
+    waiting = pairing.waiting
+    own = pairing.own
     moved = writer.moved
     max_id = MAX_ID
     # The common shapes (string content, an assistant's text and tool calls, a message of
@@ -111,7 +108,7 @@ def to_openai_chat(messages: Any, *, strict: bool = False) -> Conversion:
         role = values[ROLE_SLOT]
         content = values[CONTENT_SLOT]
         if type(content) is str:
-            if waiting or moved or own:
+            if waiting or own or moved:
                 writer.settle()
             if name == DEFAULT_NAMES[role]:
                 append({"role": role, "content": content})
@@ -120,7 +117,7 @@ def to_openai_chat(messages: Any, *, strict: bool = False) -> Conversion:
                 append({"role": role, "name": sent, "content": content})
             continue
         if role == "assistant":
-            if waiting or moved or own:
+            if waiting or own or moved:
                 writer.settle()
             texts: list[dict[str, Any]] = []
             tool_calls: list[dict[str, Any]] = []
@@ -134,10 +131,11 @@ def to_openai_chat(messages: Any, *, strict: bool = False) -> Conversion:
                     and len(block["id"]) <= max_id
                     and block["id"] not in waiting  # a second call with one id is renamed
                 ):
+                    # registered for Pairing.results, sent with its own id
                     call_id = block["id"]
                     tool = block["name"]
-                    calls[call_id] = tool
-                    waiting[call_id] = index
+                    names[call_id] = tool
+                    waiting[call_id] = (index, len(texts) + len(tool_calls))  # its position
                     function = {"name": tool, "arguments": dumps(block["input"])}
                     tool_calls.append({"id": call_id, "type": "function", "function": function})
                 else:
@@ -164,27 +162,26 @@ def to_openai_chat(messages: Any, *, strict: bool = False) -> Conversion:
             and (not out or out[-1]["role"] != "tool")
         ):
             results: list[dict[str, Any]] = []
+            answered: list[str] = []
             for block in content:
                 if (
                     block["type"] != "tool_result"
                     or type(block["output"]) is not str
-                    or block["id"] not in waiting
-                    or own
-                    or calls[block["id"]] != block["name"]
+                    or block["id"] not in waiting  # sent with its own id, and not answered
+                    or own  # calls of the general path: Pairing.results pairs them
+                    or names[block["id"]] != block["name"]
                 ):
                     break
+                call_id = block["id"]
+                answered.append(call_id)
                 results.append(
-                    {"role": "tool", "tool_call_id": block["id"], "content": block["output"]}
+                    {"role": "tool", "tool_call_id": call_id, "content": block["output"]}
                 )
             else:
-                at = waiting[results[0]["tool_call_id"]]  # the calls waiting are of one message
-                try:
-                    for result in results:
-                        del waiting[result["tool_call_id"]]
-                except KeyError:  # two results for one call: the general path reports it
-                    for result in results:
-                        waiting[result["tool_call_id"]] = at
-                else:
+                if len(answered) == 1 or len(set(answered)) == len(answered):
+                    for call_id in answered:  # paired as Pairing.results pairs them
+                        del waiting[call_id]
+                    pairing.answered.update(answered)
                     out.extend(results)
                     continue
         writer.user_or_system(msg, content, index)
@@ -197,19 +194,12 @@ def to_openai_chat(messages: Any, *, strict: bool = False) -> Conversion:
 class _Writer(Writer):
     """The Chat Completions messages of one conversation, and the report of what they cost.
 
-    ``waiting`` holds the calls of the last assistant message that no tool message has
-    answered yet (id sent -> message index), ``calls`` the tool of each call sent and not
-    dropped (one that no longer waits has its tool message), by id sent. ``own`` maps
-    the own id of each call of the last assistant message to the ids sent of its waiting
-    calls, oldest first, when the message went the general way (the inline way renames
-    nothing: each call is sent with its own id); ``ids`` gives the ids sent, unique in
-    the message and 40 characters long at most. ``moved`` holds the media of tool
-    results, sent in one user message once the run of tool messages ends. A conversation
-    may end with unanswered calls: it waits for their results, and they are sent as they
-    are.
-    """
+    ``pairing`` pairs the calls of the last assistant message with the tool messages right
+    after it (ids unique in the message, 40 characters at most); ``moved`` holds the media
+    of tool results, sent in a user message after them. Calls the conversation ends with
+    wait for their results."""
 
-    __slots__ = ("calls", "ids", "moved", "own", "shared", "waiting")
+    __slots__ = ("moved", "pairing")
     format = FORMAT  # one format: no slot to write per conversion
 
     def __init__(self, strict: object, conversation: Any) -> None:
@@ -221,48 +211,26 @@ class _Writer(Writer):
         self.losses = []
         self.conversation = conversation
         self.out: list[dict[str, Any]] = []
-        self.calls: dict[str, str] = {}
-        self.waiting: dict[str, int] = {}
-        self.own: dict[str, deque[tuple[str, int]]] = {}
-        self.shared: dict[str, int] = {}
-        self.ids = CallIds(REPEATED_ID, None, LONG_ID, MAX_ID)
+        self.pairing = Pairing(CallIds(REPEATED_ID, None, LONG_ID, MAX_ID), per_turn=True)
         self.moved: list[dict[str, Any]] = []
 
     def settle(self) -> None:
         """End a run of tool messages: drop the calls left unanswered, send moved media."""
-        positions = {sent: position for queue in self.own.values() for sent, position in queue}
-        for sent, index in self.waiting.items():
-            self._drop_call(index, sent, positions.get(sent))
-        self.waiting.clear()
-        self.own.clear()
-        self.shared.clear()
+        pairing = self.pairing
+        if pairing.waiting:
+            dropped = set(pairing.unanswered(self, self.conversation, UNANSWERED))
+            entry = next(entry for entry in reversed(self.out) if "tool_calls" in entry)
+            calls = [call for call in entry["tool_calls"] if call["id"] not in dropped]
+            entry["tool_calls"] = calls
+            if not calls:
+                del entry["tool_calls"]
+                if not entry.setdefault("content", []):
+                    self.out.remove(entry)
+        pairing.own.clear()
+        pairing.shared.clear()
         if self.moved:
             self.out.append({"role": "user", "content": list(self.moved)})
             self.moved.clear()
-
-    def _drop_call(self, index: int, sent: str, position: int | None) -> None:
-        """Drop the call sent as *sent* of message *index*, at *position* (or, for a call
-        written inline and so sent with its own id, the call with that id)."""
-        content: Any = self.as_msg(self.conversation[index], index).content
-        if position is None:
-            position = next(
-                position
-                for position, block in enumerate(content)
-                if block["type"] == "tool_use" and block["id"] == sent
-            )
-        what = "tool call without a tool result right after it"
-        self.drop(f"messages[{index}].content[{position}]", what, UNANSWERED, content[position])
-        del self.calls[sent]  # a later result for it has no call
-        entry = next(
-            entry
-            for entry in reversed(self.out)
-            if any(call["id"] == sent for call in entry.get("tool_calls", ()))
-        )
-        entry["tool_calls"] = [call for call in entry["tool_calls"] if call["id"] != sent]
-        if not entry["tool_calls"]:
-            del entry["tool_calls"]
-            if not entry.setdefault("content", []):
-                self.out.remove(entry)
 
     def sender(self, name: str, index: int) -> str:
         if name in _NAMES_OK:
@@ -278,13 +246,12 @@ class _Writer(Writer):
 
     def assistant(self, msg: Msg, content: Any, index: int) -> None:
         report = self
+        self.settle()
         texts: list[dict[str, Any]] = []
         tool_calls: list[dict[str, Any]] = []
-        calls: list[tuple[str, int, str]] = []  # (own id, position, id sent)
         results: list[tuple[int, Any]] = []
-        ids = self.ids
-        ids.new_turn()
-        ids.reserve(block["id"] for block in content if block["type"] == "tool_use")
+        pairing = self.pairing
+        pairing.begin(index, (block["id"] for block in content if block["type"] == "tool_use"))
         for position, block in enumerate(content):
             kind = block["type"]
             path = f"messages[{index}].content[{position}]"
@@ -299,9 +266,7 @@ class _Writer(Writer):
                 if "raw_input" in block:
                     report.raw_input(block, path, True)
                 report.signature(block, path)
-                sent = ids.sent(report, block["id"], f"{path}.id")
-                self.calls[sent] = block["name"]
-                calls.append((block["id"], position, sent))
+                sent = pairing.call(report, block, index, position)
                 function = {"name": block["name"], "arguments": self.arguments_text(block)}
                 tool_calls.append({"id": sent, "type": "function", "function": function})
             elif kind == "tool_result":
@@ -312,7 +277,6 @@ class _Writer(Writer):
                     "Chat Completions assistant messages hold text and tool calls only",
                 )
                 report.drop(path, what, why, block)
-        self.settle()
         entry: dict[str, Any] = {"role": "assistant"}
         if msg.name != "assistant":
             entry["name"] = self.sender(msg.name, index)
@@ -322,17 +286,9 @@ class _Writer(Writer):
             entry["tool_calls"] = tool_calls
         if texts or tool_calls or not content:
             self.out.append(entry)
-            for call_id, position, sent in calls:
-                self.waiting[sent] = index
-                queue = self.own.get(call_id)
-                if queue is None:
-                    self.own[call_id] = deque(((sent, position),))
-                else:
-                    queue.append((sent, position))
-                    self.shared[call_id] = self.shared.get(call_id, 1) + 1
         if results:
             report.tool_message(msg, index)
-            self.tool_messages(results, index)
+            self.tool_messages(msg, content, index)
 
     def user_or_system(self, msg: Msg, content: Any, index: int) -> None:
         report = self
@@ -361,7 +317,7 @@ class _Writer(Writer):
             if not parts and len(results) == len(content) and msg.name != TOOL_RESULTS_NAME:
                 why = "Chat Completions tool messages have no name; it comes back as 'system'"
                 report.drop(f"messages[{index}].name", f"sender name {msg.name!r}", why, msg.name)
-            self.tool_messages(results, index)
+            self.tool_messages(msg, content, index)
         if parts or not content:
             self.settle()
             entry: dict[str, Any] = {"role": role}
@@ -370,8 +326,7 @@ class _Writer(Writer):
             entry["content"] = parts
             self.out.append(entry)
 
-    def tool_messages(self, results: list[tuple[int, Any]], index: int) -> None:
-        report = self
+    def tool_messages(self, msg: Msg, content: Any, index: int) -> None:
         out = self.out
         if out and out[-1]["role"] == "tool":
             what = "tool results right after other tool results"
@@ -379,31 +334,13 @@ class _Writer(Writer):
                 "Chat Completions tool messages stand alone; consecutive ones come back as "
                 "one message"
             )
-            report.change(f"messages[{index}]", what, "merged with them", rule)
-        for position, block in results:
-            path = f"messages[{index}].content[{position}]"
-            call_id = block["id"]
-            if self.own:
-                queue = self.own.get(call_id)
-                sent = queue.popleft()[0] if queue else None
-            else:  # the calls went inline, each with its own id
-                sent = call_id if call_id in self.waiting else None
-            if sent is None or self.waiting.pop(sent, None) is None:
-                if (call_id in self.own) if self.own else (call_id in self.calls):  # answered
-                    report.drop(path, "second tool result for one tool call", DUPLICATE, block)
-                else:
-                    report.drop(
-                        path, "tool result without its tool call right before it", ORPHAN, block
-                    )
-                continue
-            count = self.shared.get(call_id)
-            if count is not None:
-                report.ambiguous(call_id, count, sent, f"{path}.id")
-            why = (
-                "Chat Completions tool messages name only the call id, and the tool call "
-                "with that id names another tool"
-            )
-            self.tool_name(block, path, self.calls[sent], why)
+            self.change(f"messages[{index}]", what, "merged with them", rule)
+        why = (
+            "Chat Completions tool messages name only the call id, and the tool call "
+            "with that id names another tool"
+        )
+        for path, sent, block in self.pairing.results(self, msg, content, index, ORPHAN, False):
+            self.tool_name(block, path, self.pairing.names[sent], why)
             output_sent = self.output(block, path, self.result_part)
             out.append({"role": "tool", "tool_call_id": sent, "content": output_sent})
 
@@ -486,13 +423,7 @@ def from_openai_chat(data: Any, *, strict: bool = False) -> Parsed:
             response: a ``ChatCompletion`` of the ``openai`` package or its JSON as a dict.
         strict: Raise instead of reporting something dropped.
 
-    Returns:
-        The messages and what agentmsg could not carry, as a
-        :class:`~agentmsg.Parsed`.
-
-    Raises:
-        MessageError: The data is not data of this format (the text names the path
-            and the value); in strict mode, also when something would be dropped.
+    {reader returns}
 
     A response gives one assistant message (the first choice) whose ``invocation_id`` is
     the response id and whose metadata holds ``model``, ``stop_reason`` and
@@ -560,15 +491,16 @@ class _Reader(Reader):
             self.extra(message, _TOOL_KEYS, path)
             call_id = self.ident_at(message, "tool_call_id", path)
             name = self.result_name(call_id, None, f"{path}.tool_call_id")
-            content = self.key(message, "content", path)
-            output = content if type(content) is str else self.parts(content, f"{path}.content")
+            output = self.key(message, "content", path)
+            if type(output) is not str:
+                output = self.each(output, f"{path}.content", self.part)
             self.result(call_id, name, output)
             return
         if role == "function":
             self.extra(message, _FUNCTION_KEYS, path)
             name = self.ident_at(message, "name", path)
-            content = self.text(message.get("content") or "", f"{path}.content")
-            self.result(f"call_{name}", name, content)
+            text = self.text(message.get("content") or "", f"{path}.content")
+            self.result(f"call_{name}", name, text)
             return
         if role == "assistant":
             self.assistant(message, path)
@@ -579,7 +511,7 @@ class _Reader(Reader):
         sender = self.sender(message, role, path)
         content = self.key(message, "content", path)
         if type(content) is not str:
-            content = self.parts(content, f"{path}.content")
+            content = self.each(content, f"{path}.content", self.part)
         self.turns.add(sender, content, role, path)
 
     def sender(self, message: dict[str, Any], role: str, path: str) -> str:
@@ -588,38 +520,30 @@ class _Reader(Reader):
             return DEFAULT_NAMES[role]
         return self.ident(name, f"{path}.name")
 
-    def parts(self, content: Any, path: str) -> list[dict[str, Any]]:
-        blocks = []
-        for position, part in enumerate(self.array(content, path)):
-            block = self.part(part, f"{path}[{position}]")
-            if block is not None:
-                blocks.append(block)
-        return blocks
-
     def part(self, part: Any, path: str) -> dict[str, Any] | None:
         part = self.obj(part, path)
         kind = part.get("type")
         if kind == "text":
-            self.extra(part, frozenset({"type", "text"}), path)
+            self.extra(part, "type text", path)
             return {"type": "text", "text": self.text_at(part, "text", path)}
         if kind == "image_url":
-            self.extra(part, frozenset({"type", "image_url"}), path)
+            self.extra(part, "type image_url", path)
             here = f"{path}.image_url"
             image = self.obj_at(part, "image_url", path)
             self.detail(image.get("detail"), f"{here}.detail")
-            self.extra(image, frozenset({"url", "detail"}), here)
+            self.extra(image, "url detail", here)
             return {"type": "image", "source": self.source(self.text_at(image, "url", here))}
         if kind == "input_audio":
-            self.extra(part, frozenset({"type", "input_audio"}), path)
+            self.extra(part, "type input_audio", path)
             here = f"{path}.input_audio"
             audio = self.obj_at(part, "input_audio", path)
-            self.extra(audio, frozenset({"data", "format"}), here)
+            self.extra(audio, "data format", here)
             audio_format = self.choice(audio.get("format"), f"{here}.format", ("wav", "mp3"))
             data = self.text_at(audio, "data", here)
             source = {"type": "base64", "media_type": AUDIO_TYPES[audio_format], "data": data}
             return {"type": "audio", "source": source}
         if kind == "refusal":
-            self.extra(part, frozenset({"type", "refusal"}), path)
+            self.extra(part, "type refusal", path)
             return self.refusal(path, self.text_at(part, "refusal", path))
         self.unknown(path, f"{label(kind)} content part", part)
         return None
@@ -638,15 +562,12 @@ class _Reader(Reader):
             if content or (not calls and message.get("function_call") is None):
                 blocks.append({"type": "text", "text": content})
         elif content is not None:
-            blocks.extend(self.parts(content, f"{path}.content"))
+            blocks.extend(self.each(content, f"{path}.content", self.part))
         refusal = message.get("refusal")
         if refusal is not None:
             blocks.append(self.refusal(f"{path}.refusal", self.text(refusal, f"{path}.refusal")))
         if calls is not None:
-            for position, call in enumerate(self.array(calls, f"{path}.tool_calls")):
-                block = self.tool_call(call, f"{path}.tool_calls[{position}]")
-                if block is not None:
-                    blocks.append(block)
+            blocks.extend(self.each(calls, f"{path}.tool_calls", self.tool_call))
         function_call = message.get("function_call")
         if function_call is not None:
             here = f"{path}.function_call"

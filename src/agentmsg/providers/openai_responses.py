@@ -43,17 +43,13 @@ STATE_FORMAT = "openai_responses"
 def to_openai_responses(messages: Any, *, strict: bool = False) -> Conversion:
     """Convert a conversation to the ``input`` items of an OpenAI Responses request.
 
-    Args:
-        messages: A list of :class:`~agentmsg.Msg` and role messages, oldest first.
-        strict: Raise instead of reporting something dropped.
+    {writer args}
 
     Returns:
         A :class:`~agentmsg.Conversion` whose payload holds ``input``, with what could
         not be carried as it was.
 
-    Raises:
-        MessageError: The conversation is not a list of messages; in strict mode,
-            also when something would be dropped (the text names its path).
+    {writer raises}
 
     Messages become ``message`` items, tool calls ``function_call`` items and tool
     results ``function_call_output`` items, whose output may hold images. Responses has
@@ -123,16 +119,14 @@ NOT_FOLLOWED = (
 class _Writer(Writer):
     """The Responses input items of one conversation, and the report of what they cost.
 
-    ``answers`` maps each tool result, as (message index, block position), to the call it
-    answers: the oldest call without a result of the last message with calls of its id
-    (a result names its call by id only). ``shared`` holds the results paired so among
-    calls that share an id, with how many do. ``last_other`` is the index of the last
-    message that is not tool results (a call after it waits for its output, and is sent
-    as it is). ``ids`` gives each call the id it is sent with, ``sent`` that id by the
-    call's (message index, block position), ``calls`` the tool of each id sent.
-    ``state`` and ``index`` are the provider state and the index of the assistant message
-    being written.
-    """
+    A result may come any number of messages after its call, and a call without one is
+    dropped where it stands, so :meth:`pair` looks ahead: ``answers`` maps each result
+    (message index, block position) to the call it answers, the oldest without a result
+    of the last message with calls of its id; ``shared`` the results so paired among calls
+    sharing an id, with how many. ``sent`` is the id each call is sent with (by ``ids``),
+    ``calls`` the tool of each id sent; calls after ``last_other`` (the last message not
+    tool results) wait for their outputs. ``state``, ``index``: the assistant message
+    being written."""
 
     __slots__ = (
         "answered",
@@ -284,8 +278,9 @@ class _Writer(Writer):
     # -- the items of an assistant's blocks (see _ASSISTANT_ITEMS) ------------------------
 
     def text(self, block: dict[str, Any], path: str, position: int) -> Any:
-        self.signature(block, path)
-        item_id = self.field(self.state, position, "id")
+        if len(block) != 2:  # a signature beside its type and text
+            self.signature(block, path)
+        item_id = self.field(self.state, position, "id") if self.state else None
         if item_id is None:
             return {"type": "message", "role": "assistant", "content": block["text"]}
         text = {"type": "output_text", "text": block["text"], "annotations": []}
@@ -299,9 +294,10 @@ class _Writer(Writer):
         }
 
     def tool_use(self, block: dict[str, Any], path: str, position: int) -> Any:
-        if "raw_input" in block:
-            self.raw_input(block, path, True)
-        self.signature(block, path)
+        if len(block) != 4:  # raw input or a signature beside type, id, name and input
+            if "raw_input" in block:
+                self.raw_input(block, path, True)
+            self.signature(block, path)
         index = self.index
         if (index, position) not in self.answered and index < self.last_other:
             self.drop(path, "tool call without a tool result after it", UNANSWERED, block)
@@ -312,18 +308,13 @@ class _Writer(Writer):
         arguments = self.arguments_text(block)
         item = {"type": "function_call", "call_id": sent, "name": block["name"]}
         item["arguments"] = arguments
-        self.ids_of(item, position, "status")
-        return item
-
-    def ids_of(self, item: dict[str, Any], position: int, *keys: str) -> None:
-        """Put back the id the API gave the item at *position*, and with it *keys*."""
-        item_id = self.field(self.state, position, "id")
-        if item_id is not None:
+        item_id = self.field(self.state, position, "id") if self.state else None
+        if item_id is not None:  # the id the API gave the item, and its status
             item["id"] = item_id
-            for key in keys:
-                value = self.field(self.state, position, key)
-                if value is not None:
-                    item[key] = value
+            status = self.field(self.state, position, "status")
+            if status is not None:
+                item["status"] = status
+        return item
 
     def thinking(self, block: dict[str, Any], path: str, position: int) -> Any:
         self.signature(block, path)
@@ -472,13 +463,7 @@ def from_openai_responses(data: Any, *, strict: bool = False) -> Parsed:
             package or its JSON as a dict.
         strict: Raise instead of reporting something dropped.
 
-    Returns:
-        The messages and what agentmsg could not carry, as a
-        :class:`~agentmsg.Parsed`.
-
-    Raises:
-        MessageError: The data is not data of this format (the text names the path
-            and the value); in strict mode, also when something would be dropped.
+    {reader returns}
 
     Consecutive assistant items (messages, function calls, reasoning) make one assistant
     message; consecutive function call outputs one message of tool results with role
@@ -686,14 +671,14 @@ class _Reader(Reader):
             part = self.obj(part, here)
             kind = part.get("type")
             if kind in ("input_text", "output_text"):
-                self.extra(part, frozenset({"type", "text", "annotations", "logprobs"}), here)
+                self.extra(part, "type text annotations logprobs", here)
                 for key in ("annotations", "logprobs"):
                     if part.get(key):
                         why = "agentmsg's text block has no field for them"
                         self.drop(f"{here}.{key}", key, why, part[key])
                 blocks.append({"type": "text", "text": self.text_at(part, "text", here)})
             elif kind == "input_image":
-                self.extra(part, frozenset({"type", "image_url", "detail", "file_id"}), here)
+                self.extra(part, "type image_url detail file_id", here)
                 self.detail(part.get("detail"), f"{here}.detail")
                 url = part.get("image_url")
                 if url is None:
