@@ -712,6 +712,11 @@ _TEXT_DELTAS: dict[str, tuple[str, str, str, str]] = {
 }
 _TEXT_DONES = {kind.replace(".delta", ".done"): kind for kind in _TEXT_DELTAS}
 _TEXT_FIELD = {part: field for _, part, field, _ in _TEXT_DELTAS.values()}
+# The events after which the partial message's frame may still hold (see _take).
+_KEEPING = frozenset(
+    {*_TEXT_DELTAS, *_TEXT_DONES, *_OPENING}
+    | {"response.content_part.done", "response.reasoning_summary_part.done"}
+)
 _PART_EVENTS = {
     "response.content_part.added": ("content", "content_index", True),
     "response.content_part.done": ("content", "content_index", False),
@@ -842,7 +847,8 @@ class OpenAIResponsesStream(Stream):
                     self._next = number + 1
                 return
         self._growing = None
-        if type(kind) is not str or kind not in _TEXT_DELTAS:
+        grows = self._grows
+        if type(kind) is not str or kind not in _KEEPING:
             self._grows = None
         number = event.get("sequence_number")
         expected = self._next
@@ -887,7 +893,10 @@ class OpenAIResponsesStream(Stream):
             self._response = self._envelope(event, index, kind)
         elif kind in _OPENING:
             # A stream resumed with starting_after begins here, without response.created.
-            self._response = self._envelope(event, index, kind)
+            response = self._envelope(event, index, kind)
+            if response != self._response:
+                self._grows = None
+            self._response = response
         elif self._response is None:
             self._no(index, "type", kind, "the stream starts with response.created")
         elif kind == "response.output_item.added":
@@ -917,6 +926,8 @@ class OpenAIResponsesStream(Stream):
             key, _, field, at = _TEXT_DELTAS[_TEXT_DONES[kind]]
             pieces = self._pieces(self._item(event, index), event, index, key, at)
             pieces[:] = [self._need_text(index, field, event.get(field), optional=False)]
+            if grows is None or pieces is not grows[3]:
+                self._grows = None  # the frame shows the text it grows, as it ends
         elif kind == "response.function_call_arguments.done":
             entry = self._item(event, index)
             arguments = self._need_text(index, "arguments", event.get("arguments"), False)
@@ -988,7 +999,13 @@ class OpenAIResponsesStream(Stream):
         else:
             if type(number) is not int or not 0 <= number < len(parts):
                 self._no(index, at, number, "no part of that index was added")
-            entry.texts.pop((key, number), None)
+            pieces, grows, old = entry.texts.pop((key, number), None), self._grows, parts[number]
+            if (
+                grows is None
+                or pieces is not grows[3]
+                or part != {**old, _TEXT_FIELD[old["type"]]: "".join(pieces)}
+            ):
+                self._grows = None  # the part is not the frame's text alone
             parts[number] = part
         entry.item[key] = parts
 
