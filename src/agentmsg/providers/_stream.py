@@ -10,6 +10,7 @@ from __future__ import annotations
 import copy
 import math
 from collections.abc import Iterable
+from sys import getrefcount as _refs
 from time import time_ns as _time_ns
 from typing import TYPE_CHECKING, Any, ClassVar, NoReturn
 
@@ -232,7 +233,7 @@ class Stream:
     (``_convert``); it may build the partial message itself (``_built``, ``_grows``).
     """
 
-    __slots__ = ("_count", "_first", "_grows", "_losses", "_partial", "_shape")
+    __slots__ = ("_count", "_first", "_grows", "_last", "_losses", "_partial", "_shape")
     _FORMAT: ClassVar[str] = ""
     _ONE_ID: ClassVar[bool] = False
     _LAST: ClassVar[str] = ""
@@ -259,6 +260,7 @@ class Stream:
         # the other values of the message (_shape); the id and time of every partial.
         self._grows: tuple[list[Any], dict[str, Any], str | None, list[str]] | None = None
         self._shape: list[Any] = []
+        self._last: Msg | None = None  # the partial message the frame made last
         self._first: tuple[str, str | int] | None = None
         # What the stream itself could not carry (a cut tool input, an unknown event).
         self._losses: list[Loss] = []
@@ -332,8 +334,27 @@ class Stream:
         grows = self._grows
         if grows is not None:
             # Only the growing block's text has changed since the frame was made (bench
-            # streams.recorded, Responses and Anthropic rows: a read costs one Msg).
+            # streams.recorded, Responses and Anthropic rows: no conversion per read).
             blocks, block, field, pieces = grows
+            partial = self._last
+            if partial is not None and _refs(partial) == 3:
+                # The frame's last partial, which nothing else holds (nor its values,
+                # content or growing block): made again in place, no new objects.
+                values = partial._values
+                content = values[_CONTENT]
+                grown = content[-1] if field is not None else None
+                if (
+                    type(content) is list
+                    and _refs(values) == _refs(content) == 3
+                    and (grown is None or _refs(grown) == 3)
+                ):
+                    values[:] = self._shape
+                    values[_CONTENT] = content
+                    if grown is not None:
+                        grown[field] = ""  # the text alone holds itself: it grows in place
+                        grown[field] = joined(pieces)
+                    self._partial = partial
+                    return partial
             values = self._shape.copy()
             if field is None:
                 values[_CONTENT] = [*blocks]
@@ -341,7 +362,7 @@ class Stream:
                 grown = block.copy()  # cheaper than {**block, field: ...}
                 grown[field] = joined(pieces)
                 values[_CONTENT] = [*blocks, grown]
-            partial = _new_msg(_Msg)
+            partial = self._last = _new_msg(_Msg)
             _store_values(partial, values)
             self._partial = partial
             return partial
@@ -373,7 +394,7 @@ class Stream:
             else:
                 values[_ID], values[_TIMESTAMP] = first
             if self._grows is not None:  # a new frame: the message's values but its content
-                self._shape = values.copy()
+                self._shape, self._last = values.copy(), None
         self._partial = partial
         return partial
 
