@@ -16,13 +16,11 @@ from typing import TYPE_CHECKING, Any, ClassVar, NoReturn
 
 from .._errors import MessageError
 from .._ids import _state, active_clock, new_id, now_timestamp, random_ids
-from .._message import _CONTENT, _ID, _METADATA, _TIMESTAMP, _store_values
-from .._message import Msg as _Msg
+from .._message import _CONTENT, _ID, _METADATA, _TIMESTAMP, Msg, _store_values
 from .._validate import MAX_DEPTH, check_json, show
 from .._validate import clean_text as clean_text  # the streams import it from here
 
 if TYPE_CHECKING:
-    from .._message import Msg
     from ._common import Loss, Parsed
 
 _new_msg = object.__new__
@@ -134,18 +132,6 @@ def check_value(format: str, index: int, field: str, value: Any) -> None:
         raise MessageError(f"`{path}` of the {format} stream{rest}", path) from None
 
 
-def reject_out_of_order(
-    format: str, index: int, field: str, number: Any, count: int, part: str, came: str
-) -> NoReturn:
-    """Refuse event *index*, which starts *part* *number* when *count* have started."""
-    why = (
-        f"{part} {number} {came} already: a duplicated event"
-        if type(number) is int and 0 <= number < count
-        else f"the next {part} is number {count}"
-    )
-    reject(format, index, field, number, why)
-
-
 def joined(pieces: list[str]) -> str:
     """The text of *pieces*, which are left holding it as their one piece.
 
@@ -188,7 +174,7 @@ def trusted_msg(
         return made
     # Msg.__init__ with nothing to check (bench streams.recorded, every "reading .msg"
     # cell: a third of Msg()'s cost), its id and time handed out the same way.
-    msg = _new_msg(_Msg)
+    msg = _new_msg(Msg)
     when: str | int
     if _get_state() is not None and active_clock() is not None:
         made_id, when = new_id(), now_timestamp()
@@ -362,7 +348,7 @@ class Stream:
                 grown = block.copy()  # cheaper than {**block, field: ...}
                 grown[field] = joined(pieces)
                 values[_CONTENT] = [*blocks, grown]
-            partial = self._last = _new_msg(_Msg)
+            partial = self._last = _new_msg(Msg)
             _store_values(partial, values)
             self._partial = partial
             return partial
@@ -380,12 +366,8 @@ class Stream:
                 # Every event was checked when it came; what the conversion still
                 # refuses of a reply half come (an empty id, say) shows as nothing yet.
                 messages = []
-            if messages:
-                partial = self._shown(messages[0])
-            else:  # nothing of the reply has come yet
-                from .._message import Msg
-
-                partial = Msg("assistant", [], "assistant")
+            # No message: nothing of the reply has come yet.
+            partial = self._shown(messages[0]) if messages else Msg("assistant", [], "assistant")
         if self._ONE_ID:
             # The partial messages are one message as it grows: one id, one time.
             values, first = partial._values, self._first
@@ -439,6 +421,17 @@ class Stream:
 
     def _no(self, index: int, field: str, value: Any, why: str) -> NoReturn:
         reject(self._FORMAT, index, field, value, why)
+
+    def _out_of_order(
+        self, index: int, field: str, number: Any, count: int, part: str, came: str
+    ) -> NoReturn:
+        """Refuse event *index*, which starts *part* *number* when *count* have started."""
+        why = (
+            f"{part} {number} {came} already: a duplicated event"
+            if type(number) is int and 0 <= number < count
+            else f"the next {part} is number {count}"
+        )
+        reject(self._FORMAT, index, field, number, why)
 
     def _need_text(self, index: int, field: str, value: Any, optional: bool = True) -> Any:
         """*value*, refused unless it is text a message can hold (or None if *optional*)."""

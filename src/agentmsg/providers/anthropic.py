@@ -20,7 +20,7 @@ from ._common import (
     duplicate_why,
     repeated_id_why,
 )
-from ._stream import Stream, clean_text, joined, reject_out_of_order, trusted_msg
+from ._stream import Stream, clean_text, joined, trusted_msg
 
 __all__ = ["AnthropicStream", "from_anthropic", "to_anthropic"]
 
@@ -761,9 +761,7 @@ class AnthropicStream(Stream):
         if self._delta_seen:
             self._no(index, "type", "content_block_start", "it comes after message_delta")
         if type(number) is not int or number != len(blocks):  # -0.0 == 0, but no index
-            reject_out_of_order(
-                STREAM_FORMAT, index, "index", number, len(blocks), "content block", "had started"
-            )
+            self._out_of_order(index, "index", number, len(blocks), "content block", "had started")
         block = event.get("content_block")
         if not isinstance(block, dict) or type(block.get("type")) is not str:
             self._no(index, "content_block", block, "it must be an object with a `type`")
@@ -869,13 +867,10 @@ class AnthropicStream(Stream):
         message = self._message
         if message is None:
             return None
-        blocks = self._blocks
-        if self._open is not None:
-            blocks = list(blocks)
-            block = dict(blocks[self._open])
-            if block["type"] == "text" or block["type"] == "thinking":
-                block[block["type"]] = "".join(self._parts)
-            blocks[self._open] = block
+        blocks, number = self._blocks, self._open
+        kind = None if number is None else blocks[number]["type"]
+        if kind == "text" or kind == "thinking":  # the open block is the last
+            blocks = [*blocks[:-1], {**blocks[-1], kind: "".join(self._parts)}]
         return {**message, "content": blocks}
 
     def _built(self) -> Msg | None:

@@ -20,7 +20,7 @@ from ._common import (
     duplicate_why,
     repeated_id_why,
 )
-from ._stream import Stream, clean_text, reject_out_of_order
+from ._stream import Stream, clean_text
 
 __all__ = ["OpenAIResponsesStream", "from_openai_responses", "to_openai_responses"]
 
@@ -900,11 +900,10 @@ class OpenAIResponsesStream(Stream):
         elif self._response is None:
             self._no(index, "type", kind, "the stream starts with response.created")
         elif kind == "response.output_item.added":
-            position = event.get("output_index")
-            items = self._items
-            if type(position) is not int or position != len(items):  # -0.0 == 0, but no index
-                reject_out_of_order(
-                    FORMAT, index, "output_index", position, len(items), "output item", "was added"
+            position, count = event.get("output_index"), len(self._items)
+            if type(position) is not int or position != count:  # -0.0 == 0, but no index
+                self._out_of_order(
+                    index, "output_index", position, count, "output item", "was added"
                 )
             added = event.get("item")
             if not isinstance(added, dict):
@@ -913,7 +912,7 @@ class OpenAIResponsesStream(Stream):
             # call's arguments are an object).
             start = added.get("arguments") if added.get("type") == "function_call" else None
             self._need_text(index, "item.arguments", start)
-            items.append(_Item(dict(added)))
+            self._items.append(_Item(dict(added)))
         elif kind == "response.output_item.done":
             entry = self._item(event, index, "item")
             done = event.get("item")
@@ -990,7 +989,7 @@ class OpenAIResponsesStream(Stream):
             self._no(index, "part", part, "it must be an object with a `type`")
         if added:
             if type(number) is not int or number != len(parts):
-                reject_out_of_order(FORMAT, index, at, number, len(parts), "part", "was added")
+                self._out_of_order(index, at, number, len(parts), "part", "was added")
             parts.append(dict(part))
             field = _TEXT_FIELD.get(part["type"])
             if field is not None:
