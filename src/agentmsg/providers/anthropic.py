@@ -877,7 +877,6 @@ class AnthropicStream(Stream):
         message = self._message
         if message is None:
             return None
-        made = None
         if self._envelope is None:
             # Converted with no blocks: the metadata and the id, and nothing said.
             made = from_anthropic({**message, "content": []}).messages[0]
@@ -897,36 +896,29 @@ class AnthropicStream(Stream):
                 done.append(block)
         self._converted = stopped
         content = list(done)
-        # The open block: its text, thinking or input text so far (the frame's field),
-        # in a block otherwise the same from delta to delta.
-        rest: dict[str, Any] = {}
-        field = None
         if number is not None:
-            block = self._blocks[number]
+            # The open block as converted (a tool call shows its input text so far), and
+            # the frame: the field its pieces fill (None: they do not show).
+            block, text = self._blocks[number], joined(self._parts)
             kind = block["type"]
-            text = joined(self._parts) if self._parts else ""
+            field = {"text": "text", "thinking": "thinking", "tool_use": "raw_input"}.get(kind)
             if kind == "text" or kind == "thinking":
-                rest, field = {"type": kind}, kind
-                if block.get("signature"):
-                    state = {**state, str(len(done)): {"signature": block["signature"]}}
-            elif kind == "tool_use":
-                rest = {"type": "tool_use", "id": block["id"], "name": block["name"]}
-                rest["input"] = block.get("input") or {}
-                field = "raw_input" if text else None
-            else:
-                kept: dict[str, Any] = {}
-                shown = _shown_block(block, kept, len(content))
-                if shown is not None:
-                    content.append(shown)
-                    state = {**state, **kept}
-            if rest:
-                content.append({**rest, field: text} if field else rest)
+                block = {**block, kind: text}
+            kept: dict[str, Any] = {}
+            shown = _shown_block(block, kept, len(done))
+            if shown is not None:
+                state = {**state, **kept}
+                if kind == "tool_use" and text:
+                    shown["raw_input"] = text
+                content.append(shown)
+            if field is None:
+                self._grows = (content[:], {}, None, self._parts)
+            elif shown is not None and shown.get(field) == text:
+                rest = {key: value for key, value in shown.items() if key != field}
+                self._grows = (content[:-1], rest, field, self._parts)
         if state:
             metadata = {**(metadata or {}), STATE_KEY: {STATE_FORMAT: dict(state)}}
-        if number is not None and (field is not None or not rest):
-            blocks = content[:-1] if field else content[:]
-            self._grows = (blocks, rest, field, self._parts)
-        return trusted_msg(content, metadata, invocation_id, made)
+        return trusted_msg(content, metadata, invocation_id)
 
     def _shown(self, msg: Msg) -> Msg:
         # An open tool call shows its input text so far, as the other formats' partial
