@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from agentmsg import AnthropicStream, MessageError, OpenAIResponsesStream, deterministic
+from stream_samples import ANTHROPIC_EVENTS, RESPONSES_EVENTS
 
 
 def anthropic_events(*pieces: str) -> list[dict[str, Any]]:
@@ -24,29 +25,6 @@ def anthropic_events(*pieces: str) -> list[dict[str, Any]]:
             for p in pieces
         ),
     ]
-
-
-ANTHROPIC_END = [
-    {"type": "content_block_stop", "index": 0},
-    {
-        "type": "content_block_start",
-        "index": 1,
-        "content_block": {"type": "tool_use", "id": "toolu_1", "name": "f", "input": {}},
-    },
-    {
-        "type": "content_block_delta",
-        "index": 1,
-        "delta": {"type": "input_json_delta", "partial_json": '{"a": '},
-    },
-    {
-        "type": "content_block_delta",
-        "index": 1,
-        "delta": {"type": "input_json_delta", "partial_json": "1}"},
-    },
-    {"type": "content_block_stop", "index": 1},
-    {"type": "message_delta", "delta": {"stop_reason": "tool_use"}, "usage": {"output_tokens": 9}},
-    {"type": "message_stop"},
-]
 
 
 def responses_events(*pieces: str) -> list[dict[str, Any]]:
@@ -65,33 +43,12 @@ def responses_events(*pieces: str) -> list[dict[str, Any]]:
     return [{**event, "sequence_number": number} for number, event in enumerate(events)]
 
 
-def responses_end(text: str, start: int) -> list[dict[str, Any]]:
-    """The events that close the reply of :func:`responses_events` whose text is *text*."""
-    where = {"output_index": 0, "item_id": "msg_1", "content_index": 0}
-    part = {"type": "output_text", "text": text, "annotations": []}
-    item = {"type": "message", "id": "msg_1", "role": "assistant", "status": "completed"}
-    item["content"] = [part]
-    response = {"id": "resp_1", "object": "response", "created_at": 1, "model": "gpt-x"}
-    response |= {"status": "completed", "output": [item]}
-    events = [
-        {"type": "response.output_text.done", **where, "text": text},
-        {"type": "response.content_part.done", **where, "part": part},
-        {"type": "response.output_item.done", "output_index": 0, "item": item},
-        {"type": "response.completed", "response": response},
-    ]
-    return [{**event, "sequence_number": start + n} for n, event in enumerate(events)]
-
-
-def whole_anthropic() -> list[dict[str, Any]]:
-    return anthropic_events("Hel", "lo", " there") + ANTHROPIC_END
-
-
-def whole_responses() -> list[dict[str, Any]]:
-    events = responses_events("Hel", "lo", " there")
-    return events + responses_end("Hello there", len(events))
-
-
-WHOLE = {AnthropicStream: whole_anthropic, OpenAIResponsesStream: whole_responses}
+# Whole replies (thinking, text and tool calls), and replies of one growing text.
+WHOLE = {AnthropicStream: ANTHROPIC_EVENTS, OpenAIResponsesStream: RESPONSES_EVENTS}
+GROWING = {
+    AnthropicStream: anthropic_events("Hel", "lo", " there"),
+    OpenAIResponsesStream: responses_events("Hel", "lo", " there"),
+}
 
 
 def text_of(stream: Any) -> str:
@@ -137,7 +94,7 @@ class TestOneMessageAsItGrows:
         all have the id and timestamp of the first one."""
         stream = stream_class()
         seen = set()
-        for event in WHOLE[stream_class]():
+        for event in WHOLE[stream_class]:
             stream.add(event)
             if stream.msg is not None:
                 seen.add((stream.msg.id, stream.msg.timestamp))
@@ -152,7 +109,7 @@ class TestOneMessageAsItGrows:
             with deterministic(seed=3):
                 stream = stream_class()
                 found = set()
-                for event in WHOLE[stream_class]():
+                for event in WHOLE[stream_class]:
                     stream.add(event)
                     found.add(stream.msg.id)
                 ids.append(found)
@@ -164,7 +121,7 @@ class TestOneMessageAsItGrows:
         the later ones grow."""
         stream = stream_class()
         kept = []
-        for event in WHOLE[stream_class]():
+        for event in WHOLE[stream_class]:
             stream.add(event)
             kept.append((stream.msg, stream.msg.to_dict()))
 
@@ -174,7 +131,7 @@ class TestOneMessageAsItGrows:
     def test_changes_to_a_dropped_partial_do_not_carry_over(self, stream_class, change):
         """A partial message changed (through its setters, or its content list) and then
         let go, while only the text grows, does not show its changes in the next one."""
-        events = WHOLE[stream_class]()
+        events = GROWING[stream_class]
         first = next(n for n, event in enumerate(events) if "delta" in event["type"])
         stream = stream_class()
         stream.extend(events[: first + 1])
@@ -198,7 +155,7 @@ class TestOneMessageAsItGrows:
     def test_last_partial_is_the_result(self, stream_class):
         """Read after every event, the last partial message says what the result says."""
         stream = stream_class()
-        for event in WHOLE[stream_class]():
+        for event in WHOLE[stream_class]:
             stream.add(event)
             stream.msg  # noqa: B018  # every event read
         reply = stream.result().messages[0]
