@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import copy
 import math
+import sys
 from collections.abc import Iterable
-from sys import getrefcount as _refs
 from time import time_ns as _time_ns
 from typing import TYPE_CHECKING, Any, ClassVar, NoReturn
 
@@ -24,6 +24,10 @@ if TYPE_CHECKING:
     from ._common import Loss, Parsed
 
 _new_msg = object.__new__
+# A partial Msg that nothing else holds may be made again in place (Stream.msg) where
+# sys.getrefcount counts every holder: CPython before 3.14 (which borrows references).
+_REUSE = sys.implementation.name == "cpython" and sys.version_info < (3, 14)
+_refs = getattr(sys, "getrefcount", lambda value: 0)
 _get_state = _state.get
 _pop_id = random_ids.pop
 
@@ -164,9 +168,8 @@ def trusted_msg(
     invocation_id: str | None,
     made: Msg | None = None,
 ) -> Msg:
-    """An assistant Msg of what conversions made (so valid), not checked again; *made*,
-    a message a conversion has just made for this read, is filled in (one message per
-    read, as a conversion makes: ``deterministic()`` hands out the same ids and times)."""
+    """An assistant Msg of what conversions made (so valid), not checked again; *made*, a
+    message a conversion has just made for this read, is filled in (one id per read)."""
     if made is not None:
         values = made._values
         values[_CONTENT] = content
@@ -323,7 +326,7 @@ class Stream:
             # streams.recorded, Responses and Anthropic rows: no conversion per read).
             blocks, block, field, pieces = grows
             partial = self._last
-            if partial is not None and _refs(partial) == 3:
+            if _REUSE and partial is not None and _refs(partial) == 3:
                 # The frame's last partial, which nothing else holds (nor its values,
                 # content or growing block): made again in place, no new objects.
                 values = partial._values

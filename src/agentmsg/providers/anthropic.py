@@ -529,8 +529,7 @@ class _Reader(Reader):
 
 
 def _shown_block(item: dict[str, Any], keep: dict[str, Any], index: int) -> Any:
-    """A stopped or open block converted as :func:`from_anthropic` converts it (what it
-    drops is said by the result, not by the partial message)."""
+    """*item* converted as :func:`from_anthropic` converts it (the result says what it drops)."""
     return _Reader(STREAM_FORMAT, False).block(item, "content", "assistant", keep, index)
 
 
@@ -626,15 +625,13 @@ class AnthropicStream(Stream):
         self._parts: list[str] = []
         self._delta_seen = False
         self._stopped = False
-        # For the partial message, built a block at a time: the converted blocks of the
-        # stopped blocks (how many were converted), their provider state, and the
-        # message's metadata and id.
+        # The partial message, built a block at a time: the stopped blocks converted (how
+        # many), their provider state, and the message's metadata and id.
         self._done: list[dict[str, Any]] = []
         self._converted = 0
         self._state: dict[str, Any] = {}
         self._envelope: tuple[dict[str, Any] | None, str | None] | None = None
-        # The delta type and field of the open block's last delta: the next such delta
-        # is taken the quick way.
+        # The open block's last delta type and field: the next such delta takes the quick way.
         self._growing: tuple[str, str] | None = None
 
     def _take(self, event: dict[str, Any], index: int) -> None:
