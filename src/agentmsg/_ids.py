@@ -21,25 +21,21 @@ _IDS_PER_REFILL = 256
 # A multiple of 3 bytes: base64 text without padding, 6 random bits per character.
 _REFILL_BYTES = _ID_LENGTH * _IDS_PER_REFILL * 3 // 4
 
+# Random ids made in advance, 256 from one os.urandom call (far cheaper per id), taken
+# with random_ids.pop() (atomic, so thread-safe); emptied in a forked child, so that it
+# never hands out an id its parent also has.
 random_ids: list[str] = []
-"""Random ids made in advance, taken with ``random_ids.pop()`` (atomic, so thread-safe).
-
-Making 256 ids from one ``os.urandom`` call costs far less per id than one call per id.
-A forked child empties the list, so it never hands out an id its parent also has.
-"""
 os.register_at_fork(after_in_child=random_ids.clear)
 
 
 def _refill() -> None:
-    """Add :data:`_IDS_PER_REFILL` fresh random ids to :data:`random_ids`."""
-    encoded = binascii.b2a_base64(os.urandom(_REFILL_BYTES), newline=False)
-    text = encoded.translate(_URLSAFE).decode()
-    ids = [text[start : start + _ID_LENGTH] for start in range(0, len(text), _ID_LENGTH)]
-    random_ids.extend(ids)
+    text = binascii.b2a_base64(os.urandom(_REFILL_BYTES), newline=False).translate(_URLSAFE)
+    ids = text.decode()
+    random_ids.extend([ids[start : start + _ID_LENGTH] for start in range(0, len(ids), _ID_LENGTH)])
 
 
 class _Block:
-    """One ``deterministic()`` block: open until the block ends, wherever it ends."""
+    """One ``deterministic()`` block: open until it ends, wherever it ends."""
 
     __slots__ = ("open",)
 
@@ -48,15 +44,10 @@ class _Block:
 
 
 class _Clock(NamedTuple):
-    """The state of a ``deterministic()`` block as one context sees it: the id stream's
-    random state (*base*, a ``random.Random`` state, then *drawn* ids drawn from it), the
-    fake clock, and the state outside the block.
-
-    A clock is never changed: each id and each tick sets a new one in the current
-    context. A task (or any context copied from this one) thus starts from the state it
-    was created with and goes on alone, as a ContextVar's value does, and no two
-    contexts ever draw from one stream in an order the scheduler picks.
-    """
+    """A ``deterministic()`` block as one context sees it: the id stream's random state
+    (*base*, then *drawn* ids drawn from it), the fake clock, the state outside the block.
+    Never changed: each id and tick sets a new one in the current context, so a task
+    starts from the state it was created with and goes on alone."""
 
     block: _Block
     base: tuple[Any, ...]
@@ -70,13 +61,12 @@ class _Clock(NamedTuple):
 
 
 _state: ContextVar[_Clock | None] = ContextVar("agentmsg_deterministic", default=None)
+# Each thread's one random.Random (rng) and the id stream state it is at (base, drawn):
+# a context that draws one id after another loads no state.
 _scratch = threading.local()
-"""Each thread's one ``random.Random`` (``rng``) and the id stream state it is at
-(``base``, ``drawn``): a context that draws one id after another loads no state."""
+# Ids drawn from one saved state before a new one is saved (saving costs a few draws; a
+# context that finds the generator elsewhere draws at most this many to catch up).
 _REBASE = 16
-"""Ids drawn from one saved state before a new one is saved: saving costs as much as
-drawing a few ids, and a context that finds the generator elsewhere draws at most this
-many again to catch up."""
 
 
 def _draw(rng: Any) -> str:
@@ -123,17 +113,13 @@ def new_id() -> str:
     return value
 
 
-_second: tuple[int, str] = (-1, "")
-"""The last whole second :func:`format_time_ns` wrote, and its date and time text."""
+_second: tuple[int, str] = (-1, "")  # the last whole second written, and its text
 
 
 def format_time_ns(nanoseconds: int) -> str:
-    """Write a :func:`time.time_ns` value as local ``YYYY-MM-DD HH:MM:SS.mmm``.
-
-    Writes the same text as ``datetime.fromtimestamp(...).isoformat(" ", "milliseconds")``
-    (the milliseconds are truncated, not rounded), but formats the date and time only
-    once per second and then appends the milliseconds.
-    """
+    """A :func:`time.time_ns` value as ``datetime.fromtimestamp(...).isoformat(" ",
+    "milliseconds")`` writes it (local, milliseconds truncated), the date and time
+    formatted once per second."""
     global _second  # one tuple, replaced whole: safe across threads
     second, millisecond = divmod(nanoseconds // 1_000_000, 1000)
     cached_second, text = _second

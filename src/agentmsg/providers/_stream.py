@@ -1,49 +1,38 @@
 """What the four stream accumulators share: feeding events, checking them, reading results.
 
 Each accumulator rebuilds, from the events of one streamed reply, the response the API
-would have returned unstreamed (the JSON its SDK's response model dumps to), and hands it
-to the format's ``from_*`` conversion: the result of a finished stream is, by
-construction, the message and the losses of converting the whole response.
+would have returned unstreamed, and hands it to the format's ``from_*`` conversion: the
+result of a finished stream is, by construction, that of converting the whole response.
 """
 
 from __future__ import annotations
 
 import copy
 import math
+import sys
 from collections.abc import Iterable
 from time import time_ns as _time_ns
 from typing import TYPE_CHECKING, Any, ClassVar, NoReturn
 
 from .._errors import MessageError
 from .._ids import _state, active_clock, new_id, now_timestamp, random_ids
-from .._message import _CONTENT, _METADATA, _store_values
-from .._message import Msg as _Msg
-from .._validate import MAX_DEPTH, check_json, clean_text, show
+from .._message import _CONTENT, _ID, _METADATA, _TIMESTAMP, Msg, _store_values
+from .._validate import MAX_DEPTH, check_json, show
+from .._validate import clean_text as clean_text  # the streams import it from here
 
 if TYPE_CHECKING:
-    from .._message import Msg
     from ._common import Loss, Parsed
 
 _new_msg = object.__new__
+# A partial Msg that nothing else holds may be made again in place (Stream.msg) where
+# sys.getrefcount counts every holder: CPython before 3.14 (which borrows references).
+_REUSE = sys.implementation.name == "cpython" and sys.version_info < (3, 14)
+_refs = getattr(sys, "getrefcount", lambda value: 0)
 _get_state = _state.get
 _pop_id = random_ids.pop
 
-__all__ = [
-    "Stream",
-    "check_value",
-    "clean_text",
-    "counts_like",
-    "foreign",
-    "joined",
-    "merge_into",
-    "not_text",
-    "reject",
-    "reject_out_of_order",
-]
-
-# What marks an event of each API, to tell a foreign event from a new kind of one: each
-# stream class states its own (_EVENT_TYPES, _TYPE_PREFIX, _EVENT_KEYS), gathered here by
-# Stream.__init_subclass__ under the API's name.
+# What marks an event of each API (each stream class's _EVENT_TYPES, _TYPE_PREFIX and
+# _EVENT_KEYS, by its API's name), to tell a foreign event from a new kind of one.
 _TYPES: dict[str, frozenset[str]] = {}
 _PREFIXES: dict[str, str] = {}
 _MARKS: dict[str, frozenset[str]] = {}
@@ -84,8 +73,7 @@ _INF = math.inf
 
 
 def _suspect(value: Any, room: int) -> bool:
-    """Whether *value* may hold what check_json refuses: a walk without a copy, most
-    events being plain JSON of a few levels (check_json then says what is wrong)."""
+    """Whether *value* may hold what check_json refuses (a walk without a copy)."""
     if type(value) is dict:
         if not room:
             return True
@@ -135,8 +123,7 @@ def counts_like(value: Any, checked: Any) -> bool:
 
 def check_value(format: str, index: int, field: str, value: Any) -> None:
     """Refuse, at the event that brings it, a value no message can hold (not JSON, a
-    lone surrogate, an integer too long to write, nested deeper than MAX_DEPTH): the
-    partial Msg shows it before any conversion checks it."""
+    lone surrogate, an integer too long to write, nested deeper than MAX_DEPTH)."""
     if not _suspect(value, MAX_DEPTH):
         return
     try:
@@ -149,28 +136,12 @@ def check_value(format: str, index: int, field: str, value: Any) -> None:
         raise MessageError(f"`{path}` of the {format} stream{rest}", path) from None
 
 
-def reject_out_of_order(
-    format: str, index: int, field: str, number: Any, count: int, part: str, came: str
-) -> NoReturn:
-    """Raise the MessageError of event *index* that starts *part* number *number* when
-    *count* have started: a duplicate of one that *came* already, or one out of order."""
-    why = (
-        f"{part} {number} {came} already: a duplicated event"
-        if type(number) is int and 0 <= number < count
-        else f"the next {part} is number {count}"
-    )
-    reject(format, index, field, number, why)
-
-
 def joined(pieces: list[str]) -> str:
     """The text of *pieces*, which are left holding it as their one piece.
 
-    The partial message is read after every event, its text one piece longer each time:
-    joining all the pieces anew would copy the whole text at every read. The text so far
-    is instead taken out of the list before the new pieces are added to it, so that when
-    nothing else holds it (the previous partial message is gone) CPython grows it in
-    place (``text += more``) and a read costs the new pieces, not the whole text. When
-    something still holds it, ``+=`` makes a new string, as ``join`` would.
+    The text so far is taken out of the list before the new pieces are added to it, so
+    that when nothing else holds it (the previous partial message is gone) CPython grows
+    it in place: a read after every event costs the new pieces, not the whole text.
     """
     count = len(pieces)
     if count == 2:  # one piece came since the last read: the most frequent case
@@ -197,20 +168,16 @@ def trusted_msg(
     invocation_id: str | None,
     made: Msg | None = None,
 ) -> Msg:
-    """An assistant Msg of blocks and metadata that conversions made (so valid), without
-    checking them again: the partial message of a long reply is built at every event.
-    *made*, a message a conversion has just made for this read, is filled in rather
-    than a new one made (one message per read, as a conversion makes: the ids and
-    times that ``deterministic()`` hands out stay the same)."""
+    """An assistant Msg of what conversions made (so valid), not checked again; *made*, a
+    message a conversion has just made for this read, is filled in (one id per read)."""
     if made is not None:
         values = made._values
         values[_CONTENT] = content
         values[_METADATA] = metadata
         return made
     # Msg.__init__ with nothing to check (bench streams.recorded, every "reading .msg"
-    # cell: a third of Msg()'s cost): its id and time handed out the same way, in the
-    # same order (a deterministic() block's id, then its clock's time).
-    msg = _new_msg(_Msg)
+    # cell: a third of Msg()'s cost), its id and time handed out the same way.
+    msg = _new_msg(Msg)
     when: str | int
     if _get_state() is not None and active_clock() is not None:
         made_id, when = new_id(), now_timestamp()
@@ -225,10 +192,9 @@ def trusted_msg(
 
 
 def merge_into(target: dict[str, Any], update: dict[str, Any]) -> None:
-    """Merge a streamed piece of an object into what came before: text is appended,
-    lists extended, objects merged the same way, anything else replaced; None is no
-    value. The target owns its lists and objects (they are copied in when first met),
-    so a list grows in place: merging n pieces costs their length, not n copies."""
+    """Merge a streamed piece of an object into what came before: text appended, lists
+    extended (in place: the target owns them), objects merged, the rest replaced; None is
+    no value."""
     for key, value in update.items():
         if value is None:
             continue
@@ -253,14 +219,14 @@ class Stream:
 
     A subclass checks and takes one event (``_take``), says whether the reply has ended
     (``_ended``), rebuilds the response so far (``_snapshot``) and converts it
-    (``_convert``).
+    (``_convert``); it may build the partial message itself (``_built``, ``_grows``).
     """
 
-    __slots__ = ("_count", "_losses", "_partial")
+    __slots__ = ("_count", "_first", "_grows", "_last", "_losses", "_partial", "_shape")
     _FORMAT: ClassVar[str] = ""
+    _ONE_ID: ClassVar[bool] = False
     _LAST: ClassVar[str] = ""
-    # What marks an event of this API and no other (see foreign()): `type` values, a
-    # prefix of `type`, keys.
+    # What marks an event of this API and no other (see foreign()).
     _EVENT_TYPES: ClassVar[frozenset[str]] = frozenset()
     _TYPE_PREFIX: ClassVar[str] = ""
     _EVENT_KEYS: ClassVar[frozenset[str]] = frozenset()
@@ -277,6 +243,14 @@ class Stream:
     def __init__(self) -> None:
         self._count = 0
         self._partial: Msg | None = None
+        # While only one block's text grows from read to read (_ONE_ID streams), what the
+        # partial message is made of: the blocks before it, that block without its text,
+        # the field the text fills (None: it shows nothing of it) and the text's pieces;
+        # the other values of the message (_shape); the id and time of every partial.
+        self._grows: tuple[list[Any], dict[str, Any], str | None, list[str]] | None = None
+        self._shape: list[Any] = []
+        self._last: Msg | None = None  # the partial message the frame made last
+        self._first: tuple[str, str | int] | None = None
         # What the stream itself could not carry (a cut tool input, an unknown event).
         self._losses: list[Loss] = []
 
@@ -344,14 +318,48 @@ class Stream:
         first event that starts it; read as often as you like, it is converted once per
         new event."""
         partial = self._partial
+        if partial is not None:
+            return partial
+        grows = self._grows
+        if grows is not None:
+            # Only the growing block's text has changed since the frame was made (bench
+            # streams.recorded, Responses and Anthropic rows: no conversion per read).
+            blocks, block, field, pieces = grows
+            partial = self._last
+            if _REUSE and partial is not None and _refs(partial) == 3:
+                # The frame's last partial, which nothing else holds (nor its values,
+                # content or growing block): made again in place, no new objects.
+                values = partial._values
+                content = values[_CONTENT]
+                grown = content[-1] if field is not None else None
+                if (
+                    type(content) is list
+                    and _refs(values) == _refs(content) == 3
+                    and (grown is None or _refs(grown) == 3)
+                ):
+                    values[:] = self._shape
+                    values[_CONTENT] = content
+                    if grown is not None:
+                        grown[field] = ""  # the text alone holds itself: it grows in place
+                        grown[field] = joined(pieces)
+                    self._partial = partial
+                    return partial
+            values = self._shape.copy()
+            if field is None:
+                values[_CONTENT] = [*blocks]
+            else:
+                grown = block.copy()  # cheaper than {**block, field: ...}
+                grown[field] = joined(pieces)
+                values[_CONTENT] = [*blocks, grown]
+            partial = self._last = _new_msg(Msg)
+            _store_values(partial, values)
+            self._partial = partial
+            return partial
+        try:
+            partial = self._built()
+        except (MessageError, RecursionError):
+            partial = None
         if partial is None:
-            try:
-                partial = self._built()
-            except (MessageError, RecursionError):
-                partial = None
-            if partial is not None:
-                self._partial = partial
-                return partial
             snapshot = self._snapshot()
             if snapshot is None:
                 return None
@@ -361,13 +369,18 @@ class Stream:
                 # Every event was checked when it came; what the conversion still
                 # refuses of a reply half come (an empty id, say) shows as nothing yet.
                 messages = []
-            if messages:
-                partial = self._shown(messages[0])
-            else:  # nothing of the reply has come yet
-                from .._message import Msg
-
-                partial = Msg("assistant", [], "assistant")
-            self._partial = partial
+            # No message: nothing of the reply has come yet.
+            partial = self._shown(messages[0]) if messages else Msg("assistant", [], "assistant")
+        if self._ONE_ID:
+            # The partial messages are one message as it grows: one id, one time.
+            values, first = partial._values, self._first
+            if first is None:
+                self._first = values[_ID], values[_TIMESTAMP]
+            else:
+                values[_ID], values[_TIMESTAMP] = first
+            if self._grows is not None:  # a new frame: the message's values but its content
+                self._shape, self._last = values.copy(), None
+        self._partial = partial
         return partial
 
     def result(self, *, strict: bool = False) -> Parsed:
@@ -409,6 +422,31 @@ class Stream:
 
         self._losses.append(Loss(path, what, why))
 
+    def _no(self, index: int, field: str, value: Any, why: str) -> NoReturn:
+        reject(self._FORMAT, index, field, value, why)
+
+    def _out_of_order(
+        self, index: int, field: str, number: Any, count: int, part: str, came: str
+    ) -> NoReturn:
+        """Refuse event *index*, which starts *part* *number* when *count* have started."""
+        why = (
+            f"{part} {number} {came} already: a duplicated event"
+            if type(number) is int and 0 <= number < count
+            else f"the next {part} is number {count}"
+        )
+        reject(self._FORMAT, index, field, number, why)
+
+    def _need_text(self, index: int, field: str, value: Any, optional: bool = True) -> Any:
+        """*value*, refused unless it is text a message can hold (or None if *optional*)."""
+        if (value is not None or not optional) and (
+            type(value) is not str or not clean_text(value)
+        ):
+            reject(self._FORMAT, index, field, value, not_text(value))
+        return value
+
+    def _need_json(self, index: int, field: str, value: Any) -> None:
+        check_value(self._FORMAT, index, field, value)
+
     def _refuse_foreign(self, event: dict[str, Any], index: int) -> None:
         api = foreign(self._FORMAT, event)
         if api is not None:
@@ -444,9 +482,7 @@ class Stream:
         raise NotImplementedError
 
     def _built(self) -> Msg | None:
-        """The partial message built from what the stream keeps converted (a format
-        whose parts convert one by one builds it so, each part once); None: convert
-        the whole response so far instead."""
+        """The partial message built along, or None: convert the whole response so far."""
         return None
 
     def _shown(self, msg: Msg) -> Msg:

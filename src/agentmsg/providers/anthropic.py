@@ -18,21 +18,11 @@ from ._common import (
     Pairing,
     Parsed,
     Reader,
-    Report,
     Writer,
     duplicate_why,
     repeated_id_why,
 )
-from ._stream import (
-    Stream,
-    check_value,
-    clean_text,
-    joined,
-    not_text,
-    reject,
-    reject_out_of_order,
-    trusted_msg,
-)
+from ._stream import Stream, clean_text, joined, trusted_msg
 
 __all__ = ["AnthropicStream", "from_anthropic", "to_anthropic"]
 
@@ -536,19 +526,9 @@ class _Reader(Reader):
         self.result(call_id, self.result_name(call_id, None, f"{path}.tool_use_id"), output)
 
 
-def _block(
-    report: Report,
-    item: dict[str, Any],
-    path: str,
-    names: dict[str, str],
-    role: str,
-    keep: dict[str, Any] | None = None,
-    index: int = 0,
-) -> Any:
-    """:meth:`_Reader.block` for the stream, which reports to *report*."""
-    reader = _Reader(report.format, report.strict)
-    reader.losses, reader.names = report.losses, names
-    return reader.block(item, path, role, keep, index)
+def _shown_block(item: dict[str, Any], keep: dict[str, Any], index: int) -> Any:
+    """*item* converted as :func:`from_anthropic` converts it (the result says what it drops)."""
+    return _Reader(STREAM_FORMAT, False).block(item, "content", "assistant", keep, index)
 
 
 # Which field of a block each kind of delta extends, and the block types it fits.
@@ -557,8 +537,10 @@ _DELTAS: dict[str, tuple[str, tuple[str, ...]]] = {
     "thinking_delta": ("thinking", ("thinking",)),
     "input_json_delta": ("partial_json", ("tool_use", "server_tool_use", "mcp_tool_use")),
 }
-
-
+_TOOL_TYPES = _DELTAS["input_json_delta"][1]
+# The block types each kind of delta fits.
+_FITS = {kind: fits for kind, (_, fits) in _DELTAS.items()}
+_FITS.update(signature_delta=("thinking",), citations_delta=("text",))
 # The fields of a starting block that must be text when given.
 _TEXT_FIELDS = {
     "text": ("text",),
@@ -567,26 +549,9 @@ _TEXT_FIELDS = {
     "redacted_thinking": ("data",),
 }
 _KNOWN = frozenset(
-    {
-        "message_start",
-        "content_block_start",
-        "content_block_delta",
-        "content_block_stop",
-        "message_delta",
-        "message_stop",
-    }
+    {"message_start", "message_delta", "message_stop"}
+    | {f"content_block_{step}" for step in ("start", "delta", "stop")}
 )
-
-
-def _check_usage(usage: Any, index: int, path: str) -> None:
-    if usage is None:
-        return
-    if not isinstance(usage, dict):
-        reject(STREAM_FORMAT, index, path, usage, "it must be an object")
-    for key in ("input_tokens", "output_tokens"):
-        value = usage.get(key)
-        if value is not None and (type(value) is not int or value < 0):
-            reject(STREAM_FORMAT, index, f"{path}.{key}", value, "it must be an integer >= 0")
 
 
 class AnthropicStream(Stream):
@@ -637,7 +602,6 @@ class AnthropicStream(Stream):
         "_delta_seen",
         "_done",
         "_envelope",
-        "_frame",
         "_growing",
         "_message",
         "_open",
@@ -648,6 +612,7 @@ class AnthropicStream(Stream):
     _FORMAT = STREAM_FORMAT
     _EVENT_TYPES = _KNOWN
     _LAST = "message_stop"
+    _ONE_ID = True
 
     def __init__(self) -> None:
         super().__init__()
@@ -658,18 +623,14 @@ class AnthropicStream(Stream):
         self._parts: list[str] = []
         self._delta_seen = False
         self._stopped = False
-        # For the partial message, built a block at a time: the converted blocks of the
-        # stopped blocks, their provider state, and the message's metadata and id.
+        # The partial message, built a block at a time: the stopped blocks converted (how
+        # many), their provider state, and the message's metadata and id.
         self._done: list[dict[str, Any]] = []
+        self._converted = 0
         self._state: dict[str, Any] = {}
         self._envelope: tuple[dict[str, Any] | None, str | None] | None = None
-        self._converted = 0
-        # The quick ways: the delta type and field of the open block's last delta (the
-        # next such delta is taken in fewer steps); and while only that block's pieces
-        # come, the partial message's blocks before it, the field its pieces fill and
-        # the rest of its block (None: {type: field}), the metadata and the id.
+        # The open block's last delta type and field: the next such delta takes the quick way.
         self._growing: tuple[str, str] | None = None
-        self._frame: tuple[Any, ...] | None = None
 
     def _take(self, event: dict[str, Any], index: int) -> None:
         kind = event.get("type")
@@ -681,96 +642,64 @@ class AnthropicStream(Stream):
                 # with the fewest checks that still catch a delta out of its place
                 # (bench streams.recorded, Anthropic rows: one call fewer per delta).
                 piece = delta.get(growing[1])
-                if type(piece) is str and event.get("index") == self._open:
+                if (
+                    type(piece) is str
+                    and (piece.isascii() or clean_text(piece))
+                    and event.get("index") == self._open
+                ):
                     self._parts.append(piece)
                     return
             self._delta(event, index)
             return
         if kind == "ping":
             return
-        self._growing = None
-        self._frame = None
+        self._growing = self._grows = None
         if kind == "error":
             error = event.get("error")
             message = error.get("message", error) if isinstance(error, dict) else error
-            reject(
-                STREAM_FORMAT,
-                index,
-                "error.message",
-                message,
-                "the API ended the stream with an error",
-            )
+            self._no(index, "error.message", message, "the API ended the stream with an error")
         if type(kind) is not str or kind not in _KNOWN:
             self._refuse_foreign(event, index)
             if type(kind) is not str or not kind:
-                reject(STREAM_FORMAT, index, "type", kind, "an Anthropic stream event has a `type`")
+                self._no(index, "type", kind, "an Anthropic stream event has a `type`")
             # The API may add event types (its versioning policy says clients tolerate
             # them): the event is passed over and said.
             self._lose(f"events[{index}]", f"{kind!r} event", "agentmsg does not know this event")
             return
         if self._stopped:
-            reject(STREAM_FORMAT, index, "type", kind, "it comes after message_stop")
+            self._no(index, "type", kind, "it comes after message_stop")
         if kind == "message_start":
-            message = event.get("message")
-            if self._message is not None:
-                reject(
-                    STREAM_FORMAT, index, "type", kind, "a second message_start: another stream's"
-                )
-            if not isinstance(message, dict):
-                reject(STREAM_FORMAT, index, "message", message, "it must be an object")
-            content = message.get("content") or []
-            if not isinstance(content, list):
-                reject(STREAM_FORMAT, index, "message.content", content, "it must be a list")
-            for position, block in enumerate(content):
-                if not isinstance(block, dict) or type(block.get("type")) is not str:
-                    here = f"message.content[{position}]"
-                    reject(STREAM_FORMAT, index, here, block, "it must be an object with a `type`")
-            check_value(STREAM_FORMAT, index, "message", message)
-            usage = message.get("usage")
-            _check_usage(usage, index, "message.usage")
-            for key in ("id", "model", "stop_reason"):
-                value = message.get(key)
-                if value is not None and (type(value) is not str or not clean_text(value)):
-                    reject(STREAM_FORMAT, index, f"message.{key}", value, not_text(value))
-            if message.get("role") not in (None, "assistant"):
-                reject(
-                    STREAM_FORMAT, index, "message.role", message["role"], "a reply is 'assistant'"
-                )
-            message = dict(message)
-            self._blocks = list(content)
-            if isinstance(usage, dict):
-                message["usage"] = dict(usage)
-            self._message = message
-            self._envelope = None
+            self._begin(event, index)
             return
         if self._message is None:
-            reject(STREAM_FORMAT, index, "type", kind, "the stream starts with message_start")
+            self._no(index, "type", kind, "the stream starts with message_start")
         if kind == "content_block_start":
             self._start(event, index)
         elif kind == "content_block_stop":
-            self._stop(event, index)
+            given, number = event.get("index"), self._open
+            if given != number or number is None:
+                why = (
+                    f"content block {given} had stopped already: a duplicated event"
+                    if type(given) is int and 0 <= given < len(self._blocks)
+                    else "no content block of that index is open"
+                )
+                self._no(index, "index", given, why)
+            self._close(index)
         elif kind == "message_delta":
             if self._delta_seen:
-                reject(
-                    STREAM_FORMAT, index, "type", kind, "a second message_delta: a duplicated event"
-                )
+                self._no(index, "type", kind, "a second message_delta: a duplicated event")
             delta = event.get("delta") or {}
             usage = event.get("usage") or {}
             if not isinstance(delta, dict):
-                reject(STREAM_FORMAT, index, "delta", delta, "it must be an object")
-            _check_usage(usage, index, "usage")
+                self._no(index, "delta", delta, "it must be an object")
+            self._check_usage(usage, index, "usage")
             for key in ("stop_reason", "stop_sequence"):
-                value = delta.get(key)
-                if value is not None and (type(value) is not str or not clean_text(value)):
-                    reject(STREAM_FORMAT, index, f"delta.{key}", value, not_text(value))
-            check_value(STREAM_FORMAT, index, "", event)  # the delta and usage are kept
-            if self._open is not None:
-                # Cut by max_tokens: the open block gets no content_block_stop.
-                self._cut(index)
+                self._need_text(index, f"delta.{key}", delta.get(key))
+            self._need_json(index, "", event)  # the delta and usage are kept
+            if self._open is not None:  # cut by max_tokens: the block gets no stop
+                self._close(index, cut=True)
             message = self._message
-            for key, value in delta.items():
-                if value is not None:
-                    message[key] = value
+            message.update((key, value) for key, value in delta.items() if value is not None)
             if usage:
                 # Counts are totals so far, not increments: the last one stands.
                 totals = message.get("usage")
@@ -781,74 +710,73 @@ class AnthropicStream(Stream):
             self._envelope = None
         elif kind == "message_stop":
             if self._open is not None:
-                self._cut(index)
+                self._close(index, cut=True)
             self._stopped = True
 
-    def _cut(self, index: int) -> None:
-        """Close the open block of a reply cut short; its tool input so far is said."""
-        number = self._open
-        assert number is not None  # callers check it
-        block = self._blocks[number]
-        text = "".join(self._parts)
-        if block["type"] in _DELTAS["input_json_delta"][1] and text:
-            try:
-                json.loads(text)
-            except (ValueError, RecursionError):
-                self._parts = []
-                self._lose(
-                    f"content[{number}].input",
-                    "cut tool input",
-                    f"the reply stopped before its input was whole JSON; it was {show(text)}",
-                )
-        self._blocks[number] = self._finish(block, index)
-        self._open = None
-        self._parts = []
+    def _begin(self, event: dict[str, Any], index: int) -> None:
+        message = event.get("message")
+        if self._message is not None:
+            self._no(index, "type", "message_start", "a second message_start: another stream's")
+        if not isinstance(message, dict):
+            self._no(index, "message", message, "it must be an object")
+        content = message.get("content") or []
+        if not isinstance(content, list):
+            self._no(index, "message.content", content, "it must be a list")
+        for position, block in enumerate(content):
+            if not isinstance(block, dict) or type(block.get("type")) is not str:
+                why = "it must be an object with a `type`"
+                self._no(index, f"message.content[{position}]", block, why)
+        self._need_json(index, "message", message)
+        usage = message.get("usage")
+        self._check_usage(usage, index, "message.usage")
+        for key in ("id", "model", "stop_reason"):
+            self._need_text(index, f"message.{key}", message.get(key))
+        if message.get("role") not in (None, "assistant"):
+            self._no(index, "message.role", message["role"], "a reply is 'assistant'")
+        message = dict(message)
+        self._blocks = list(content)
+        if isinstance(usage, dict):
+            message["usage"] = dict(usage)
+        self._message = message
+        self._envelope = None
+
+    def _check_usage(self, usage: Any, index: int, path: str) -> None:
+        if usage is not None and not isinstance(usage, dict):
+            self._no(index, path, usage, "it must be an object")
+        for key in ("input_tokens", "output_tokens"):
+            value = (usage or {}).get(key)
+            if value is not None and (type(value) is not int or value < 0):
+                self._no(index, f"{path}.{key}", value, "it must be an integer >= 0")
 
     def _start(self, event: dict[str, Any], index: int) -> None:
         number = event.get("index")
         blocks = self._blocks
         if self._open is not None:
-            reject(
-                STREAM_FORMAT, index, "index", number, f"content block {self._open} is still open"
-            )
+            self._no(index, "index", number, f"content block {self._open} is still open")
         if self._delta_seen:
-            reject(
-                STREAM_FORMAT, index, "type", "content_block_start", "it comes after message_delta"
-            )
+            self._no(index, "type", "content_block_start", "it comes after message_delta")
         if type(number) is not int or number != len(blocks):  # -0.0 == 0, but no index
-            reject_out_of_order(
-                STREAM_FORMAT, index, "index", number, len(blocks), "content block", "had started"
-            )
+            self._out_of_order(index, "index", number, len(blocks), "content block", "had started")
         block = event.get("content_block")
         if not isinstance(block, dict) or type(block.get("type")) is not str:
-            reject(
-                STREAM_FORMAT, index, "content_block", block, "it must be an object with a `type`"
-            )
-        for field in _TEXT_FIELDS.get(block["type"], ()):
-            value = block.get(field)
-            if value is not None and (type(value) is not str or not clean_text(value)):
-                reject(STREAM_FORMAT, index, f"content_block.{field}", value, not_text(value))
-        if block["type"] == "tool_use":
+            self._no(index, "content_block", block, "it must be an object with a `type`")
+        kind = block["type"]
+        for field in _TEXT_FIELDS.get(kind, ()):
+            self._need_text(index, f"content_block.{field}", block.get(field))
+        if kind == "tool_use":
             # The open call shows in the partial Msg as it starts: its id and name first.
             for field in ("id", "name"):
                 value = block.get(field)
                 if type(value) is not str or not value:
                     why = f"a tool_use block starts with its {field}"
-                    reject(STREAM_FORMAT, index, f"content_block.{field}", value, why)
-        check_value(STREAM_FORMAT, index, "content_block", block)
-        if block["type"] == "tool_use" and not isinstance(block.get("input", {}), dict):
-            reject(
-                STREAM_FORMAT, index, "content_block.input", block["input"], "it must be an object"
-            )
-        block = dict(block)
-        if block["type"] in _DELTAS["input_json_delta"][1]:
-            # The pieces make the whole input; the start holds an empty one.
-            self._parts = []
-        else:
-            field = "text" if block["type"] == "text" else "thinking"
-            start = block.get(field)
-            self._parts = [start] if type(start) is str and start else []
-        blocks.append(block)
+                    self._no(index, f"content_block.{field}", value, why)
+        self._need_json(index, "content_block", block)
+        if kind == "tool_use" and not isinstance(block.get("input", {}), dict):
+            self._no(index, "content_block.input", block["input"], "it must be an object")
+        # A tool's pieces make its whole input (the start holds an empty one).
+        start = None if kind in _TOOL_TYPES else block.get("text" if kind == "text" else "thinking")
+        self._parts = [start] if type(start) is str and start else []
+        blocks.append(dict(block))
         self._open = number
 
     def _delta(self, event: dict[str, Any], index: int) -> None:
@@ -859,47 +787,34 @@ class AnthropicStream(Stream):
                 if type(number) is int and 0 <= number < len(self._blocks)
                 else "no content block of that index is open"
             )
-            reject(STREAM_FORMAT, index, "index", number, why)
+            self._no(index, "index", number, why)
         delta = event.get("delta")
         if not isinstance(delta, dict):
-            reject(STREAM_FORMAT, index, "delta", delta, "it must be an object")
+            self._no(index, "delta", delta, "it must be an object")
         kind = delta.get("type")
         if type(kind) is not str:
-            reject(STREAM_FORMAT, index, "delta.type", kind, "a delta has a `type`")
+            self._no(index, "delta.type", kind, "a delta has a `type`")
         block = self._blocks[number]
         entry = _DELTAS.get(kind)
         self._growing = None
+        fits = _FITS.get(kind)
+        if fits is not None and block["type"] not in fits:
+            self._no(index, "delta.type", kind, f"block {number} is a {block['type']}")
         if entry is not None:
-            field, fits = entry
-            piece = delta.get(field)
-            if block["type"] not in fits:
-                reject(
-                    STREAM_FORMAT, index, "delta.type", kind, f"block {number} is a {block['type']}"
-                )
-            if type(piece) is not str or not clean_text(piece):
-                reject(STREAM_FORMAT, index, f"delta.{field}", piece, not_text(piece))
-            self._parts.append(piece)
+            field = entry[0]
+            self._parts.append(self._need_text(index, f"delta.{field}", delta.get(field), False))
             self._growing = (kind, field)  # the next such delta may take the quick way
             return
-        self._frame = None
+        self._grows = None
         if kind == "signature_delta":
-            signature = delta.get("signature")
-            if block["type"] != "thinking":
-                reject(
-                    STREAM_FORMAT, index, "delta.type", kind, f"block {number} is a {block['type']}"
-                )
-            if type(signature) is not str or not clean_text(signature):
-                reject(STREAM_FORMAT, index, "delta.signature", signature, not_text(signature))
-            block["signature"] = signature
+            block["signature"] = self._need_text(
+                index, "delta.signature", delta.get("signature"), False
+            )
         elif kind == "citations_delta":
             citation = delta.get("citation")
-            if block["type"] != "text":
-                reject(
-                    STREAM_FORMAT, index, "delta.type", kind, f"block {number} is a {block['type']}"
-                )
             if not isinstance(citation, dict):
-                reject(STREAM_FORMAT, index, "delta.citation", citation, "it must be an object")
-            check_value(STREAM_FORMAT, index, "delta.citation", citation)
+                self._no(index, "delta.citation", citation, "it must be an object")
+            self._need_json(index, "delta.citation", citation)
             citations = block.get("citations")
             if type(citations) is not list:
                 citations = block["citations"] = []
@@ -907,49 +822,38 @@ class AnthropicStream(Stream):
         else:
             # A new kind of delta (compaction_delta): its text fields grow the block's,
             # the rest replace them; the conversion says what it cannot carry.
-            check_value(STREAM_FORMAT, index, "delta", delta)
+            self._need_json(index, "delta", delta)
             for key, value in delta.items():
                 if key == "type" or value is None:
                     continue
                 old = block.get(key)
                 block[key] = old + value if type(old) is str and type(value) is str else value
 
-    def _stop(self, event: dict[str, Any], index: int) -> None:
-        given = event.get("index")
+    def _close(self, index: int, cut: bool = False) -> None:
+        """Close the open block, its pieces joined in; a reply *cut* short says its tool
+        input so far when it is not whole JSON (otherwise such input is refused)."""
         number = self._open
-        if given != number or number is None:
-            why = (
-                f"content block {given} had stopped already: a duplicated event"
-                if type(given) is int and 0 <= given < len(self._blocks)
-                else "no content block of that index is open"
-            )
-            reject(STREAM_FORMAT, index, "index", given, why)
-        self._blocks[number] = self._finish(self._blocks[number], index)
-        self._open = None
-        self._parts = []
-
-    def _finish(self, block: dict[str, Any], index: int) -> dict[str, Any]:
-        """The open block with its pieces joined in (raises on tool input that is not JSON)."""
+        assert number is not None  # callers check it
+        block = dict(self._blocks[number])
         kind = block["type"]
         text = "".join(self._parts)
-        block = dict(block)
-        if kind in _DELTAS["input_json_delta"][1]:
-            if text:
-                try:
-                    block["input"] = json.loads(text)
-                except (ValueError, RecursionError):
-                    reject(
-                        STREAM_FORMAT,
-                        index,
-                        "",
-                        text,
-                        f"the input_json_delta pieces of block {self._open} do not make JSON",
-                    )
+        if kind in _TOOL_TYPES and text:
+            try:
+                block["input"] = json.loads(text)
+            except (ValueError, RecursionError):
+                if not cut:
+                    why = f"the input_json_delta pieces of block {number} do not make JSON"
+                    self._no(index, "", text, why)
+                why = f"the reply stopped before its input was whole JSON; it was {show(text)}"
+                self._lose(f"content[{number}].input", "cut tool input", why)
+            else:
                 # JSON text may still hold what no message can (a lone surrogate's escape).
-                check_value(STREAM_FORMAT, index, f"content[{self._open}].input", block["input"])
+                self._need_json(index, f"content[{number}].input", block["input"])
         elif kind == "text" or kind == "thinking":
             block[kind] = text
-        return block
+        self._blocks[number] = block
+        self._open = None
+        self._parts = []
 
     def _ended(self) -> bool:
         return self._stopped
@@ -958,34 +862,16 @@ class AnthropicStream(Stream):
         message = self._message
         if message is None:
             return None
-        blocks = self._blocks
-        if self._open is not None:
-            blocks = list(blocks)
-            block = dict(blocks[self._open])
-            if block["type"] == "text" or block["type"] == "thinking":
-                block[block["type"]] = "".join(self._parts)
-            blocks[self._open] = block
+        blocks, number = self._blocks, self._open
+        kind = None if number is None else blocks[number]["type"]
+        if kind == "text" or kind == "thinking":  # the open block is the last
+            blocks = [*blocks[:-1], {**blocks[-1], kind: "".join(self._parts)}]
         return {**message, "content": blocks}
 
     def _built(self) -> Msg | None:
-        frame = self._frame
-        if frame is not None:
-            # Only the open block has grown since the frame was made (bench
-            # streams.recorded, Anthropic rows: the stopped blocks and the metadata are
-            # not made again at each read): its text, thinking or input text so far.
-            blocks, filled, rest, metadata, invocation_id = frame
-            if rest is None:
-                if filled is None:  # the open block shows nothing of its pieces
-                    return trusted_msg(list(blocks), metadata, invocation_id)
-                grown = {"type": filled, filled: joined(self._parts)}
-            else:
-                text = joined(self._parts) if self._parts else ""
-                grown = {**rest, filled: text} if text else rest
-            return trusted_msg([*blocks, grown], metadata, invocation_id)
         message = self._message
         if message is None:
             return None
-        made = None
         if self._envelope is None:
             # Converted with no blocks: the metadata and the id, and nothing said.
             made = from_anthropic({**message, "content": []}).messages[0]
@@ -994,67 +880,48 @@ class AnthropicStream(Stream):
                 metadata.pop(STATE_KEY, None)
             self._envelope = (metadata, made.invocation_id)
         metadata, invocation_id = self._envelope
-        # The stopped blocks not yet converted, each converted once, as the response's
-        # conversion converts it (what it drops is said by the result, not here).
-        stopped = len(self._blocks) - (self._open is not None)
-        if self._converted < stopped:
-            report = Report(STREAM_FORMAT, False)
-            done, state = self._done, self._state
-            for position in range(self._converted, stopped):
-                keep: dict[str, Any] = {}
-                block = _block(
-                    report, self._blocks[position], "content", {}, "assistant", keep, len(done)
-                )
-                if block is not None:
-                    state.update(keep)
-                    done.append(block)
-            self._converted = stopped
-        content = list(self._done)
-        state = self._state
-        # What the open block shows of its pieces: the field they fill, in a block that
-        # is otherwise the same from delta to delta.
-        field: str | None = None
-        template: dict[str, Any] | None = None
-        if self._open is not None:
-            block = self._blocks[self._open]
+        # The stopped blocks not yet converted, each converted once.
+        done, state, number = self._done, self._state, self._open
+        stopped = len(self._blocks) - (number is not None)
+        for position in range(self._converted, stopped):
+            keep: dict[str, Any] = {}
+            block = _shown_block(self._blocks[position], keep, len(done))
+            if block is not None:
+                state.update(keep)
+                done.append(block)
+        self._converted = stopped
+        content = list(done)
+        if number is not None:
+            # The open block as converted (a tool call shows its input text so far), and
+            # the frame: the field its pieces fill (None: they do not show).
+            block, text = self._blocks[number], joined(self._parts)
             kind = block["type"]
-            text = joined(self._parts) if self._parts else ""
-            if kind == "text":
-                content.append({"type": "text", "text": text})
-                field = kind
-            elif kind == "thinking":
-                content.append({"type": "thinking", "thinking": text})
-                field = kind
-                if block.get("signature"):
-                    state = {**state, str(len(self._done)): {"signature": block["signature"]}}
-            elif kind == "tool_use":
-                template = {"type": "tool_use", "id": block["id"], "name": block["name"]}
-                template["input"] = block.get("input") or {}
-                field = "raw_input"
-                content.append({**template, "raw_input": text} if text else template)
-            else:
-                report = Report(STREAM_FORMAT, False)
-                kept: dict[str, Any] = {}
-                shown_block = _block(report, block, "content", {}, "assistant", kept, len(content))
-                if shown_block is not None:
-                    content.append(shown_block)
-                    state = {**state, **kept}
+            field = {"text": "text", "thinking": "thinking", "tool_use": "raw_input"}.get(kind)
+            if kind == "text" or kind == "thinking":
+                block = {**block, kind: text}
+            kept: dict[str, Any] = {}
+            shown = _shown_block(block, kept, len(done))
+            if shown is not None:
+                state = {**state, **kept}
+                if kind == "tool_use" and text:
+                    shown["raw_input"] = text
+                content.append(shown)
+            if field is None:
+                self._grows = (content[:], {}, None, self._parts)
+            elif shown is not None and shown.get(field) == text:
+                rest = {key: value for key, value in shown.items() if key != field}
+                self._grows = (content[:-1], rest, field, self._parts)
         if state:
             metadata = {**(metadata or {}), STATE_KEY: {STATE_FORMAT: dict(state)}}
-        if self._open is not None:
-            blocks = content if field is None else content[:-1]
-            self._frame = (blocks, field, template, metadata, invocation_id)
-        return trusted_msg(content, metadata, invocation_id, made)
+        return trusted_msg(content, metadata, invocation_id)
 
     def _shown(self, msg: Msg) -> Msg:
         # An open tool call shows its input text so far, as the other formats' partial
         # messages do (its input is JSON only once the block stops).
         text = "".join(self._parts)
-        if self._open is None or not text:  # no text so far, as the quick way shows it
-            return msg
-        block = self._blocks[self._open]
+        block = self._blocks[self._open] if self._open is not None else None
         content = msg.content
-        if block["type"] != "tool_use" or isinstance(content, str):
+        if not text or block is None or block["type"] != "tool_use" or isinstance(content, str):
             return msg
         shown = [
             {**item, "raw_input": text}

@@ -20,16 +20,7 @@ from ._common import (
     duplicate_why,
     repeated_id_why,
 )
-from ._stream import (
-    Stream,
-    check_value,
-    clean_text,
-    joined,
-    not_text,
-    reject,
-    reject_out_of_order,
-    trusted_msg,
-)
+from ._stream import Stream, clean_text
 
 __all__ = ["OpenAIResponsesStream", "from_openai_responses", "to_openai_responses"]
 
@@ -695,6 +686,7 @@ class _Reader(Reader):
 
 
 _FINAL = frozenset({"response.completed", "response.incomplete", "response.failed"})
+_OPENING = frozenset({"response.in_progress", "response.queued"})
 # Text deltas: the list of parts within the item, the part type, its text field, and
 # the index field naming the part.
 _TEXT_DELTAS: dict[str, tuple[str, str, str, str]] = {
@@ -703,22 +695,19 @@ _TEXT_DELTAS: dict[str, tuple[str, str, str, str]] = {
     "response.reasoning_summary_text.delta": ("summary", "summary_text", "text", "summary_index"),
     "response.reasoning_text.delta": ("content", "reasoning_text", "text", "content_index"),
 }
-_TEXT_DONES = {
-    "response.output_text.done": "response.output_text.delta",
-    "response.refusal.done": "response.refusal.delta",
-    "response.reasoning_summary_text.done": "response.reasoning_summary_text.delta",
-    "response.reasoning_text.done": "response.reasoning_text.delta",
-}
+_TEXT_DONES = {kind.replace(".delta", ".done"): kind for kind in _TEXT_DELTAS}
+_TEXT_FIELD = {part: field for _, part, field, _ in _TEXT_DELTAS.values()}
+# The events after which the partial message's frame may still hold (see _take).
+_KEEPING = frozenset(
+    {*_TEXT_DELTAS, *_TEXT_DONES, *_OPENING}
+    | {"response.content_part.done", "response.reasoning_summary_part.done"}
+)
 _PART_EVENTS = {
     "response.content_part.added": ("content", "content_index", True),
     "response.content_part.done": ("content", "content_index", False),
     "response.reasoning_summary_part.added": ("summary", "summary_index", True),
     "response.reasoning_summary_part.done": ("summary", "summary_index", False),
 }
-
-
-_OPENING = frozenset({"response.in_progress", "response.queued"})
-_KNOWN = frozenset({"error"})
 
 
 class _Item:
@@ -745,10 +734,6 @@ class _Item:
         if self.arguments is not None:
             item["arguments"] = "".join(self.arguments)
         return item
-
-
-_TEXT_FIELD = {"output_text": "text", "refusal": "refusal", "summary_text": "text"}
-_TEXT_FIELD["reasoning_text"] = "text"
 
 
 class OpenAIResponsesStream(Stream):
@@ -798,11 +783,12 @@ class OpenAIResponsesStream(Stream):
         'Hi'
     """
 
-    __slots__ = ("_final", "_frame", "_growing", "_items", "_next", "_response")
+    __slots__ = ("_final", "_growing", "_items", "_next", "_response")
     _FORMAT = FORMAT
     _TYPE_PREFIX = "response."
     _EVENT_KEYS = frozenset({"sequence_number"})
     _LAST = "response.completed"
+    _ONE_ID = True
 
     def __init__(self) -> None:
         super().__init__()
@@ -810,12 +796,6 @@ class OpenAIResponsesStream(Stream):
         self._items: list[_Item] = []
         self._final: dict[str, Any] | None = None
         self._next: int | None = None
-        # The partial message's content (but the growing text), metadata and id, while
-        # only the text of the last part of the last output item grows; with the pieces
-        # of that text and the type of its block.
-        self._frame: tuple[list[Any], dict[str, Any] | None, str | None, list[str], str] | None = (
-            None
-        )
         # The part whose text the last event grew: its delta event type, output index,
         # index field and index, item id and text pieces (see _take).
         self._growing: tuple[str, int, str, int, Any, list[str]] | None = None
@@ -836,6 +816,7 @@ class OpenAIResponsesStream(Stream):
             place = event.get(at)
             if (
                 type(delta) is str
+                and (delta.isascii() or clean_text(delta))
                 and (given is None or given == item_id)
                 and where == open_item
                 and type(where) is int
@@ -851,8 +832,9 @@ class OpenAIResponsesStream(Stream):
                     self._next = number + 1
                 return
         self._growing = None
-        if type(kind) is not str or kind not in _TEXT_DELTAS:
-            self._frame = None
+        grows = self._grows
+        if type(kind) is not str or kind not in _KEEPING:
+            self._grows = None
         number = event.get("sequence_number")
         expected = self._next
         if kind == "error":
@@ -860,122 +842,105 @@ class OpenAIResponsesStream(Stream):
             message = event.get("message")
             if message is None and isinstance(error, dict):
                 message = error.get("message", error)
-            reject(FORMAT, index, "message", message, "the API reported an error")
-        if type(kind) is not str or (kind not in _KNOWN and not kind.startswith("response.")):
+            self._no(index, "message", message, "the API reported an error")
+        if type(kind) is not str or not kind.startswith("response."):
             self._refuse_foreign(event, index)
             if type(kind) is not str or not kind:
-                reject(FORMAT, index, "type", kind, "a Responses stream event has a `type`")
+                self._no(index, "type", kind, "a Responses stream event has a `type`")
         if number is None:
-            # The API reference's own examples have none: order is then not checked.
-            pass
+            pass  # the API reference's own examples have none: order is then not checked
         elif type(number) is not int:
-            reject(FORMAT, index, "sequence_number", number, "it must be an integer")
+            self._no(index, "sequence_number", number, "it must be an integer")
         elif expected is not None and number != expected:
             if number < expected:
                 why = f"event {number} had come already: a duplicated or late event"
             else:
                 why = f"event {expected} is the next one: an event is missing or out of order"
-            reject(FORMAT, index, "sequence_number", number, why)
+            self._no(index, "sequence_number", number, why)
         if self._final is not None:
-            reject(FORMAT, index, "type", kind, "it comes after the end of the response")
+            self._no(index, "type", kind, "it comes after the end of the response")
         if kind not in _TEXT_DELTAS and kind != "response.function_call_arguments.delta":
             # Kept whole (items, parts, the response): checked once, as they come.
-            check_value(FORMAT, index, "", event)
+            self._need_json(index, "", event)
         if kind in _TEXT_DELTAS:
-            self._text(event, index, _TEXT_DELTAS[kind])
+            self._text_delta(event, index, _TEXT_DELTAS[kind])
         elif kind == "response.function_call_arguments.delta":
             item = self._item(event, index)
-            delta = event.get("delta")
             if item.item.get("type") != "function_call":
-                reject(FORMAT, index, "type", kind, "its item is not a function call")
-            if type(delta) is not str or not clean_text(delta):
-                reject(FORMAT, index, "delta", delta, not_text(delta))
+                self._no(index, "type", kind, "its item is not a function call")
+            delta = self._need_text(index, "delta", event.get("delta"), optional=False)
             if item.arguments is None:
                 item.arguments = [item.item.get("arguments") or ""]
             item.arguments.append(delta)
         elif kind == "response.created":
             if self._response is not None:
-                reject(FORMAT, index, "type", kind, "a second response.created: another stream's")
+                self._no(index, "type", kind, "a second response.created: another stream's")
             self._response = self._envelope(event, index, kind)
         elif kind in _OPENING:
             # A stream resumed with starting_after begins here, without response.created.
-            self._response = self._envelope(event, index, kind)
+            response = self._envelope(event, index, kind)
+            if response != self._response:
+                self._grows = None
+            self._response = response
         elif self._response is None:
-            reject(FORMAT, index, "type", kind, "the stream starts with response.created")
+            self._no(index, "type", kind, "the stream starts with response.created")
         elif kind == "response.output_item.added":
-            position = event.get("output_index")
-            items = self._items
-            if type(position) is not int or position != len(items):  # -0.0 == 0, but no index
-                reject_out_of_order(
-                    FORMAT, index, "output_index", position, len(items), "output item", "was added"
+            position, count = event.get("output_index"), len(self._items)
+            if type(position) is not int or position != count:  # -0.0 == 0, but no index
+                self._out_of_order(
+                    index, "output_index", position, count, "output item", "was added"
                 )
             added = event.get("item")
             if not isinstance(added, dict):
-                reject(FORMAT, index, "item", added, "it must be an object")
+                self._no(index, "item", added, "it must be an object")
             # A function call's argument deltas are added to its text (a tool search
             # call's arguments are an object).
             start = added.get("arguments") if added.get("type") == "function_call" else None
-            if start is not None and (type(start) is not str or not clean_text(start)):
-                reject(FORMAT, index, "item.arguments", start, not_text(start))
-            items.append(_Item(dict(added)))
+            self._need_text(index, "item.arguments", start)
+            self._items.append(_Item(dict(added)))
         elif kind == "response.output_item.done":
             entry = self._item(event, index, "item")
             done = event.get("item")
             if not isinstance(done, dict):
-                reject(FORMAT, index, "item", done, "it must be an object")
-            entry.item = done
-            entry.texts = {}
-            entry.arguments = None
-            entry.done = True
+                self._no(index, "item", done, "it must be an object")
+            entry.item, entry.texts, entry.arguments, entry.done = done, {}, None, True
         elif kind in _PART_EVENTS:
             self._part(event, index, _PART_EVENTS[kind])
         elif kind in _TEXT_DONES:
             key, _, field, at = _TEXT_DELTAS[_TEXT_DONES[kind]]
-            entry = self._item(event, index)
-            pieces = self._pieces(entry, event, index, key, at)
-            value = event.get(field)
-            if type(value) is not str or not clean_text(value):
-                reject(FORMAT, index, field, value, not_text(value))
-            pieces[:] = [value]
+            pieces = self._pieces(self._item(event, index), event, index, key, at)
+            pieces[:] = [self._need_text(index, field, event.get(field), optional=False)]
+            if grows is None or pieces is not grows[3]:
+                self._grows = None  # the frame shows the text it grows, as it ends
         elif kind == "response.function_call_arguments.done":
             entry = self._item(event, index)
-            arguments = event.get("arguments")
-            if type(arguments) is not str or not clean_text(arguments):
-                reject(FORMAT, index, "arguments", arguments, not_text(arguments))
+            arguments = self._need_text(index, "arguments", event.get("arguments"), False)
             entry.arguments = [arguments]
         elif kind in _FINAL:
             self._final = self._envelope(event, index, kind)
-        elif type(kind) is str and kind.startswith("response."):
+        elif kind.startswith("response."):
             if "output_index" in event:
                 self._item(event, index)
-        elif type(kind) is str and kind:
-            # A new kind of event: passed over, and said.
+        else:  # a new kind of event: passed over, and said
             self._lose(f"events[{index}]", f"{kind!r} event", "agentmsg does not know this event")
-        else:
-            reject(FORMAT, index, "type", kind, "a Responses stream event has a `type`")
         if number is not None:
             self._next = number + 1
 
     def _envelope(self, event: dict[str, Any], index: int, kind: str) -> dict[str, Any]:
         response = event.get("response")
         if not isinstance(response, dict):
-            reject(FORMAT, index, "response", response, f"a {kind} event holds the response")
+            self._no(index, "response", response, f"a {kind} event holds the response")
         for key in ("id", "status", "model"):
             value = response.get(key)
             if value is not None and type(value) is not str:
-                reject(FORMAT, index, f"response.{key}", value, "it must be text")
+                self._no(index, f"response.{key}", value, "it must be text")
         output = response.get("output")
         if output is not None and not isinstance(output, list):
-            reject(FORMAT, index, "response.output", output, "it must be a list")
+            self._no(index, "response.output", output, "it must be a list")
         known = self._response
         if known is not None and response.get("id") != known.get("id"):
-            reject(
-                FORMAT,
-                index,
-                "response.id",
-                response.get("id"),
-                f"the stream is {known.get('id')!r}",
-            )
+            why = f"the stream is {known.get('id')!r}"
+            self._no(index, "response.id", response.get("id"), why)
         return response
 
     def _item(self, event: dict[str, Any], index: int, also: str = "") -> _Item:
@@ -983,12 +948,10 @@ class OpenAIResponsesStream(Stream):
         position = event.get("output_index")
         items = self._items
         if type(position) is not int or not 0 <= position < len(items):
-            reject(
-                FORMAT, index, "output_index", position, "no output item of that index was added"
-            )
+            self._no(index, "output_index", position, "no output item of that index was added")
         entry = items[position]
         if entry.done:
-            reject(FORMAT, index, "output_index", position, f"output item {position} is done")
+            self._no(index, "output_index", position, f"output item {position} is done")
         if also:
             holder = event.get(also)
             given = holder.get("id") if isinstance(holder, dict) else None
@@ -997,7 +960,7 @@ class OpenAIResponsesStream(Stream):
         known = entry.item.get("id")
         if given is not None and known is not None and given != known:
             field = "item_id" if not also else f"{also}.id"
-            reject(FORMAT, index, field, given, f"output item {position} is {show(known)}")
+            self._no(index, field, given, f"output item {position} is {show(known)}")
         return entry
 
     def _part(self, event: dict[str, Any], index: int, spec: tuple[str, str, bool]) -> None:
@@ -1008,15 +971,10 @@ class OpenAIResponsesStream(Stream):
         parts = entry.item.get(key)
         parts = list(parts) if isinstance(parts, list) else []
         if not isinstance(part, dict) or type(part.get("type")) is not str:
-            reject(FORMAT, index, "part", part, "it must be an object with a `type`")
+            self._no(index, "part", part, "it must be an object with a `type`")
         if added:
             if type(number) is not int or number != len(parts):
-                why = (
-                    f"part {number} was added already: a duplicated event"
-                    if type(number) is int and 0 <= number < len(parts)
-                    else f"the next part is number {len(parts)}"
-                )
-                reject(FORMAT, index, at, number, why)
+                self._out_of_order(index, at, number, len(parts), "part", "was added")
             parts.append(dict(part))
             field = _TEXT_FIELD.get(part["type"])
             if field is not None:
@@ -1024,8 +982,14 @@ class OpenAIResponsesStream(Stream):
                 entry.texts[(key, number)] = [start] if type(start) is str and start else []
         else:
             if type(number) is not int or not 0 <= number < len(parts):
-                reject(FORMAT, index, at, number, "no part of that index was added")
-            entry.texts.pop((key, number), None)
+                self._no(index, at, number, "no part of that index was added")
+            pieces, grows, old = entry.texts.pop((key, number), None), self._grows, parts[number]
+            if (
+                grows is None
+                or pieces is not grows[3]
+                or part != {**old, _TEXT_FIELD[old["type"]]: "".join(pieces)}
+            ):
+                self._grows = None  # the part is not the frame's text alone
             parts[number] = part
         entry.item[key] = parts
 
@@ -1035,49 +999,33 @@ class OpenAIResponsesStream(Stream):
         number = event.get(at)
         pieces = entry.texts.get((key, number)) if type(number) is int else None
         if pieces is None:
-            reject(FORMAT, index, at, number, "no open part of that index takes text")
+            self._no(index, at, number, "no open part of that index takes text")
         return pieces
 
-    def _text(self, event: dict[str, Any], index: int, spec: tuple[str, str, str, str]) -> None:
+    def _text_delta(
+        self, event: dict[str, Any], index: int, spec: tuple[str, str, str, str]
+    ) -> None:
         key, part_type, _, at = spec
         entry = self._item(event, index)
         pieces = self._pieces(entry, event, index, key, at)
-        delta = event.get("delta")
-        if type(delta) is not str or not clean_text(delta):
-            reject(FORMAT, index, "delta", delta, not_text(delta))
+        delta = self._need_text(index, "delta", event.get("delta"), optional=False)
         if entry.item[key][event[at]].get("type") != part_type:
-            reject(FORMAT, index, "type", event.get("type"), f"its part is no {part_type} part")
+            self._no(index, "type", event.get("type"), f"its part is no {part_type} part")
         pieces.append(delta)
-        frame = self._frame
-        if frame is not None and pieces is not frame[3]:
-            self._frame = None  # another part's text grew: the frame is not this one's
+        grows = self._grows
+        if grows is not None and pieces is not grows[3]:
+            self._grows = None  # another part's text grew: the frame is not this one's
         # The next deltas of this part may take the quick way.
         kind = event["type"]
         item_id = entry.item.get("id")
         self._growing = (kind, event["output_index"], at, event[at], item_id, pieces)
 
     def _built(self) -> Msg | None:
-        # While only the text of the last part grows, the partial message is the frame
-        # made at the first read with the text put in (bench streams.recorded, Responses
-        # rows: reasoning text too, not only output text, is read this way).
-        frame = self._frame
-        made = None
-        if frame is None:
-            frame_made = self._new_frame()
-            if frame_made is None:
-                return None
-            frame, made = frame_made
-        content, metadata, invocation_id, pieces, kind = frame
-        return trusted_msg(
-            [*content, {"type": kind, kind: joined(pieces)}], metadata, invocation_id, made
-        )
-
-    def _new_frame(self) -> tuple[Any, Msg] | None:
-        """The frame of the partial message when the part whose text grows is the last
-        part of the last output item, output text or the one reasoning part (then only
-        that text changes from event to event)."""
-        items = self._items
-        growing = self._growing
+        # The frame of the partial message (see Stream.msg) when the part whose text
+        # grows is the last part of the last output item, output text or the one
+        # reasoning part: then only that text changes from event to event (bench
+        # streams.recorded, Responses rows). None: convert the response so far.
+        items, growing = self._items, self._growing
         if self._final is not None or growing is None or self._response is None:
             return None
         delta_kind, position, _, number, _, pieces = growing
@@ -1099,15 +1047,12 @@ class OpenAIResponsesStream(Stream):
             other = entry.item.get("content" if key == "summary" else "summary")
             if len(parts) != 1 or (isinstance(other, list) and other):
                 return None
-        snapshot = self._snapshot()
-        assert snapshot is not None  # the response has started
-        made = from_openai_responses(snapshot).messages[-1]
+        made = from_openai_responses(self._snapshot()).messages[-1]
         content = made.to_dict()["content"]
         if type(content) is not list or content[-1:] != [{"type": kind, kind: "".join(pieces)}]:
             return None
-        frame = (content[:-1], made.to_dict()["metadata"], made.invocation_id, pieces, kind)
-        self._frame = frame
-        return frame, made
+        self._grows = (content[:-1], {"type": kind}, kind, pieces)
+        return made
 
     def _ended(self) -> bool:
         return self._final is not None
