@@ -26,10 +26,10 @@ from ._common import (
     media_type_of_url,
 )
 from ._stream import (
+    _BIG,
     Stream,
     check_value,
     clean_text,
-    counts_like,
     joined,
     merge_into,
     reject,
@@ -674,8 +674,6 @@ def _base64(value: Any, path: str) -> str:
 
 # Unlike _CAMEL, a run of capitals stays one word (kept as the stream module had it).
 _STREAM_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
-# The snake_case name of each key met.
-_KEYS: dict[str, str] = {}
 # The snake_case names of each set of keys met (None: they are snake_case already).
 _NAMES: dict[tuple[str, ...], tuple[str, ...] | None] = {}
 _SAME = ("response_id", "model_version")
@@ -692,8 +690,6 @@ _MARKS = frozenset(
     }
 )
 _QUICK_CANDIDATE = frozenset({"content", "index"})
-_CANDIDATE = itemgetter("content", "index")
-_CONTENT = itemgetter("parts", "role")
 # The keys of a piece that may take the quick way, in both spellings.
 _QUICK_PIECE = frozenset(
     {
@@ -706,19 +702,14 @@ _QUICK_PIECE = frozenset(
         "response_id",
     }
 )
-_NOTHING: frozenset[str] = frozenset()
+_USAGE_KEYS = ("usageMetadata", "usage_metadata")
 
 
-def _no_values(event: dict[str, Any]) -> tuple[()]:
-    """What a piece repeats of the head when the head has no id or model: nothing."""
-    return ()
-
-
-def _key(key: str) -> str:
-    name = _STREAM_CAMEL.sub("_", key).lower()
-    if len(_KEYS) < 4096:  # the keys of one API are few
-        _KEYS[key] = name
-    return name
+def _reader(keys: list[str]) -> Callable[[dict[str, Any]], tuple[Any, ...]]:
+    """What reads the values of *keys* in a dict, as a tuple, at once."""
+    if len(keys) > 1:
+        return itemgetter(*keys)
+    return lambda data: tuple(data[key] for key in keys)
 
 
 _STREAMED = frozenset({"partial_args", "will_continue"})
@@ -754,7 +745,7 @@ def _token_usage(usage: Any) -> dict[str, int] | None:
     if read is None:
         # The key of each count in this spelling, as _snake reads it (the last of two
         # spellings of one name stands); an absent count is 0.
-        snake = {_KEYS.get(key) or _key(key): key for key in keys}
+        snake = {_STREAM_CAMEL.sub("_", key).lower(): key for key in keys}
         names = [snake.get(count) for count in _COUNTS]
         read = _counts_reader(names)
         if len(_USAGE_READERS) < 4096:  # the key sets of one API are few
@@ -984,11 +975,10 @@ class GeminiStream(Stream):
         "_frame",
         "_head",
         "_open",
-        "_quick",
-        "_same",
         "_shown_parts",
+        "_slots",
+        "_template",
         "_usage",
-        "_width",
     )
     _FORMAT = FORMAT
     _EVENT_KEYS = frozenset(
@@ -1000,16 +990,12 @@ class GeminiStream(Stream):
         super().__init__()
         self._head: dict[str, Any] | None = None
         self._candidates: dict[int, _Candidate] = {}
-        # The quick way (see _more): the keys a piece may have, the one candidate whose
-        # open text part grows, and what a piece repeats of the head (key, value).
-        self._quick: frozenset[str] = _NOTHING
+        # The quick way (see _take): the last piece the full check took, with the
+        # content whose parts each piece puts in; the usage's key and shape (see
+        # _counts_only) and the width of a text part; the candidate whose text grows.
+        self._template: dict[str, Any] | None = None
+        self._slots: tuple[dict[str, Any], str | None, Any, int] = ({}, None, None, 1)
         self._open: _Candidate | None = None
-        self._same: tuple[Callable[[dict[str, Any]], Any], Any, str | None] = (
-            _no_values,
-            (),
-            None,
-        )
-        self._width = 1
         # For the partial message: the blocks (and kept signatures) of the parts before
         # the last, with their count; the usage last read, and what the conversion makes
         # of it.
@@ -1024,56 +1010,53 @@ class GeminiStream(Stream):
         self._envelope: tuple[dict[str, Any] | None, str | None] | None = None
 
     def _take(self, event: dict[str, Any], index: int) -> None:
-        # Most pieces bring one more piece of the open text part of the one candidate:
-        # taken with the fewest checks that still catch a piece of another stream or of
-        # another kind (bench streams.recorded, Gemini row: about 3x fewer steps per
-        # piece than the full check). The piece has the keys of the last piece the full
-        # check took, in the same spelling (``_quick``); anything else goes the full way.
-        state = self._open
-        if state is not None and self._quick.issuperset(event):
-            candidates = event.get("candidates")
-            if type(candidates) is list and len(candidates) == 1 and type(candidates[0]) is dict:
-                candidate = candidates[0]
-                try:  # {content, index}, read at once
-                    content, number = _CANDIDATE(candidate)
-                    plain = len(candidate) == 2
-                except KeyError:
-                    content, number = candidate.get("content"), candidate.get("index", 0)
-                    plain = _QUICK_CANDIDATE.issuperset(candidate)
-                parts = role = None
-                if plain and type(content) is dict and number == 0 and type(number) is int:
-                    try:  # {parts, role}, read at once
-                        parts, role = _CONTENT(content)
-                    except KeyError:
-                        parts, role = content.get("parts"), content.get("role", "model")
-                if type(parts) is list and len(parts) == 1 and role == "model":
-                    part = parts[0]
-                    text = part.get("text") if type(part) is dict else None
-                    width = self._width
-                    if (
-                        type(text) is str
-                        and len(part) == width
-                        and (width == 1 or part.get("thought") is True)
-                        and clean_text(text)  # else the full check refuses it
-                    ):
-                        getter, values, usage_key = self._same
+        # Most pieces repeat the last piece the full check took but for one more piece
+        # of the open text part of the one candidate and the running usage: the piece is
+        # compared whole with that one, its parts and usage put in (one comparison
+        # checks every other value, in the same spelling), then its text is taken and
+        # its usage checked for counts alone (bench streams.recorded, Gemini row: about
+        # 4x fewer steps per piece than the full check). Anything else goes the full way.
+        template = self._template
+        candidates = event.get("candidates")
+        if template is not None and type(candidates) is list and len(candidates) == 1:
+            candidate = candidates[0]
+            content = candidate.get("content") if type(candidate) is dict else None
+            parts = content.get("parts") if type(content) is dict else None
+            if type(parts) is list and len(parts) == 1:
+                slot, usage_key, shape, width = self._slots
+                slot["parts"] = parts
+                usage = None
+                if usage_key is not None:
+                    usage = template[usage_key] = event.get(usage_key)
+                part = parts[0]
+                text = part.get("text") if type(part) is dict else None
+                # An index of 0.0 or False equals 0: refused the full way.
+                if (
+                    event == template
+                    and type(text) is str
+                    and len(part) == width
+                    and (width == 1 or part.get("thought") is True)
+                    and type(candidate.get("index", 0)) is int
+                    and (text.isascii() or clean_text(text))
+                ):
+                    if usage is not None:
+                        # The usage last checked but for its counts, which hold integers
+                        # a message can hold (their size summed): else checked whole.
+                        read, others, size, kept = shape
                         try:
-                            fits = getter(event) == values
-                        except KeyError:
+                            counts = read(usage)
+                            fits = len(usage) == size and others(usage) == kept
+                            total = sum(map(abs, counts))
+                        except (KeyError, TypeError):
                             fits = False
-                        if fits:
-                            if usage_key is not None:
-                                usage = event.get(usage_key)
-                                if usage is not None:
-                                    held = self._head["usage_metadata"]  # type: ignore[index]
-                                    if not counts_like(usage, held):
-                                        check_value(FORMAT, index, "usage_metadata", usage)
-                                    self._head["usage_metadata"] = usage  # type: ignore[index]
-                            state.texts.append(text)  # type: ignore[union-attr]
-                            return
+                        if not fits or type(total) is not int or total >= _BIG:
+                            check_value(FORMAT, index, "usage_metadata", usage)
+                        self._head["usage_metadata"] = usage  # type: ignore[index]
+                    self._open.texts.append(text)  # type: ignore[union-attr]
+                    return
+        self._template = None
         self._envelope = None
         self._frame = None
-        self._quick = _NOTHING
         head = self._head
         raw = event
         self._refuse_foreign(event, index)
@@ -1110,11 +1093,13 @@ class GeminiStream(Stream):
                 head[key] = value
         for number, candidate, parts in ready:
             self._apply(number, candidate, parts)
-        self._quick_after(raw)
+        self._ready(raw)
 
-    def _quick_after(self, event: dict[str, Any]) -> None:
-        """Make ready the quick way for the pieces after *event*, when they may take it:
-        one candidate, its last part text that may grow, and pieces with *event*'s keys."""
+    def _ready(self, event: dict[str, Any]) -> None:
+        """Make ready the quick way for the pieces after *event* (just taken the full
+        way) when they may take it: one candidate, its last part text that may grow, and
+        *event* of that candidate's content alone, each key in one spelling."""
+        self._open = None
         state = self._candidates.get(0)
         if (
             len(self._candidates) != 1
@@ -1123,25 +1108,31 @@ class GeminiStream(Stream):
             or state.finish is not None
             or state.call is not None
             or not _QUICK_PIECE.issuperset(event)
+            or len(_snake_cached(event)) != len(event)
         ):
-            self._open = None
             return
-        names = {key: _KEYS.get(key) or _key(key) for key in event}
-        if len(set(names.values())) != len(names):
-            self._open = None  # a key in both spellings: left to the full check
+        (candidate,) = event["candidates"]
+        if "content" not in candidate or not _QUICK_CANDIDATE.issuperset(candidate):
             return
-        head = self._head
-        assert head is not None  # the full check has just filled it in
-        keys = [key for key, name in names.items() if name in _SAME]
-        values = tuple(head.get(names[key]) for key in keys)
-        # What a piece repeats of the head, read at once: itemgetter gives a tuple for
-        # two keys or more, the value for one.
-        getter: Callable[[dict[str, Any]], Any] = itemgetter(*keys) if keys else _no_values
-        usage = [key for key, name in names.items() if name == "usage_metadata"]
-        self._same = (getter, values if len(keys) != 1 else values[0], usage[0] if usage else None)
-        self._quick = frozenset(event)
+        slot = dict(candidate["content"])
+        self._template = {**event, "candidates": [{**candidate, "content": slot}]}
+        usage_key = "usageMetadata" if "usageMetadata" in event else None
+        held = self._head.get("usage_metadata")  # type: ignore[union-attr]
+        shape: tuple[Any, ...] = (None, None, -1, ())
+        if type(held) is dict:
+            # What reads the counts of the usage, which the next pieces' may raise, and
+            # what reads the rest, which they repeat.
+            counts = [key for key, value in held.items() if type(value) is int]
+            others = _reader([key for key in held if key not in counts])
+            shape = (_reader(counts), others, len(held), others(held))
         # A thought piece is {text, thought: true}, an answer piece {text}.
-        self._width = 2 if state.parts[-1].get("thought") else 1
+        width = 2 if state.parts[-1].get("thought") else 1
+        self._slots = (
+            slot,
+            usage_key or ("usage_metadata" if "usage_metadata" in event else None),
+            shape,
+            width,
+        )
         self._open = state
 
     def _check(
