@@ -705,11 +705,14 @@ _QUICK_PIECE = frozenset(
 _USAGE_KEYS = ("usageMetadata", "usage_metadata")
 
 
-def _reader(keys: list[str]) -> Callable[[dict[str, Any]], tuple[Any, ...]]:
-    """What reads the values of *keys* in a dict, as a tuple, at once."""
-    if len(keys) > 1:
-        return itemgetter(*keys)
-    return lambda data: tuple(data[key] for key in keys)
+def _reader(keys: list[str]) -> Callable[[dict[str, Any]], Any]:
+    """What reads the values of *keys* in a dict at once: a tuple of two or more, the
+    value of one (a usage with one count then has it checked whole), () of none."""
+    return itemgetter(*keys) if keys else _nothing
+
+
+def _nothing(data: dict[str, Any]) -> tuple[()]:
+    return ()
 
 
 _STREAMED = frozenset({"partial_args", "will_continue"})
