@@ -716,6 +716,7 @@ def _nothing(data: dict[str, Any]) -> tuple[()]:
 
 
 _STREAMED = frozenset({"partial_args", "will_continue"})
+_VALUE_KEYS = ("string_value", "number_value", "bool_value")
 # The keys of a part the quick partial message shows (text or thought text).
 _PLAIN = frozenset({"text", "thought", "thought_signature"})
 _PATH = re.compile(r"\.([A-Za-z_][A-Za-z0-9_]*)|\[(\d+)\]|\['([^']*)'\]|\[\"([^\"]*)\"\]")
@@ -798,13 +799,8 @@ def _check_call(call: dict[str, Any], index: int, where: str) -> dict[str, Any]:
             piece = _snake_cached(piece)
             path = piece.get("json_path")
             if type(path) is not str or _steps(path) is None:
-                reject(
-                    FORMAT,
-                    index,
-                    f"{here}.json_path",
-                    path,
-                    "it must be a JSON path such as '$.a[0].b'",
-                )
+                why = "it must be a JSON path such as '$.a[0].b'"
+                reject(FORMAT, index, f"{here}.json_path", path, why)
             checked.append(piece)
         call = {**call, "partial_args": checked}
     for key in ("name", "id"):
@@ -837,44 +833,23 @@ def _set_path(args: dict[str, Any], piece: dict[str, Any]) -> None:
     """Put one streamed argument piece at its path: text pieces of one path append."""
     steps = _steps(piece["json_path"])
     assert steps is not None  # checked with the event
+    value = next((piece[key] for key in _VALUE_KEYS if key in piece), None)
     holder: Any = args
     for step, following in zip(steps, [*steps[1:], None], strict=True):
-        if following is None:
-            break
-        empty: Any = [] if type(following) is int else {}
-        if type(step) is int:
-            if not isinstance(holder, list):
-                return
-            while len(holder) <= step:
-                holder.append(None)
-            if not isinstance(holder[step], (dict, list)):
-                holder[step] = empty
-            holder = holder[step]
+        if type(step) is int and isinstance(holder, list):
+            holder.extend([None] * (step + 1 - len(holder)))
+            old = holder[step]
+        elif type(step) is str and isinstance(holder, dict):
+            old = holder.get(step)
         else:
-            if not isinstance(holder, dict):
-                return
-            if not isinstance(holder.get(step), (dict, list)):
-                holder[step] = empty
+            return  # the path goes through a value of another kind
+        if following is None:
+            holder[step] = old + value if type(old) is str and type(value) is str else value
+        elif isinstance(old, (dict, list)):
+            holder = old
+        else:
+            holder[step] = [] if type(following) is int else {}
             holder = holder[step]
-    last = steps[-1]
-    if "string_value" in piece:
-        value: Any = piece["string_value"]
-    elif "number_value" in piece:
-        value = piece["number_value"]
-    elif "bool_value" in piece:
-        value = piece["bool_value"]
-    else:
-        value = None
-    if type(last) is int:
-        if not isinstance(holder, list):
-            return
-        while len(holder) <= last:
-            holder.append(None)
-        old = holder[last]
-        holder[last] = old + value if type(old) is str and type(value) is str else value
-    elif isinstance(holder, dict):
-        old = holder.get(last)
-        holder[last] = old + value if type(old) is str and type(value) is str else value
 
 
 def _snake_cached(data: dict[str, Any]) -> dict[str, Any]:
@@ -993,9 +968,9 @@ class GeminiStream(Stream):
         super().__init__()
         self._head: dict[str, Any] | None = None
         self._candidates: dict[int, _Candidate] = {}
-        # The quick way (see _take): the last piece the full check took, with the
-        # content whose parts each piece puts in; the usage's key and shape (see
-        # _counts_only) and the width of a text part; the candidate whose text grows.
+        # The quick way (see _take and _ready): the last piece the full check took;
+        # the content whose parts each piece puts in, the usage's key, what reads its
+        # counts and its rest, and the width of a text part; the candidate it grows.
         self._template: dict[str, Any] | None = None
         self._slots: tuple[dict[str, Any], str | None, Any, int] = ({}, None, None, 1)
         self._open: _Candidate | None = None
@@ -1066,9 +1041,8 @@ class GeminiStream(Stream):
         if "error" in event:
             error = event["error"]
             message = error.get("message", error) if isinstance(error, dict) else error
-            reject(
-                FORMAT, index, "error.message", message, "the API ended the stream with an error"
-            )
+            why = "the API ended the stream with an error"
+            reject(FORMAT, index, "error.message", message, why)
         event = _snake_cached(event)
         if _MARKS.isdisjoint(event):
             reject(FORMAT, index, "", event, "it is not a Gemini response piece")
@@ -1077,9 +1051,8 @@ class GeminiStream(Stream):
             for key in _SAME:
                 value = event.get(key)
                 if value and head.get(key) and value != head[key]:
-                    reject(
-                        FORMAT, index, key, value, f"the stream's first piece has {show(head[key])}"
-                    )
+                    why = f"the stream's first piece has {show(head[key])}"
+                    reject(FORMAT, index, key, value, why)
         candidates = event.get("candidates")
         if candidates is None:
             candidates = []
@@ -1114,12 +1087,15 @@ class GeminiStream(Stream):
             or len(_snake_cached(event)) != len(event)
         ):
             return
-        (candidate,) = event["candidates"]
+        candidates = event.get("candidates")
+        if type(candidates) is not list or len(candidates) != 1:
+            return
+        (candidate,) = candidates
         if "content" not in candidate or not _QUICK_CANDIDATE.issuperset(candidate):
             return
         slot = dict(candidate["content"])
         self._template = {**event, "candidates": [{**candidate, "content": slot}]}
-        usage_key = "usageMetadata" if "usageMetadata" in event else None
+        usage_key = next((key for key in _USAGE_KEYS if key in event), None)
         held = self._head.get("usage_metadata")  # type: ignore[union-attr]
         shape: tuple[Any, ...] = (None, None, -1, ())
         if type(held) is dict:
@@ -1130,12 +1106,7 @@ class GeminiStream(Stream):
             shape = (_reader(counts), others, len(held), others(held))
         # A thought piece is {text, thought: true}, an answer piece {text}.
         width = 2 if state.parts[-1].get("thought") else 1
-        self._slots = (
-            slot,
-            usage_key or ("usage_metadata" if "usage_metadata" in event else None),
-            shape,
-            width,
-        )
+        self._slots = (slot, usage_key, shape, width)
         self._open = state
 
     def _check(
