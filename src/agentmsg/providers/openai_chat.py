@@ -705,6 +705,19 @@ def _index(fragment: dict[str, Any], ids: list[str]) -> Any:
     return len(ids) - 1 if ids else None
 
 
+def _texts(owner: dict[str, Any], keys: tuple[str, ...], index: int, where: str) -> None:
+    """Refuse a value of *keys* in *owner* that is neither text nor None."""
+    for key in keys:
+        value = owner.get(key)
+        if value is not None and type(value) is not str:
+            reject(FORMAT, index, f"{where}.{key}", value, "it must be text")
+
+
+def _rest(fields: dict[str, Any], known: tuple[str, ...]) -> dict[str, Any]:
+    """The fields with a value beside the *known* ones."""
+    return {key: value for key, value in fields.items() if value is not None and key not in known}
+
+
 def _more_arguments(calls: list[list[Any]], fragments: Any) -> bool:
     """Append the next piece of a started tool call's arguments; False, having changed
     nothing, for any other fragment."""
@@ -837,9 +850,9 @@ class OpenAIChatStream(Stream):
         self._open: _Choice | None = None
         # The log probabilities of its content so far, which a chunk's extend.
         self._tokens: list[Any] | None = None
-        # The partial message's metadata and id while the reply is text alone; made
-        # again after any chunk that does more than add text.
-        self._envelope: tuple[dict[str, Any] | None, str | None] | None = None
+        # The partial message's metadata, id and content pieces while the reply is text
+        # alone; made again after any chunk that goes the full way.
+        self._envelope: tuple[dict[str, Any] | None, str | None, list[str] | None] | None = None
 
     def _take(self, event: dict[str, Any], index: int) -> None:
         # Most chunks repeat the last chunk the full check took but for one more piece
@@ -962,13 +975,8 @@ class OpenAIChatStream(Stream):
             reject(FORMAT, index, f"{where}.delta", delta, "a delta is an object")
         # A finished choice may still get pieces: some servers repeat the finish reason
         # on every chunk, or send a last one with empty fields; the last reason stands.
-        finish = choice.get("finish_reason")
-        if finish is not None and type(finish) is not str:
-            reject(FORMAT, index, f"{where}.finish_reason", finish, "it must be text")
-        for key in ("content", "refusal", "role"):
-            value = delta.get(key)
-            if value is not None and type(value) is not str:
-                reject(FORMAT, index, f"{where}.delta.{key}", value, "it must be text")
+        _texts(choice, ("finish_reason",), index, where)
+        _texts(delta, ("content", "refusal", "role"), index, f"{where}.delta")
         audio = delta.get("audio")
         if audio is not None and not isinstance(audio, dict):
             reject(FORMAT, index, f"{where}.delta.audio", audio, "it must be an object")
@@ -1004,21 +1012,16 @@ class OpenAIChatStream(Stream):
                 function = {}
             elif not isinstance(function, dict):
                 reject(FORMAT, index, f"{here}.function", function, "it must be an object")
+            _texts(function, ("arguments",), index, f"{here}.function")
+            _texts(fragment, ("type",), index, here)
             call_id, name = fragment.get("id"), function.get("name")
-            arguments = function.get("arguments")
-            if arguments is not None and type(arguments) is not str:
-                reject(FORMAT, index, f"{here}.function.arguments", arguments, "it must be text")
-            kind = fragment.get("type")
-            if kind is not None and type(kind) is not str:
-                reject(FORMAT, index, f"{here}.type", kind, "it must be text")
             if call == started:
                 first = f"the first fragment of tool call {call}"
                 if type(call_id) is not str or not call_id:
                     reject(FORMAT, index, f"{here}.id", call_id, f"{first} has its id")
                 if type(name) is not str or not name:
-                    reject(
-                        FORMAT, index, f"{here}.function.name", name, f"{first} names its function"
-                    )
+                    why = f"{first} names its function"
+                    reject(FORMAT, index, f"{here}.function.name", name, why)
                 started += 1
                 ids.append(call_id)
                 names.append(name)
@@ -1075,16 +1078,8 @@ class OpenAIChatStream(Stream):
             arguments = function.get("arguments")
             number = _index(fragment, [call[0] for call in calls])
             if number == len(calls):
-                extra = {
-                    key: value
-                    for key, value in fragment.items()
-                    if value is not None and key not in ("index", "id", "type", "function")
-                }
-                others = {
-                    key: value
-                    for key, value in function.items()
-                    if value is not None and key not in ("name", "arguments")
-                }
+                extra = _rest(fragment, ("index", "id", "type", "function"))
+                others = _rest(function, ("name", "arguments"))
                 pieces = [] if arguments is None else [arguments]
                 kind = fragment.get("type") or "function"
                 calls.append([fragment["id"], kind, function["name"], pieces, extra, others])
@@ -1095,29 +1090,31 @@ class OpenAIChatStream(Stream):
         # The most frequent partial message, a reply of text alone (beside text fields
         # the conversion passes over, such as ``reasoning``), made without converting the
         # whole response at each chunk (bench streams.recorded, Chat Completions rows:
-        # reading after every chunk from 4-10x accumulating to under 3x).
-        choices = self._choices
-        state = choices.get(0)
-        if len(choices) != 1 or state is None or self._head is None:
-            return None
-        texts = state.texts
-        if state.calls or "refusal" in texts or state.role != "assistant":
-            return None
-        if not _SHAPING.isdisjoint(state.extra) or not _SHAPING.isdisjoint(texts):
-            return None
-        pieces = texts.get("content")
-        # No content yet: the conversion makes a message of no blocks.
-        content: str | list[Any] = joined(pieces) if pieces else "" if pieces == [] else []
+        # reading after every chunk from 4-10x accumulating to under 3x). Until the next
+        # chunk that goes the full way, only the text can have changed.
         envelope = self._envelope
         made = None
         if envelope is None:
+            choices = self._choices
+            state = choices.get(0)
+            if len(choices) != 1 or state is None or self._head is None:
+                return None
+            texts = state.texts
+            if state.calls or "refusal" in texts or state.role != "assistant":
+                return None
+            if not _SHAPING.isdisjoint(state.extra) or not _SHAPING.isdisjoint(texts):
+                return None
             snapshot = self._snapshot()
             assert snapshot is not None  # the head is there
             choice = {"index": 0, "message": {"role": "assistant", "content": "-"}}
             if state.finish is not None:
                 choice["finish_reason"] = state.finish
             made = from_openai_chat({**snapshot, "choices": [choice]}).messages[0]
-            envelope = self._envelope = (made.to_dict()["metadata"], made.invocation_id)
+            metadata = made.to_dict()["metadata"]
+            envelope = self._envelope = (metadata, made.invocation_id, texts.get("content"))
+        pieces = envelope[2]
+        # No content yet: the conversion makes a message of no blocks.
+        content: str | list[Any] = joined(pieces) if pieces else "" if pieces == [] else []
         return trusted_msg(content, envelope[0], envelope[1], made)
 
     def _ended(self) -> bool:
