@@ -862,14 +862,15 @@ class OpenAIChatStream(Stream):
         # the piece is taken (bench streams.recorded, every Chat Completions row: about
         # 3x fewer steps per chunk than the full check). Anything else goes the full way.
         template = self._template
-        choices = event.get("choices")
-        if template is not None and type(choices) is list and len(choices) == 1:
-            choice = choices[0]
-            delta = choice.get("delta") if type(choice) is dict else None
+        if template is not None:
+            try:  # what the comparison below then finds in the right place, or not
+                choice = event["choices"][0]
+                delta, logprobs = choice["delta"], choice.get("logprobs")
+            except (KeyError, IndexError, TypeError, AttributeError):
+                delta = None
             if type(delta) is dict and len(delta) == 1:
                 frame = template["choices"][0]
                 frame["delta"] = delta
-                logprobs = choice.get("logprobs")
                 if logprobs is not None:
                     frame["logprobs"] = logprobs
                 # An index of 0.0 or False equals 0: refused the full way.
