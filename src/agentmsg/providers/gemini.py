@@ -995,23 +995,24 @@ class GeminiStream(Stream):
         # its usage checked for counts alone (bench streams.recorded, Gemini row: about
         # 4x fewer steps per piece than the full check). Anything else goes the full way.
         template = self._template
-        candidates = event.get("candidates")
-        if template is not None and type(candidates) is list and len(candidates) == 1:
-            candidate = candidates[0]
-            content = candidate.get("content") if type(candidate) is dict else None
-            parts = content.get("parts") if type(content) is dict else None
-            if type(parts) is list and len(parts) == 1:
+        if template is not None:
+            try:  # what the comparison below then finds in the right place, or not
+                candidate = event["candidates"][0]
+                parts = candidate["content"]["parts"]
+                part = parts[0]
+                text = part["text"]
+            except (KeyError, IndexError, TypeError):
+                text = None
+            if type(text) is str and type(parts) is list and len(parts) == 1:
                 slot, usage_key, shape, width = self._slots
                 slot["parts"] = parts
                 usage = None
                 if usage_key is not None:
                     usage = template[usage_key] = event.get(usage_key)
-                part = parts[0]
-                text = part.get("text") if type(part) is dict else None
                 # An index of 0.0 or False equals 0: refused the full way.
                 if (
                     event == template
-                    and type(text) is str
+                    and type(part) is dict
                     and len(part) == width
                     and (width == 1 or part.get("thought") is True)
                     and type(candidate.get("index", 0)) is int
