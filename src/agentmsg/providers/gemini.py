@@ -897,6 +897,12 @@ class _Candidate:
         self.finish: str | None = None
         self.extra: dict[str, Any] = {}
 
+    def close(self, **fields: Any) -> None:
+        """End the open text part: its pieces joined into its text (beside *fields*)."""
+        if self.texts is not None:
+            self.parts[-1] = {**self.parts[-1], "text": "".join(self.texts), **fields}
+        self.texts = None
+
     def dump(self, number: int) -> dict[str, Any]:
         parts = self.parts
         if self.texts is not None:
@@ -1185,17 +1191,10 @@ class GeminiStream(Stream):
                 texts.append(text)
                 signature = part.get("thought_signature")
                 if signature is not None:
-                    state.parts[-1] = {
-                        **state.parts[-1],
-                        "text": "".join(texts),
-                        "thought_signature": signature,
-                    }
-                    state.texts = None
+                    state.close(thought_signature=signature)
                 continue
-            if texts is not None:
-                state.parts[-1] = {**state.parts[-1], "text": "".join(texts)}
+            state.close()
             state.parts.append(part)
-            state.texts = None
             if (
                 type(text) is str
                 and "thought_signature" not in part
@@ -1287,9 +1286,7 @@ class GeminiStream(Stream):
         pieces = call.get("partial_args") or ()
         more = bool(call.get("will_continue"))
         if open_call is None:
-            if state.texts is not None:
-                state.parts[-1] = {**state.parts[-1], "text": "".join(state.texts)}
-            state.texts = None
+            state.close()
             whole = {key: value for key, value in call.items() if key not in _STREAMED}
             whole["args"] = dict(whole.get("args") or {})
             state.parts.append({**part, "function_call": whole})
