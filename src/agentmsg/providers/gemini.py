@@ -1136,24 +1136,19 @@ class GeminiStream(Stream):
             reject(FORMAT, index, f"{where}.content.parts", parts, "it must be a list")
         checked = []
         for place, part in enumerate(parts):
+            here = f"{where}.content.parts[{place}]"
             if not isinstance(part, dict):
-                reject(FORMAT, index, f"{where}.content.parts[{place}]", part, "it is an object")
+                reject(FORMAT, index, here, part, "it is an object")
             part = _snake_cached(part)
             text = part.get("text")
             if text is not None and type(text) is not str:
-                here = f"{where}.content.parts[{place}].text"
-                reject(FORMAT, index, here, text, "it must be text")
+                reject(FORMAT, index, f"{here}.text", text, "it must be text")
             call = part.get("function_call")
             if call is not None:
+                here += ".function_call"
                 if not isinstance(call, dict):
-                    here = f"{where}.content.parts[{place}].function_call"
                     reject(FORMAT, index, here, call, "it must be an object")
-                part = {
-                    **part,
-                    "function_call": _check_call(
-                        call, index, f"{where}.content.parts[{place}].function_call"
-                    ),
-                }
+                part = {**part, "function_call": _check_call(call, index, here)}
             checked.append(part)
         for key, value in candidate.items():
             if key != "content" and isinstance(value, (dict, list)):
