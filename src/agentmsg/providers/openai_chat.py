@@ -828,7 +828,9 @@ class OpenAIChatStream(Stream):
         "_closed",
         "_envelope",
         "_finished",
+        "_frame",
         "_head",
+        "_key",
         "_open",
         "_template",
         "_tokens",
@@ -847,6 +849,8 @@ class OpenAIChatStream(Stream):
         self._closed = False
         # For the quick way: the last chunk the full check took, and its choice's state.
         self._template: dict[str, Any] | None = None
+        self._frame: dict[str, Any] = {}
+        self._key = "content"
         self._open: _Choice | None = None
         # The log probabilities of its content so far, which a chunk's extend.
         self._tokens: list[Any] | None = None
@@ -869,14 +873,19 @@ class OpenAIChatStream(Stream):
             except (KeyError, IndexError, TypeError, AttributeError):
                 delta = None
             if type(delta) is dict and len(delta) == 1:
-                frame = template["choices"][0]
+                frame = self._frame
                 frame["delta"] = delta
                 if logprobs is not None:
                     frame["logprobs"] = logprobs
                 # An index of 0.0 or False equals 0: refused the full way.
                 if event == template and type(choice.get("index", 0)) is int:
                     state: _Choice = self._open  # type: ignore[assignment]  # set with the template
-                    ((key, piece),) = delta.items()
+                    # The field of the last quick chunk, most often that of this one.
+                    key = self._key
+                    piece = delta.get(key)
+                    if piece is None:
+                        ((key, piece),) = delta.items()
+                        self._key = key
                     pieces = state.texts.get(key)
                     if pieces is not None and type(piece) is str:
                         if piece.isascii() or clean_text(piece):
@@ -951,7 +960,8 @@ class OpenAIChatStream(Stream):
             state = self._choices[choices[0].get("index", 0)]
             if state.finish is None:
                 # The chunk the quick way compares the next ones with.
-                self._template = {**event, "choices": [dict(choices[0])]}
+                self._frame = dict(choices[0])
+                self._template = {**event, "choices": [self._frame]}
                 self._open = state
                 tokens = (state.logprobs or {}).get("content")
                 self._tokens = tokens if type(tokens) is list else None
