@@ -1021,9 +1021,11 @@ class GeminiStream(Stream):
                     and type(candidate.get("index", 0)) is int
                     and (text.isascii() or clean_text(text))
                 ):
-                    if usage is not None:
-                        # The usage last checked but for its counts, which hold integers
-                        # a message can hold (their size summed): else checked whole.
+                    top: dict[str, Any] = self._head  # type: ignore[assignment]
+                    if usage is not None and usage is not top.get("usage_metadata"):
+                        # Not the usage last taken (a client may resend one object): that
+                        # one but for its counts, which hold integers a message can hold
+                        # (their sizes summed), or else checked whole.
                         read, others, size, kept = shape
                         try:
                             counts = read(usage)
@@ -1033,7 +1035,7 @@ class GeminiStream(Stream):
                             fits = False
                         if not fits or type(total) is not int or total >= _BIG:
                             check_value(FORMAT, index, "usage_metadata", usage)
-                        self._head["usage_metadata"] = usage  # type: ignore[index]
+                        top["usage_metadata"] = usage
                     self._open.texts.append(text)  # type: ignore[union-attr]
                     return
         self._template = None
