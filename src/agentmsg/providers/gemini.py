@@ -26,10 +26,10 @@ from ._common import (
     media_type_of_url,
 )
 from ._stream import (
+    _BIG,
     Stream,
     check_value,
     clean_text,
-    counts_like,
     joined,
     merge_into,
     reject,
@@ -663,8 +663,6 @@ def _base64(value: Any, path: str) -> str:
 
 # Unlike _CAMEL, a run of capitals stays one word (kept as the stream module had it).
 _STREAM_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
-# The snake_case name of each key met.
-_KEYS: dict[str, str] = {}
 # The snake_case names of each set of keys met (None: they are snake_case already).
 _NAMES: dict[tuple[str, ...], tuple[str, ...] | None] = {}
 _SAME = ("response_id", "model_version")
@@ -681,8 +679,6 @@ _MARKS = frozenset(
     }
 )
 _QUICK_CANDIDATE = frozenset({"content", "index"})
-_CANDIDATE = itemgetter("content", "index")
-_CONTENT = itemgetter("parts", "role")
 # The keys of a piece that may take the quick way, in both spellings.
 _QUICK_PIECE = frozenset(
     {
@@ -695,22 +691,21 @@ _QUICK_PIECE = frozenset(
         "response_id",
     }
 )
-_NOTHING: frozenset[str] = frozenset()
+_USAGE_KEYS = ("usageMetadata", "usage_metadata")
 
 
-def _no_values(event: dict[str, Any]) -> tuple[()]:
-    """What a piece repeats of the head when the head has no id or model: nothing."""
+def _reader(keys: list[str]) -> Callable[[dict[str, Any]], Any]:
+    """What reads the values of *keys* in a dict at once: a tuple of two or more, the
+    value of one (a usage with one count then has it checked whole), () of none."""
+    return itemgetter(*keys) if keys else _nothing
+
+
+def _nothing(data: dict[str, Any]) -> tuple[()]:
     return ()
 
 
-def _key(key: str) -> str:
-    name = _STREAM_CAMEL.sub("_", key).lower()
-    if len(_KEYS) < 4096:  # the keys of one API are few
-        _KEYS[key] = name
-    return name
-
-
 _STREAMED = frozenset({"partial_args", "will_continue"})
+_VALUE_KEYS = ("string_value", "number_value", "bool_value")
 # The keys of a part the quick partial message shows (text or thought text).
 _PLAIN = frozenset({"text", "thought", "thought_signature"})
 _PATH = re.compile(r"\.([A-Za-z_][A-Za-z0-9_]*)|\[(\d+)\]|\['([^']*)'\]|\[\"([^\"]*)\"\]")
@@ -743,19 +738,16 @@ def _token_usage(usage: Any) -> dict[str, int] | None:
     if read is None:
         # The key of each count in this spelling, as _snake reads it (the last of two
         # spellings of one name stands); an absent count is 0.
-        snake = {_KEYS.get(key) or _key(key): key for key in keys}
+        snake = {_STREAM_CAMEL.sub("_", key).lower(): key for key in keys}
         names = [snake.get(count) for count in _COUNTS]
         read = _counts_reader(names)
         if len(_USAGE_READERS) < 4096:  # the key sets of one API are few
             _USAGE_READERS[keys] = read
     prompt, candidates, thoughts, total = read(usage)
-    if (
-        type(prompt) is not int
-        or type(candidates) is not int
-        or type(thoughts) is not int
-        or type(total) is not int
-        or min(prompt, candidates, thoughts, total) < 0
-    ):
+    # Four integers, none below 0 (then neither is their bitwise or).
+    if not type(prompt) is type(candidates) is type(thoughts) is type(total) is int:
+        return None
+    if (prompt | candidates | thoughts | total) < 0:
         return None
     return {
         "prompt_tokens": prompt,
@@ -793,13 +785,8 @@ def _check_call(call: dict[str, Any], index: int, where: str) -> dict[str, Any]:
             piece = _snake_cached(piece)
             path = piece.get("json_path")
             if type(path) is not str or _steps(path) is None:
-                reject(
-                    FORMAT,
-                    index,
-                    f"{here}.json_path",
-                    path,
-                    "it must be a JSON path such as '$.a[0].b'",
-                )
+                why = "it must be a JSON path such as '$.a[0].b'"
+                reject(FORMAT, index, f"{here}.json_path", path, why)
             checked.append(piece)
         call = {**call, "partial_args": checked}
     for key in ("name", "id"):
@@ -832,44 +819,23 @@ def _set_path(args: dict[str, Any], piece: dict[str, Any]) -> None:
     """Put one streamed argument piece at its path: text pieces of one path append."""
     steps = _steps(piece["json_path"])
     assert steps is not None  # checked with the event
+    value = next((piece[key] for key in _VALUE_KEYS if key in piece), None)
     holder: Any = args
     for step, following in zip(steps, [*steps[1:], None], strict=True):
-        if following is None:
-            break
-        empty: Any = [] if type(following) is int else {}
-        if type(step) is int:
-            if not isinstance(holder, list):
-                return
-            while len(holder) <= step:
-                holder.append(None)
-            if not isinstance(holder[step], (dict, list)):
-                holder[step] = empty
-            holder = holder[step]
+        if type(step) is int and isinstance(holder, list):
+            holder.extend([None] * (step + 1 - len(holder)))
+            old = holder[step]
+        elif type(step) is str and isinstance(holder, dict):
+            old = holder.get(step)
         else:
-            if not isinstance(holder, dict):
-                return
-            if not isinstance(holder.get(step), (dict, list)):
-                holder[step] = empty
+            return  # the path goes through a value of another kind
+        if following is None:
+            holder[step] = old + value if type(old) is str and type(value) is str else value
+        elif isinstance(old, (dict, list)):
+            holder = old
+        else:
+            holder[step] = [] if type(following) is int else {}
             holder = holder[step]
-    last = steps[-1]
-    if "string_value" in piece:
-        value: Any = piece["string_value"]
-    elif "number_value" in piece:
-        value = piece["number_value"]
-    elif "bool_value" in piece:
-        value = piece["bool_value"]
-    else:
-        value = None
-    if type(last) is int:
-        if not isinstance(holder, list):
-            return
-        while len(holder) <= last:
-            holder.append(None)
-        old = holder[last]
-        holder[last] = old + value if type(old) is str and type(value) is str else value
-    elif isinstance(holder, dict):
-        old = holder.get(last)
-        holder[last] = old + value if type(old) is str and type(value) is str else value
 
 
 def _snake_cached(data: dict[str, Any]) -> dict[str, Any]:
@@ -919,6 +885,12 @@ class _Candidate:
         self.role = "model"
         self.finish: str | None = None
         self.extra: dict[str, Any] = {}
+
+    def close(self, **fields: Any) -> None:
+        """End the open text part: its pieces joined into its text (beside *fields*)."""
+        if self.texts is not None:
+            self.parts[-1] = {**self.parts[-1], "text": "".join(self.texts), **fields}
+        self.texts = None
 
     def dump(self, number: int) -> dict[str, Any]:
         parts = self.parts
@@ -973,11 +945,10 @@ class GeminiStream(Stream):
         "_frame",
         "_head",
         "_open",
-        "_quick",
-        "_same",
         "_shown_parts",
+        "_slots",
+        "_template",
         "_usage",
-        "_width",
     )
     _FORMAT = FORMAT
     _EVENT_KEYS = frozenset(
@@ -989,16 +960,12 @@ class GeminiStream(Stream):
         super().__init__()
         self._head: dict[str, Any] | None = None
         self._candidates: dict[int, _Candidate] = {}
-        # The quick way (see _more): the keys a piece may have, the one candidate whose
-        # open text part grows, and what a piece repeats of the head (key, value).
-        self._quick: frozenset[str] = _NOTHING
+        # The quick way (see _take and _ready): the last piece the full check took;
+        # the content whose parts each piece puts in, the usage's key, what reads its
+        # counts and its rest, and the width of a text part; the candidate it grows.
+        self._template: dict[str, Any] | None = None
+        self._slots: tuple[dict[str, Any], str | None, Any, int] = ({}, None, None, 1)
         self._open: _Candidate | None = None
-        self._same: tuple[Callable[[dict[str, Any]], Any], Any, str | None] = (
-            _no_values,
-            (),
-            None,
-        )
-        self._width = 1
         # For the partial message: the blocks (and kept signatures) of the parts before
         # the last, with their count; the usage last read, and what the conversion makes
         # of it.
@@ -1013,65 +980,64 @@ class GeminiStream(Stream):
         self._envelope: tuple[dict[str, Any] | None, str | None] | None = None
 
     def _take(self, event: dict[str, Any], index: int) -> None:
-        # Most pieces bring one more piece of the open text part of the one candidate:
-        # taken with the fewest checks that still catch a piece of another stream or of
-        # another kind (bench streams.recorded, Gemini row: about 3x fewer steps per
-        # piece than the full check). The piece has the keys of the last piece the full
-        # check took, in the same spelling (``_quick``); anything else goes the full way.
-        state = self._open
-        if state is not None and self._quick.issuperset(event):
-            candidates = event.get("candidates")
-            if type(candidates) is list and len(candidates) == 1 and type(candidates[0]) is dict:
-                candidate = candidates[0]
-                try:  # {content, index}, read at once
-                    content, number = _CANDIDATE(candidate)
-                    plain = len(candidate) == 2
-                except KeyError:
-                    content, number = candidate.get("content"), candidate.get("index", 0)
-                    plain = _QUICK_CANDIDATE.issuperset(candidate)
-                parts = role = None
-                if plain and type(content) is dict and number == 0 and type(number) is int:
-                    try:  # {parts, role}, read at once
-                        parts, role = _CONTENT(content)
-                    except KeyError:
-                        parts, role = content.get("parts"), content.get("role", "model")
-                if type(parts) is list and len(parts) == 1 and role == "model":
-                    part = parts[0]
-                    text = part.get("text") if type(part) is dict else None
-                    width = self._width
-                    if (
-                        type(text) is str
-                        and len(part) == width
-                        and (width == 1 or part.get("thought") is True)
-                        and clean_text(text)  # else the full check refuses it
-                    ):
-                        getter, values, usage_key = self._same
+        # Most pieces repeat the last piece the full check took but for one more piece
+        # of the open text part of the one candidate and the running usage: the piece is
+        # compared whole with that one, its parts and usage put in (one comparison
+        # checks every other value, in the same spelling), then its text is taken and
+        # its usage checked for counts alone (bench streams.recorded, Gemini row: about
+        # 4x fewer steps per piece than the full check). Anything else goes the full way.
+        template = self._template
+        if template is not None:
+            try:  # what the comparison below then finds in the right place, or not
+                candidate = event["candidates"][0]
+                parts = candidate["content"]["parts"]
+                part = parts[0]
+                text = part["text"]
+            except (KeyError, IndexError, TypeError):
+                text = None
+            if type(text) is str and type(parts) is list and len(parts) == 1:
+                slot, usage_key, shape, width = self._slots
+                slot["parts"] = parts
+                usage = None
+                if usage_key is not None:
+                    usage = template[usage_key] = event.get(usage_key)
+                # An index of 0.0 or False equals 0: refused the full way.
+                if (
+                    event == template
+                    and type(part) is dict
+                    and len(part) == width
+                    and (width == 1 or part.get("thought") is True)
+                    and type(candidate.get("index", 0)) is int
+                    and (text.isascii() or clean_text(text))
+                ):
+                    top: dict[str, Any] = self._head  # type: ignore[assignment]
+                    if usage is not None and usage is not top.get("usage_metadata"):
+                        # Not the usage last taken (a client may resend one object): that
+                        # one but for its counts, which hold integers a message can hold
+                        # (their sizes summed), or else checked whole.
+                        read, others, size, kept = shape
                         try:
-                            fits = getter(event) == values
-                        except KeyError:
+                            counts = read(usage)
+                            fits = len(usage) == size and others(usage) == kept
+                            total = sum(map(abs, counts))
+                        except (KeyError, TypeError):
                             fits = False
-                        if fits:
-                            if usage_key is not None:
-                                usage = event.get(usage_key)
-                                if usage is not None:
-                                    held = self._head["usage_metadata"]  # type: ignore[index]
-                                    if not counts_like(usage, held):
-                                        check_value(FORMAT, index, "usage_metadata", usage)
-                                    self._head["usage_metadata"] = usage  # type: ignore[index]
-                            state.texts.append(text)  # type: ignore[union-attr]
-                            return
+                        if not fits or type(total) is not int or total >= _BIG:
+                            check_value(FORMAT, index, "usage_metadata", usage)
+                        top["usage_metadata"] = usage
+                    self._open.texts.append(text)  # type: ignore[union-attr]
+                    return
+        self._template = None
         self._envelope = None
         self._frame = None
-        self._quick = _NOTHING
         head = self._head
         raw = event
         self._refuse_foreign(event, index)
         if "error" in event:
             error = event["error"]
             message = error.get("message", error) if isinstance(error, dict) else error
-            reject(
-                FORMAT, index, "error.message", message, "the API ended the stream with an error"
-            )
+            why = "the API ended the stream with an error"
+            reject(FORMAT, index, "error.message", message, why)
         event = _snake_cached(event)
         if _MARKS.isdisjoint(event):
             reject(FORMAT, index, "", event, "it is not a Gemini response piece")
@@ -1080,9 +1046,8 @@ class GeminiStream(Stream):
             for key in _SAME:
                 value = event.get(key)
                 if value and head.get(key) and value != head[key]:
-                    reject(
-                        FORMAT, index, key, value, f"the stream's first piece has {show(head[key])}"
-                    )
+                    why = f"the stream's first piece has {show(head[key])}"
+                    reject(FORMAT, index, key, value, why)
         candidates = event.get("candidates")
         if candidates is None:
             candidates = []
@@ -1099,11 +1064,13 @@ class GeminiStream(Stream):
                 head[key] = value
         for number, candidate, parts in ready:
             self._apply(number, candidate, parts)
-        self._quick_after(raw)
+        self._ready(raw)
 
-    def _quick_after(self, event: dict[str, Any]) -> None:
-        """Make ready the quick way for the pieces after *event*, when they may take it:
-        one candidate, its last part text that may grow, and pieces with *event*'s keys."""
+    def _ready(self, event: dict[str, Any]) -> None:
+        """Make ready the quick way for the pieces after *event* (just taken the full
+        way) when they may take it: one candidate, its last part text that may grow, and
+        *event* of that candidate's content alone, each key in one spelling."""
+        self._open = None
         state = self._candidates.get(0)
         if (
             len(self._candidates) != 1
@@ -1112,25 +1079,29 @@ class GeminiStream(Stream):
             or state.finish is not None
             or state.call is not None
             or not _QUICK_PIECE.issuperset(event)
+            or len(_snake_cached(event)) != len(event)
         ):
-            self._open = None
             return
-        names = {key: _KEYS.get(key) or _key(key) for key in event}
-        if len(set(names.values())) != len(names):
-            self._open = None  # a key in both spellings: left to the full check
+        candidates = event.get("candidates")
+        if type(candidates) is not list or len(candidates) != 1:
             return
-        head = self._head
-        assert head is not None  # the full check has just filled it in
-        keys = [key for key, name in names.items() if name in _SAME]
-        values = tuple(head.get(names[key]) for key in keys)
-        # What a piece repeats of the head, read at once: itemgetter gives a tuple for
-        # two keys or more, the value for one.
-        getter: Callable[[dict[str, Any]], Any] = itemgetter(*keys) if keys else _no_values
-        usage = [key for key, name in names.items() if name == "usage_metadata"]
-        self._same = (getter, values if len(keys) != 1 else values[0], usage[0] if usage else None)
-        self._quick = frozenset(event)
+        (candidate,) = candidates
+        if "content" not in candidate or not _QUICK_CANDIDATE.issuperset(candidate):
+            return
+        slot = dict(candidate["content"])
+        self._template = {**event, "candidates": [{**candidate, "content": slot}]}
+        usage_key = next((key for key in _USAGE_KEYS if key in event), None)
+        held = self._head.get("usage_metadata")  # type: ignore[union-attr]
+        shape: tuple[Any, ...] = (None, None, -1, ())
+        if type(held) is dict:
+            # What reads the counts of the usage, which the next pieces' may raise, and
+            # what reads the rest, which they repeat.
+            counts = [key for key, value in held.items() if type(value) is int]
+            others = _reader([key for key in held if key not in counts])
+            shape = (_reader(counts), others, len(held), others(held))
         # A thought piece is {text, thought: true}, an answer piece {text}.
-        self._width = 2 if state.parts[-1].get("thought") else 1
+        width = 2 if state.parts[-1].get("thought") else 1
+        self._slots = (slot, usage_key, shape, width)
         self._open = state
 
     def _check(
@@ -1156,24 +1127,19 @@ class GeminiStream(Stream):
             reject(FORMAT, index, f"{where}.content.parts", parts, "it must be a list")
         checked = []
         for place, part in enumerate(parts):
+            here = f"{where}.content.parts[{place}]"
             if not isinstance(part, dict):
-                reject(FORMAT, index, f"{where}.content.parts[{place}]", part, "it is an object")
+                reject(FORMAT, index, here, part, "it is an object")
             part = _snake_cached(part)
             text = part.get("text")
             if text is not None and type(text) is not str:
-                here = f"{where}.content.parts[{place}].text"
-                reject(FORMAT, index, here, text, "it must be text")
+                reject(FORMAT, index, f"{here}.text", text, "it must be text")
             call = part.get("function_call")
             if call is not None:
+                here += ".function_call"
                 if not isinstance(call, dict):
-                    here = f"{where}.content.parts[{place}].function_call"
                     reject(FORMAT, index, here, call, "it must be an object")
-                part = {
-                    **part,
-                    "function_call": _check_call(
-                        call, index, f"{where}.content.parts[{place}].function_call"
-                    ),
-                }
+                part = {**part, "function_call": _check_call(call, index, here)}
             checked.append(part)
         for key, value in candidate.items():
             if key != "content" and isinstance(value, (dict, list)):
@@ -1211,17 +1177,10 @@ class GeminiStream(Stream):
                 texts.append(text)
                 signature = part.get("thought_signature")
                 if signature is not None:
-                    state.parts[-1] = {
-                        **state.parts[-1],
-                        "text": "".join(texts),
-                        "thought_signature": signature,
-                    }
-                    state.texts = None
+                    state.close(thought_signature=signature)
                 continue
-            if texts is not None:
-                state.parts[-1] = {**state.parts[-1], "text": "".join(texts)}
+            state.close()
             state.parts.append(part)
-            state.texts = None
             if (
                 type(text) is str
                 and "thought_signature" not in part
@@ -1245,73 +1204,65 @@ class GeminiStream(Stream):
         # last are kept from read to read (a part changes only while it is the last), and
         # the last part's text grows in place (bench streams.recorded, Gemini rows:
         # reading after every piece from 5x accumulating to under 3x, flat in its length).
-        frame = self._frame
-        if frame is not None:
-            # Since the last read only the quick way has taken pieces: the last part's
-            # text has grown, and the usage may have changed.
-            blocks, kind, kept_state, base, invocation_id, texts = frame
-            text = joined(texts)
-            raw_usage = self._head.get("usage_metadata")  # type: ignore[union-attr]
-            if raw_usage is not self._usage[0]:
-                self._usage = (raw_usage, _token_usage(raw_usage))
-            usage = self._usage[1]
-            if usage is not None:
-                metadata = base
-                if usage:
-                    metadata = {**(metadata or {}), "token_usage": usage}
-                if kept_state is not None:
-                    metadata = {**(metadata or {}), STATE_KEY: kept_state}
-                return trusted_msg([*blocks, {"type": kind, kind: text}], metadata, invocation_id)
-        candidates = self._candidates
-        state = candidates.get(0)
-        if len(candidates) != 1 or state is None or self._head is None or state.call:
-            return None
-        parts = state.parts
-        last = len(parts) - 1
-        count, blocks, kept = self._shown_parts
-        if count != last:
-            if count > last:
-                count, blocks, kept = 0, [], {}
-            blocks, kept = list(blocks), dict(kept)
-            for number in range(count, last):
-                part = parts[number]
-                if not _plain_part(part, part.get("text"), number, blocks, kept):
-                    return None
-            self._shown_parts = (last, blocks, kept)
-        content = list(blocks)
-        if last >= 0:
-            part = parts[last]
-            texts = state.texts
-            last_text = part.get("text") if texts is None else joined(texts)
-            if "thought_signature" in part:
-                kept = dict(kept)
-            if not _plain_part(part, last_text, last, content, kept):
-                return None
         head = self._head
+        if head is None:
+            return None
         raw_usage = head.get("usage_metadata")
         if raw_usage is not self._usage[0]:
             self._usage = (raw_usage, _token_usage(raw_usage))
         usage = self._usage[1]
         if usage is None:
             return None
-        envelope = self._envelope
-        made = None
-        if envelope is None:
-            # Converted without parts or usage: the model, stop reason and id.
-            response = {k: v for k, v in head.items() if k != "usage_metadata"}
-            response["candidates"] = [{**state.dump(0), "content": {"role": "model", "parts": []}}]
-            made = from_gemini(response).messages[0]
-            envelope = self._envelope = (made.to_dict()["metadata"], made.invocation_id)
-        metadata = base = envelope[0]
+        frame, made = self._frame, None
+        if frame is not None:
+            # Since the last read only the quick way has taken pieces: the last part's
+            # text has grown, and the usage may have changed.
+            blocks, kind, kept_state, base, invocation_id, texts = frame
+            content = [*blocks, {"type": kind, kind: joined(texts)}]
+        else:
+            candidates = self._candidates
+            state = candidates.get(0)
+            if len(candidates) != 1 or state is None or state.call:
+                return None
+            parts = state.parts
+            last = len(parts) - 1
+            count, blocks, kept = self._shown_parts
+            if count != last:
+                if count > last:
+                    count, blocks, kept = 0, [], {}
+                blocks, kept = list(blocks), dict(kept)
+                for number in range(count, last):
+                    part = parts[number]
+                    if not _plain_part(part, part.get("text"), number, blocks, kept):
+                        return None
+                self._shown_parts = (last, blocks, kept)
+            content = list(blocks)
+            if last >= 0:
+                part = parts[last]
+                texts = state.texts
+                last_text = part.get("text") if texts is None else joined(texts)
+                if "thought_signature" in part:
+                    kept = dict(kept)
+                if not _plain_part(part, last_text, last, content, kept):
+                    return None
+            envelope = self._envelope
+            if envelope is None:
+                # Converted without parts or usage: the model, stop reason and id.
+                response = {k: v for k, v in head.items() if k != "usage_metadata"}
+                dumped = {**state.dump(0), "content": {"role": "model", "parts": []}}
+                made = from_gemini({**response, "candidates": [dumped]}).messages[0]
+                envelope = self._envelope = (made.to_dict()["metadata"], made.invocation_id)
+            base, invocation_id = envelope
+            kept_state = {STATE_FORMAT: kept} if kept else None
+            if last >= 0 and state is self._open and state.texts is not None:
+                kind = content[-1]["type"]
+                self._frame = (blocks, kind, kept_state, base, invocation_id, state.texts)
+        metadata = base
         if usage:
             metadata = {**(metadata or {}), "token_usage": usage}
-        kept_state = {STATE_FORMAT: kept} if kept else None
         if kept_state is not None:
             metadata = {**(metadata or {}), STATE_KEY: kept_state}
-        if state is self._open and state.texts is not None and last >= 0:
-            block = content[-1]
-            self._frame = (blocks, block["type"], kept_state, base, envelope[1], state.texts)
-        return trusted_msg(content, metadata, envelope[1], made)
+        return trusted_msg(content, metadata, invocation_id, made)
 
     @staticmethod
     def _call_piece(state: _Candidate, part: dict[str, Any], call: dict[str, Any]) -> bool:
@@ -1321,9 +1272,7 @@ class GeminiStream(Stream):
         pieces = call.get("partial_args") or ()
         more = bool(call.get("will_continue"))
         if open_call is None:
-            if state.texts is not None:
-                state.parts[-1] = {**state.parts[-1], "text": "".join(state.texts)}
-            state.texts = None
+            state.close()
             whole = {key: value for key, value in call.items() if key not in _STREAMED}
             whole["args"] = dict(whole.get("args") or {})
             state.parts.append({**part, "function_call": whole})

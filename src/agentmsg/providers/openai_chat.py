@@ -4,7 +4,6 @@ into one ``ChatCompletion`` (:class:`OpenAIChatStream`)."""
 from __future__ import annotations
 
 import re
-from operator import itemgetter
 from typing import Any
 
 from .._message import CONTENT_SLOT, NAME_SLOT, ROLE_SLOT, Msg
@@ -602,15 +601,11 @@ class _Reader(Reader):
 
 
 # Top-level fields of a chunk that are not the response's: random padding, the chunk's type.
+# Top-level fields of a chunk that are not the response's: random padding, the chunk's type.
 _NOT_KEPT = frozenset({"choices", "usage", "object", "obfuscation"})
 _SAME = ("id", "model")
-_QUICK_KEYS = frozenset({"choices", "usage", "object", "obfuscation"})
-_ENVELOPE = itemgetter("id", "model", "object")
-_CHOICE = itemgetter("delta", "finish_reason", "index", "logprobs")
 # A chunk has one of these at least.
 _MARKS = frozenset({"choices", "usage", "object", "id"})
-# The log-probability lists a chunk may extend the quick way.
-_LOGPROB_KEYS = frozenset({"content", "refusal"})
 # Fields of a streamed message that shape its conversion beyond the text (the sender's
 # name, a function call, audio): the partial message is then converted whole.
 _SHAPING = frozenset({"name", "function_call", "audio"})
@@ -631,27 +626,57 @@ def _index(fragment: dict[str, Any], ids: list[str]) -> Any:
     return len(ids) - 1 if ids else None
 
 
+def _texts(owner: dict[str, Any], keys: tuple[str, ...], index: int, where: str) -> None:
+    """Refuse a value of *keys* in *owner* that is neither text nor None."""
+    for key in keys:
+        value = owner.get(key)
+        if value is not None and type(value) is not str:
+            reject(FORMAT, index, f"{where}.{key}", value, "it must be text")
+
+
+def _rest(fields: dict[str, Any], known: tuple[str, ...]) -> dict[str, Any]:
+    """The fields with a value beside the *known* ones."""
+    return {key: value for key, value in fields.items() if value is not None and key not in known}
+
+
+def _more_arguments(calls: list[list[Any]], fragments: Any) -> bool:
+    """Append the next piece of a started tool call's arguments; False, having changed
+    nothing, for any other fragment."""
+    if type(fragments) is not list or len(fragments) != 1:
+        return False
+    fragment = fragments[0]
+    if type(fragment) is not dict or len(fragment) != 2:
+        return False
+    function, call = fragment.get("function"), fragment.get("index")
+    if type(function) is not dict or len(function) != 1 or type(call) is not int:
+        return False
+    arguments = function.get("arguments")
+    if not 0 <= call < len(calls) or type(arguments) is not str or not clean_text(arguments):
+        return False
+    calls[call][3].append(arguments)
+    return True
+
+
 class _Choice:
     """What one choice of the reply has received so far."""
 
-    __slots__ = ("calls", "content", "extra", "finish", "logprobs", "refusal", "role", "texts")
+    __slots__ = ("calls", "extra", "finish", "logprobs", "role", "texts")
 
     def __init__(self) -> None:
         self.role = "assistant"
-        self.content: list[str] | None = None
-        self.refusal: list[str] | None = None
+        # The pieces of each text field (content, refusal, reasoning), joined when read.
+        self.texts: dict[str, list[str]] = {}
         # Per tool call, by index: [id, type, name, argument pieces, other fields of the
         # call, other fields of its function].
         self.calls: list[list[Any]] = []
         self.finish: str | None = None
         self.logprobs: dict[str, Any] | None = None
         self.extra: dict[str, Any] = {}
-        self.texts: dict[str, list[str]] = {}
 
     def dump(self, index: int) -> dict[str, Any]:
         message: dict[str, Any] = {"role": self.role}
-        content = "".join(self.content) if self.content is not None else None
-        refusal = "".join(self.refusal) if self.refusal is not None else None
+        texts = {key: joined(pieces) for key, pieces in self.texts.items()}
+        content, refusal = texts.pop("content", None), texts.pop("refusal", None)
         # The API's first delta opens the content with "": an unstreamed reply that
         # holds tool calls or a refusal has no content at all.
         if content == "" and (self.calls or refusal):
@@ -673,8 +698,7 @@ class _Choice:
                 for call_id, kind, name, pieces, extra, function in self.calls
             ]
         message.update(self.extra)
-        for key, pieces in self.texts.items():
-            message[key] = "".join(pieces)
+        message.update(texts)
         choice: dict[str, Any] = {"index": index, "message": message}
         if self.finish is not None:
             choice["finish_reason"] = self.finish
@@ -724,13 +748,14 @@ class OpenAIChatStream(Stream):
         "_choices",
         "_closed",
         "_envelope",
-        "_field",
         "_finished",
+        "_frame",
         "_head",
-        "_keys",
-        "_same",
+        "_key",
+        "_open",
+        "_template",
+        "_tokens",
         "_usage",
-        "_whole",
     )
     _FORMAT = FORMAT
     _EVENT_KEYS = frozenset({"choices"})
@@ -743,89 +768,72 @@ class OpenAIChatStream(Stream):
         self._usage: dict[str, Any] | None = None
         self._finished = 0
         self._closed = False
-        self._keys: frozenset[str] = frozenset()
-        # Whether its chunks have every key the quick way reads at once (an exception
-        # per chunk would cost more than reading them one by one).
-        self._whole = True
-        # The first chunk's id and model, and the chunk's object, which a chunk taken the
-        # quick way repeats.
-        self._same: tuple[Any, ...] = ()
-        # The text field (``reasoning``) whose piece the last chunk brought: its name,
-        # its pieces and the choice's state.
-        self._field: tuple[str, list[str], _Choice | None] = ("", [], None)
-        # The partial message's metadata and id while the reply is text alone; made
-        # again after any chunk that does more than add text.
-        self._envelope: tuple[dict[str, Any] | None, str | None] | None = None
+        # For the quick way: the last chunk the full check took, and its choice's state.
+        self._template: dict[str, Any] | None = None
+        self._frame: dict[str, Any] = {}
+        self._key = "content"
+        self._open: _Choice | None = None
+        # The log probabilities of its content so far, which a chunk's extend.
+        self._tokens: list[Any] | None = None
+        # The partial message's metadata, id and content pieces while the reply is text
+        # alone; made again after any chunk that goes the full way.
+        self._envelope: tuple[dict[str, Any] | None, str | None, list[str] | None] | None = None
 
     def _take(self, event: dict[str, Any], index: int) -> None:
-        # Most chunks bring one more piece of text: take it with the fewest checks that
-        # still catch a chunk of another stream or out of its place (bench streams.recorded,
-        # every Chat Completions row: about 2x fewer steps per chunk than the full check).
-        if self._keys.issuperset(event):  # empty until the first chunk came
-            choices = event.get("choices")
-            if type(choices) is list and len(choices) == 1 and type(choices[0]) is dict:
-                choice = choices[0]
-                if self._whole:
-                    try:
-                        # What the chunk repeats of the head (id, model, object) and what
-                        # its choice holds, each read at once where every key is there.
-                        same = _ENVELOPE(event) == self._same
-                        delta, finish, number, logprobs = _CHOICE(choice)
-                    except KeyError:
-                        self._whole = False  # a stream that leaves keys out: read them one by one
-                if not self._whole:
-                    same = (event.get("id"), event.get("model"), event.get("object")) == self._same
-                    delta, finish = choice.get("delta"), choice.get("finish_reason")
-                    number, logprobs = choice.get("index", 0), choice.get("logprobs")
-                if (
-                    same
-                    and finish is None
-                    and type(delta) is dict
-                    and len(delta) == 1
-                    and event.get("usage") is None
-                ):
-                    state = self._choices.get(number) if type(number) is int else None
-                    if state is not None and state.finish is None:
-                        text = delta.get("content")
-                        if not logprobs:
-                            pieces = state.content
-                            if type(text) is str and pieces is not None and clean_text(text):
-                                pieces.append(text)
+        # Most chunks repeat the last chunk the full check took but for one more piece
+        # of a text field (content with its log probabilities, reasoning) or of a
+        # started call's arguments: the chunk is compared whole with that one, its delta
+        # and log probabilities put in (one comparison checks every other value), then
+        # the piece is taken (bench streams.recorded, every Chat Completions row: about
+        # 3x fewer steps per chunk than the full check). Anything else goes the full way.
+        template = self._template
+        if template is not None:
+            try:  # what the comparison below then finds in the right place, or not
+                choice = event["choices"][0]
+                delta, logprobs = choice["delta"], choice.get("logprobs")
+            except (KeyError, IndexError, TypeError, AttributeError):
+                delta = None
+            if type(delta) is dict and len(delta) == 1:
+                frame = self._frame
+                frame["delta"] = delta
+                if logprobs is not None:
+                    frame["logprobs"] = logprobs
+                # An index of 0.0 or False equals 0: refused the full way.
+                if event == template and type(choice.get("index", 0)) is int:
+                    state: _Choice = self._open  # type: ignore[assignment]  # set with the template
+                    # The field of the last quick chunk, most often that of this one.
+                    key = self._key
+                    piece = delta.get(key)
+                    if piece is None:
+                        ((key, piece),) = delta.items()
+                        self._key = key
+                    pieces = state.texts.get(key)
+                    if pieces is not None and type(piece) is str:
+                        if piece.isascii() or clean_text(piece):
+                            if logprobs is None:
+                                pieces.append(piece)
                                 return
-                            if text is None:
-                                # The next piece of another text field (``reasoning``):
-                                # that of the last such piece, or another.
-                                field, more, owner = self._field
-                                piece = delta.get(field)
-                                if type(piece) is str and owner is state and clean_text(piece):
-                                    more.append(piece)
-                                    return
-                                ((key, piece),) = delta.items()
-                                pieces = state.texts.get(key)
-                                if pieces is not None and type(piece) is str and clean_text(piece):
-                                    pieces.append(piece)
-                                    self._field = (key, pieces, state)
-                                    return
-                        elif type(text) is str and type(logprobs) is dict and len(logprobs) == 2:
                             # A token with its log probability, {content: [...], refusal:
                             # null}: the list the stream keeps grows by the chunk's.
-                            pieces = state.content
-                            tokens = logprobs.get("content")
-                            merged = state.logprobs
+                            tokens = logprobs.get("content") if type(logprobs) is dict else None
+                            held = self._tokens
                             if (
-                                pieces is not None
-                                and clean_text(text)
-                                and type(tokens) is list
-                                and "refusal" in logprobs
-                                and logprobs["refusal"] is None
-                                and merged is not None
-                                and type(merged.get("content")) is list
+                                type(tokens) is list
+                                and held is not None
+                                and key == "content"
+                                and len(logprobs) == 2
+                                and logprobs.get("refusal", 0) is None
                             ):
-                                pieces.append(text)
-                                merged["content"].extend(tokens)
+                                held.extend(tokens)
+                                pieces.append(piece)
                                 return
-                        if self._more(state, logprobs, delta):
-                            return
+                    elif (
+                        key == "tool_calls"
+                        and logprobs is None
+                        and _more_arguments(state.calls, piece)
+                    ):
+                        return
+        self._template = None
         self._envelope = None
         head = self._head
         self._refuse_foreign(event, index)
@@ -867,79 +875,22 @@ class OpenAIChatStream(Stream):
                 if key in _SAME and key in head and head[key]:
                     continue  # the first chunk's id and model stand
                 head[key] = value
-        # The keys a text chunk may have for the quick way: those seen with a value.
-        self._keys = frozenset(head) | _QUICK_KEYS
-        self._same = (head.get("id"), head.get("model"), "chat.completion.chunk")
         for choice in choices:
             self._apply(choice)
+        if len(choices) == 1 and not self._closed:
+            state = self._choices[choices[0].get("index", 0)]
+            if state.finish is None:
+                # The chunk the quick way compares the next ones with.
+                self._frame = dict(choices[0])
+                self._template = {**event, "choices": [self._frame]}
+                self._open = state
+                tokens = (state.logprobs or {}).get("content")
+                self._tokens = tokens if type(tokens) is list else None
         if usage is not None:
             self._usage = usage
             if not choices:
                 # The usage chunk comes last: audio streams may send no finish reason.
                 self._closed = True
-
-    def _more(self, state: _Choice, logprobs: Any, delta: dict[str, Any]) -> bool:
-        """Take the one-field delta of a chunk that only continues the reply (text, a
-        text field such as ``reasoning``, a started call's arguments, with their log
-        probabilities); False, having changed nothing: the full check takes it."""
-        merged = state.logprobs
-        tokens = refused = None
-        if logprobs:
-            if type(logprobs) is not dict or merged is None:
-                return False
-            if not _LOGPROB_KEYS.issuperset(logprobs):
-                return False
-            tokens = logprobs.get("content")
-            if tokens is not None and (
-                type(tokens) is not list or type(merged.get("content")) is not list
-            ):
-                return False
-            refused = logprobs.get("refusal")
-            if refused is not None and (
-                type(refused) is not list or type(merged.get("refusal")) is not list
-            ):
-                return False
-        text = delta.get("content")
-        if type(text) is str:
-            pieces = state.content
-            if pieces is None or not clean_text(text):
-                return False
-            pieces.append(text)
-        elif logprobs:
-            return False  # the slow way merges them beside another field
-        else:
-            ((key, piece),) = delta.items()
-            if key == "tool_calls":
-                # The next piece of a started tool call's arguments.
-                if type(piece) is not list or len(piece) != 1:
-                    return False
-                fragment = piece[0]
-                function = fragment.get("function") if type(fragment) is dict else None
-                call = fragment.get("index") if type(function) is dict else None
-                if (
-                    type(call) is not int
-                    or not 0 <= call < len(state.calls)
-                    or len(fragment) != 2
-                    or len(function) != 1  # type: ignore[arg-type]
-                ):
-                    return False
-                arguments = function.get("arguments")  # type: ignore[union-attr]
-                if type(arguments) is not str or not clean_text(arguments):
-                    return False
-                state.calls[call][3].append(arguments)
-                return True
-            # The next piece of another text field (``reasoning``).
-            pieces = state.texts.get(key)
-            if pieces is None or type(piece) is not str or not clean_text(piece):
-                return False
-            pieces.append(piece)
-            return True
-        # Each chunk's tokens extend the lists: no copy per chunk.
-        if tokens:
-            merged["content"].extend(tokens)  # type: ignore[index]
-        if refused:
-            merged["refusal"].extend(refused)  # type: ignore[index]
-        return True
 
     def _check(self, choice: Any, position: int, index: int) -> None:
         where = f"choices[{position}]"
@@ -956,13 +907,8 @@ class OpenAIChatStream(Stream):
             reject(FORMAT, index, f"{where}.delta", delta, "a delta is an object")
         # A finished choice may still get pieces: some servers repeat the finish reason
         # on every chunk, or send a last one with empty fields; the last reason stands.
-        finish = choice.get("finish_reason")
-        if finish is not None and type(finish) is not str:
-            reject(FORMAT, index, f"{where}.finish_reason", finish, "it must be text")
-        for key in ("content", "refusal", "role"):
-            value = delta.get(key)
-            if value is not None and type(value) is not str:
-                reject(FORMAT, index, f"{where}.delta.{key}", value, "it must be text")
+        _texts(choice, ("finish_reason",), index, where)
+        _texts(delta, ("content", "refusal", "role"), index, f"{where}.delta")
         audio = delta.get("audio")
         if audio is not None and not isinstance(audio, dict):
             reject(FORMAT, index, f"{where}.delta.audio", audio, "it must be an object")
@@ -978,8 +924,9 @@ class OpenAIChatStream(Stream):
             return
         if not isinstance(calls, list):
             reject(FORMAT, index, f"{where}.delta.tool_calls", calls, "it must be a list")
-        started = len(state.calls) if state is not None else 0
-        ids = [known[0] for known in state.calls] if state is not None else []
+        known = state.calls if state is not None else []
+        started = len(known)
+        ids, names = [call[0] for call in known], [call[2] for call in known]
         for place, fragment in enumerate(calls):
             here = f"{where}.delta.tool_calls[{place}]"
             if not isinstance(fragment, dict):
@@ -997,44 +944,24 @@ class OpenAIChatStream(Stream):
                 function = {}
             elif not isinstance(function, dict):
                 reject(FORMAT, index, f"{here}.function", function, "it must be an object")
+            _texts(function, ("arguments",), index, f"{here}.function")
+            _texts(fragment, ("type",), index, here)
             call_id, name = fragment.get("id"), function.get("name")
-            arguments = function.get("arguments")
-            if arguments is not None and type(arguments) is not str:
-                reject(FORMAT, index, f"{here}.function.arguments", arguments, "it must be text")
-            kind = fragment.get("type")
-            if kind is not None and type(kind) is not str:
-                reject(FORMAT, index, f"{here}.type", kind, "it must be text")
             if call == started:
+                first = f"the first fragment of tool call {call}"
                 if type(call_id) is not str or not call_id:
-                    reject(
-                        FORMAT,
-                        index,
-                        f"{here}.id",
-                        call_id,
-                        f"the first fragment of tool call {call} has its id",
-                    )
+                    reject(FORMAT, index, f"{here}.id", call_id, f"{first} has its id")
                 if type(name) is not str or not name:
-                    reject(
-                        FORMAT,
-                        index,
-                        f"{here}.function.name",
-                        name,
-                        f"the first fragment of tool call {call} names its function",
-                    )
+                    why = f"{first} names its function"
+                    reject(FORMAT, index, f"{here}.function.name", name, why)
                 started += 1
                 ids.append(call_id)
-                continue
-            known = state.calls[call] if state is not None else None
-            if known is not None and call_id and call_id != known[0]:
-                reject(FORMAT, index, f"{here}.id", call_id, f"tool call {call} is {known[0]!r}")
-            if known is not None and name and name != known[2]:
-                reject(
-                    FORMAT,
-                    index,
-                    f"{here}.function.name",
-                    name,
-                    f"tool call {call} calls {known[2]!r}",
-                )
+                names.append(name)
+            elif call_id and call_id != ids[call]:
+                reject(FORMAT, index, f"{here}.id", call_id, f"tool call {call} is {ids[call]!r}")
+            elif name and name != names[call]:
+                why = f"tool call {call} calls {names[call]!r}"
+                reject(FORMAT, index, f"{here}.function.name", name, why)
 
     def _apply(self, choice: dict[str, Any]) -> None:
         number = choice.get("index", 0)
@@ -1042,47 +969,28 @@ class OpenAIChatStream(Stream):
         if state is None:
             state = self._choices[number] = _Choice()
         delta = choice.get("delta")
-        if delta:
-            for key, value in delta.items():
-                if value is None:
-                    continue
-                if key == "content":
-                    if state.content is None:
-                        state.content = [value]
-                    else:
-                        state.content.append(value)
-                elif key == "tool_calls":
-                    self._calls(state, value)
-                elif key == "refusal":
-                    if state.refusal is None:
-                        state.refusal = [value]
-                    else:
-                        state.refusal.append(value)
-                elif key == "role":
-                    state.role = value
-                elif key == "audio":
-                    # The id comes with every piece: only the audio and its words grow.
-                    audio = state.extra.get("audio")
-                    if audio is None:
-                        audio = state.extra["audio"] = {}
-                    for field, piece in value.items():
-                        old = audio.get(field)
-                        if field in _AUDIO_TEXT and type(piece) is str and type(old) is str:
-                            audio[field] = old + piece
-                        elif piece is not None:
-                            audio[field] = piece
-                elif type(value) is str:
-                    # Text of a field agentmsg has no place for (``reasoning``): its
-                    # pieces kept, joined when read, as the content's are.
-                    texts = state.texts.get(key)
-                    if texts is None:
-                        if key in state.extra:
-                            merge_into(state.extra, {key: value})
-                            continue
-                        texts = state.texts[key] = []
-                    texts.append(value)
-                else:
-                    merge_into(state.extra, {key: value})
+        for key, value in (delta or {}).items():
+            if value is None:
+                continue
+            if key == "tool_calls":
+                self._calls(state, value)
+            elif key == "role":
+                state.role = value
+            elif key == "audio":
+                # The id comes with every piece: only the audio and its words grow.
+                audio = state.extra.setdefault("audio", {})
+                for field, piece in value.items():
+                    old = audio.get(field)
+                    if field in _AUDIO_TEXT and type(piece) is str and type(old) is str:
+                        audio[field] = old + piece
+                    elif piece is not None:
+                        audio[field] = piece
+            elif type(value) is str and (key in state.texts or key not in state.extra):
+                # Text (content, refusal, or a field agentmsg has no place for, such as
+                # ``reasoning``): its pieces kept, joined when read.
+                state.texts.setdefault(key, []).append(value)
+            else:
+                merge_into(state.extra, {key: value})
         logprobs = choice.get("logprobs")
         if logprobs:
             if state.logprobs is None:
@@ -1102,16 +1010,8 @@ class OpenAIChatStream(Stream):
             arguments = function.get("arguments")
             number = _index(fragment, [call[0] for call in calls])
             if number == len(calls):
-                extra = {
-                    key: value
-                    for key, value in fragment.items()
-                    if value is not None and key not in ("index", "id", "type", "function")
-                }
-                others = {
-                    key: value
-                    for key, value in function.items()
-                    if value is not None and key not in ("name", "arguments")
-                }
+                extra = _rest(fragment, ("index", "id", "type", "function"))
+                others = _rest(function, ("name", "arguments"))
                 pieces = [] if arguments is None else [arguments]
                 kind = fragment.get("type") or "function"
                 calls.append([fragment["id"], kind, function["name"], pieces, extra, others])
@@ -1122,28 +1022,31 @@ class OpenAIChatStream(Stream):
         # The most frequent partial message, a reply of text alone (beside text fields
         # the conversion passes over, such as ``reasoning``), made without converting the
         # whole response at each chunk (bench streams.recorded, Chat Completions rows:
-        # reading after every chunk from 4-10x accumulating to under 3x).
-        choices = self._choices
-        state = choices.get(0)
-        if len(choices) != 1 or state is None or self._head is None:
-            return None
-        if state.calls or state.refusal is not None or state.role != "assistant":
-            return None
-        if not _SHAPING.isdisjoint(state.extra) or not _SHAPING.isdisjoint(state.texts):
-            return None
-        pieces = state.content
-        # No content yet: the conversion makes a message of no blocks.
-        content: str | list[Any] = joined(pieces) if pieces else "" if pieces == [] else []
+        # reading after every chunk from 4-10x accumulating to under 3x). Until the next
+        # chunk that goes the full way, only the text can have changed.
         envelope = self._envelope
         made = None
         if envelope is None:
+            choices = self._choices
+            state = choices.get(0)
+            if len(choices) != 1 or state is None or self._head is None:
+                return None
+            texts = state.texts
+            if state.calls or "refusal" in texts or state.role != "assistant":
+                return None
+            if not _SHAPING.isdisjoint(state.extra) or not _SHAPING.isdisjoint(texts):
+                return None
             snapshot = self._snapshot()
             assert snapshot is not None  # the head is there
             choice = {"index": 0, "message": {"role": "assistant", "content": "-"}}
             if state.finish is not None:
                 choice["finish_reason"] = state.finish
             made = from_openai_chat({**snapshot, "choices": [choice]}).messages[0]
-            envelope = self._envelope = (made.to_dict()["metadata"], made.invocation_id)
+            metadata = made.to_dict()["metadata"]
+            envelope = self._envelope = (metadata, made.invocation_id, texts.get("content"))
+        pieces = envelope[2]
+        # No content yet: the conversion makes a message of no blocks.
+        content: str | list[Any] = joined(pieces) if pieces else "" if pieces == [] else []
         return trusted_msg(content, envelope[0], envelope[1], made)
 
     def _ended(self) -> bool:
