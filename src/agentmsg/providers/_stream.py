@@ -106,21 +106,6 @@ def _suspect(value: Any, room: int) -> bool:
     return False
 
 
-def counts_like(value: Any, checked: Any) -> bool:
-    """Whether *value* is the dict *checked* (already checked) but for integers a message
-    can hold: a running usage whose counts grew, which then needs no walk of its own
-    (bench streams.recorded, Gemini row: the usage on every piece cost half the piece)."""
-    if type(value) is not dict or type(checked) is not dict or len(value) != len(checked):
-        return False
-    try:
-        for key, item in value.items():
-            if item != checked[key] and (type(item) is not int or not -_BIG < item < _BIG):
-                return False
-    except KeyError:
-        return False
-    return True
-
-
 def check_value(format: str, index: int, field: str, value: Any) -> None:
     """Refuse, at the event that brings it, a value no message can hold (not JSON, a
     lone surrogate, an integer too long to write, nested deeper than MAX_DEPTH)."""
