@@ -262,10 +262,6 @@ class _Bad(Exception):
         return self.word(where + "".join(reversed(self.keys)))
 
 
-def _key_path(key: str) -> str:
-    return f".{key}"
-
-
 def _bad_leaf(value: Any) -> _Bad:
     """The problem with *value*, a leaf that is not a plain str, int, bool or None."""
     kind = type(value)
@@ -335,11 +331,13 @@ def _json_copy(value: Any, room: int) -> Any:
     if room <= 0:
         raise _too_deep_at(value)
     kind = type(value)
+    keyed = True
+    copied: Any
     if kind is dict or kind is CheckedDict:
         copied = _dict_copy(value)
     elif isinstance(value, list):  # a list subclass too, stored as a plain list
-        copied_list = _list_copy(value)
-        return _json_items(copied_list, enumerate(copied_list), room, False)
+        copied = _list_copy(value)
+        keyed = False
     elif is_mapping(value):
         try:
             copied = dict(value)
@@ -348,15 +346,9 @@ def _json_copy(value: Any, room: int) -> Any:
             raise _Bad(lambda path: _unreadable(path, value, problem)) from None
     else:
         raise _bad_leaf(value)
-    return _json_items(copied, copied.items(), room, True)
-
-
-def _json_items(copied: Any, items: Iterable[tuple[Any, Any]], room: int, keyed: bool) -> Any:
-    """Check the *items* of *copied* (a fresh dict, *keyed*, or list) in place: leaves as
-    they are, containers replaced by their checked copies; raises :class:`_Bad` naming
-    the key or index where one is not JSON."""
     big = _BIG_INT
-    for key, item in items:
+    # Leaves as they are, containers replaced by their checked copies.
+    for key, item in copied.items() if keyed else enumerate(copied):
         if keyed and (type(key) is not str or not (key.isascii() or clean_text(key))):
             raise _Bad(partial(_bad_key_at, key))
         leaf = type(item)
@@ -725,12 +717,10 @@ def check_content(value: Any, path: str = "content") -> str | list[dict[str, Any
                             and name.isascii()
                             and type(tool_input) is dict
                         ):
-                            arguments = _fast_json(tool_input, 1)
-                            if arguments is not _INVALID:
-                                copy = block.copy()
-                                copy["input"] = arguments
-                                append(copy)
-                                continue
+                            copy = block.copy()
+                            copy["input"] = _json_copy(tool_input, MAX_DEPTH)
+                            append(copy)
+                            continue
                     elif kind == "tool_result":
                         call_id = block["id"]
                         name = block["name"]
@@ -760,7 +750,7 @@ def check_content(value: Any, path: str = "content") -> str | list[dict[str, Any
                             copy["source"] = source
                             append(copy)
                             continue
-                except (KeyError, TypeError, ValueError):
+                except (KeyError, TypeError, ValueError, _Bad):
                     pass
             append(check_block(block, f"{path}[{len(copied)}]"))
     except RecursionError:
@@ -780,67 +770,6 @@ _GOOD_MEDIA_TYPES: dict[str, str] = {}
 ``"image"``), for the inline check; at most :data:`_GOOD_MEDIA_TYPES_LIMIT` of them."""
 _GOOD_MEDIA_TYPES_LIMIT = 256
 _FAST_MEDIA = frozenset(MEDIA_KINDS)
-_FAST_DEPTH = 32
-"""JSON deeper than this goes to the full check, which alone decides how deep is too deep."""
-
-
-def _fast_json(value: Any, depth: int) -> Any:
-    """A copy of JSON *value* found *depth* containers deep, or :data:`_INVALID` when it
-    is not one, is unusual (a string or key that is not ASCII, an int past
-    :data:`_BIG_INT`) or nests deeper than :data:`_FAST_DEPTH`: :func:`check_json` decides
-    those."""
-    kind = type(value)
-    if kind is dict:
-        if depth > _FAST_DEPTH:
-            return _INVALID
-        copied = value.copy()
-        for key, item in value.items():
-            if type(key) is not str or not (key.isascii() or key.encode()):
-                return _INVALID
-            leaf = type(item)
-            if (leaf is str and (item.isascii() or item.encode())) or leaf is bool or item is None:
-                continue
-            if leaf is int:
-                if _LEAST_INT < item < _BIG_INT:
-                    continue
-                return _INVALID
-            if leaf is float:
-                if -_INFINITY < item < _INFINITY:
-                    continue
-                return _INVALID
-            inner = _fast_json(item, depth + 1)
-            if inner is _INVALID:
-                return _INVALID
-            copied[key] = inner
-        return copied
-    if kind is list:
-        if depth > _FAST_DEPTH:
-            return _INVALID
-        copied_list = value.copy()
-        for index, item in enumerate(value):
-            leaf = type(item)
-            if (leaf is str and (item.isascii() or item.encode())) or leaf is bool or item is None:
-                continue
-            if leaf is int:
-                if _LEAST_INT < item < _BIG_INT:
-                    continue
-                return _INVALID
-            if leaf is float:
-                if -_INFINITY < item < _INFINITY:
-                    continue
-                return _INVALID
-            inner = _fast_json(item, depth + 1)
-            if inner is _INVALID:
-                return _INVALID
-            copied_list[index] = inner
-        return copied_list
-    if (kind is str and (value.isascii() or value.encode())) or kind is bool or value is None:
-        return value
-    if kind is int and _LEAST_INT < value < _BIG_INT:
-        return value
-    if kind is float and -_INFINITY < value < _INFINITY:
-        return value
-    return _INVALID
 
 
 def _fast_source(source: Any, kind: str) -> dict[str, Any] | None:
@@ -876,7 +805,10 @@ def _fast_output(output: Any) -> Any:
     """A copy of a tool output that is not a string, or :data:`_INVALID`."""
     if type(output) is list and output:
         first = output[0]
-        if type(first) is dict and first.get("type") in BLOCK_SPEC:
+        if type(first) is not dict:
+            if is_mapping(first):  # maybe a block: check_block decides
+                return _INVALID
+        elif first.get("type") in BLOCK_SPEC:
             # Maybe a list of blocks (check_block tells, when a check below fails): each
             # item must be a well-formed text or media block.
             blocks: list[dict[str, Any]] = []
@@ -905,7 +837,9 @@ def _fast_output(output: Any) -> Any:
             except KeyError:
                 return _INVALID
             return blocks
-    return _fast_json(output, 1)
+    elif type(output) is not dict and type(output) is not list:
+        return _INVALID  # a leaf, or a list subclass that may hold blocks
+    return _json_copy(output, MAX_DEPTH)
 
 
 def check_block_types(block_type: object, path: str = "block_type") -> frozenset[str] | None:
