@@ -1,16 +1,10 @@
-"""Where every message is validated.
+"""The rules of :class:`~agentmsg.Msg`'s fields, content blocks and JSON values.
 
-Each ``check_*`` function takes a value and the field path it came from, raises
-:class:`~agentmsg.MessageError` naming that path and the value when it is wrong, and
-otherwise returns a private copy that the message owns. :class:`~agentmsg.Msg` calls
-them when it is built, when a field is assigned and when a dict is loaded. Every
-"`path` must be X, not Y." of the package is worded by :func:`must_be`.
-
-This module holds the rules of :class:`~agentmsg.Msg`: its fields, content blocks and
-JSON values. The role messages' rules live with them, and the checks of media payloads
-(:meth:`Msg.check_media <agentmsg.Msg.check_media>`) in ``_media.py``. The message
-classes keep inline shortcuts that accept the commonest good values at once; anything
-else goes to these functions.
+Each ``check_*`` function takes a value and its field path, raises
+:class:`~agentmsg.MessageError` naming both when it is wrong, and otherwise returns a
+copy the message owns. Every "`path` must be X, not Y." of the package is worded by
+:func:`must_be`. The role messages' rules live with them, the media payloads' checks in
+``_media.py``.
 """
 
 from __future__ import annotations
@@ -71,9 +65,8 @@ def show(value: object) -> str:
 
 
 def label(value: object) -> str:
-    """*value* as a word of an error or a loss (the type of an item agentmsg drops):
-    text as it is, anything else, or text no UTF-8 file can hold, as :func:`show`
-    gives it (``str()`` of a too long integer raises)."""
+    """*value* as a word of an error or a loss: text as it is, anything else (or text UTF-8
+    cannot hold) as :func:`show` gives it."""
     if type(value) is str and clean_text(value):
         return value
     return show(value)
@@ -87,16 +80,8 @@ def must_be(
     *,
     typed: bool = False,
 ) -> MessageError:
-    """The error that says "`path` must be *requirement*, not *value*." for the caller to
-    raise: every "must be X, not Y" of agentmsg is worded here.
-
-    Args:
-        path: The field path, such as ``content[1].source.url``.
-        requirement: What the value must be, such as ``"a non-empty string"``.
-        value: The offending value, shown by :func:`show`.
-        error: :class:`~agentmsg.MessageError` or a subclass of it.
-        typed: Name the value's type before it (``not str: 'x'``).
-    """
+    """The *error* that says "`path` must be *requirement*, not *value*." for the caller to
+    raise; *typed* names the value's type before it (``not str: 'x'``)."""
     shown = f"{type(value).__name__}: {show(value)}" if typed else show(value)
     return error(f"`{path}` must be {requirement}, not {shown}.", path)
 
@@ -170,11 +155,8 @@ def check_role(value: object, path: str = "role", roles: Iterable[str] = ROLES) 
 
 
 def parse_timestamp(value: str) -> datetime | None:
-    """Parse ``YYYY-MM-DD HH:MM:SS.mmm``; return None when the text is not of that form.
-
-    Only ASCII digits count, and the date and time must exist (no February 30th): the
-    rule of :func:`check_timestamp`, for :func:`~agentmsg.deterministic`'s *start*.
-    """
+    """Parse ``YYYY-MM-DD HH:MM:SS.mmm`` by :func:`check_timestamp`'s rule (ASCII digits, a
+    date that exists), for :func:`~agentmsg.deterministic`'s *start*; else None."""
     if not (value.isascii() and value.encode().translate(_DIGITS_TO_ZERO) == _SHAPE):
         return None
     try:
@@ -202,14 +184,11 @@ def check_timestamp(value: object, path: str = "timestamp") -> str:
 
 
 MAX_DEPTH = 100
-"""How deeply a JSON value (metadata, a tool's input or output, a role message's field)
-may nest, counting its dicts and lists: ``{"a": [1]}`` is two levels deep. Every path
-honours it: building, loading, changing in place, copying, pickling and showing a
-message all stay far below Python's recursion limit."""
+"""How many levels of dicts and lists a JSON value may nest (``{"a": [1]}`` is two), on
+every path: all stay far below Python's recursion limit."""
 
+# Smaller integers can always be written: 640 digits is set_int_max_str_digits' least.
 _BIG_INT = 10**640
-"""Integers smaller than this in size are always accepted: 640 digits is the least
-``sys.set_int_max_str_digits`` allows, so such an integer can always be written."""
 _LEAST_INT = -_BIG_INT  # made once: negating _BIG_INT at each comparison allocates
 
 
@@ -250,8 +229,8 @@ def _int_too_big(path: str, value: int) -> MessageError:
 
 
 class _Bad(Exception):
-    """A problem found in a JSON value: what (a MessageError builder) and where (the keys
-    and indexes from the value down, collected in reverse on the way back up)."""
+    """A problem in a JSON value: its MessageError builder and where (the keys and indexes,
+    collected in reverse on the way back up)."""
 
     def __init__(self, word: Callable[[str], MessageError]) -> None:
         self.word = word
@@ -292,9 +271,8 @@ def _too_deep_at(value: Any) -> _Bad:
 
 
 def as_dict(value: Any, path: str, requirement: str) -> dict[Any, Any]:
-    """*value* as a plain ``dict``: a dict itself, any other ``Mapping`` (a dict subclass,
-    an ``OrderedDict``...) as a plain copy; anything else raises MessageError saying
-    *requirement* and naming the value's type."""
+    """*value* as a plain ``dict`` (another ``Mapping`` as a plain copy); anything else
+    raises MessageError saying *requirement*."""
     kind = type(value)
     if kind is dict or kind is CheckedDict:
         return value  # type: ignore[no-any-return]
@@ -381,8 +359,7 @@ def _bad_key_at(key: object, path: str) -> MessageError:
 
 
 def bad_key(path: str, key: object) -> MessageError:
-    """The error for a dict key of a JSON value that is not a string, or holds a lone
-    surrogate."""
+    """The error for a JSON dict key that is not a string, or holds a lone surrogate."""
     if type(key) is str:
         msg = f"`{path}` keys must be text without lone surrogates, not {show(key)}."
     else:
@@ -391,15 +368,9 @@ def bad_key(path: str, key: object) -> MessageError:
 
 
 def check_json(value: Any, path: str | Callable[[], str], room: int = MAX_DEPTH) -> Any:
-    """A JSON value (str, int, finite float, bool, None, list, dict with str keys), copied.
-
-    Tuples, sets, bytes, NaN and other values that would not come back unchanged from a
-    JSON round trip are rejected rather than converted; so are strings holding a lone
-    surrogate, integers too long to write and values nested more than *room* levels
-    (:data:`MAX_DEPTH`). A dict subclass or other ``Mapping`` is stored as a plain dict,
-    a list subclass as a plain list. *path* may be a function that gives it, called only
-    for the error.
-    """
+    """A JSON value (str, int, finite float, bool, None, list, dict with str keys), copied:
+    what a JSON round trip would not give back unchanged is refused, not converted (a
+    ``Mapping`` or list subclass is stored plain). *path* may be a function giving it."""
     kind = type(value)
     if kind is str:
         if value.isascii() or clean_text(value):
@@ -421,8 +392,7 @@ def check_json(value: Any, path: str | Callable[[], str], room: int = MAX_DEPTH)
 
 
 def check_metadata(value: Any, path: str = "metadata") -> dict[str, Any] | None:
-    """None, or a dict (any ``Mapping``, stored as a plain dict) with string keys and
-    JSON values."""
+    """None, or a dict (any ``Mapping``) with string keys and JSON values."""
     if value is None:
         return None
     if not is_mapping(value):
@@ -461,14 +431,8 @@ def _check_keys(
 
 
 def is_local_file(url: str) -> bool:
-    """Whether *url* names a local file: a ``file://`` URL (a host, often empty, then an
-    absolute path), an absolute path (``/...`` but not ``//``, or ``C:\\...``) or a
-    relative one (``./cat.png``, ``photos/cat.png``: not empty, no scheme, no ``:``
-    before the first slash, no slash first).
-
-    A relative path is kept as written: only :meth:`Msg.check_media
-    <agentmsg.Msg.check_media>`, given a folder, resolves it against that folder.
-    """
+    """Whether *url* names a local file: a ``file://`` URL, an absolute path (``/...`` not
+    ``//``, or ``C:\\...``) or a relative one (no slash first, no ``:`` before the first)."""
     if url.startswith("file://"):
         host, slash, path = url[7:].partition("/")
         return bool(slash and path) and not any(char in host for char in "?#\\")
@@ -483,12 +447,8 @@ def is_local_file(url: str) -> bool:
 
 
 def _good_url(url: str, kind: str) -> bool:
-    """An http(s) URL with something after the scheme, a data: URL of the right kind, a
-    ``file://`` URL or a local path, absolute or relative.
-
-    A data: URL needs its comma; when it names a media type (``data:image/png;base64,``)
-    the major type must be the block's kind. Nothing is read or fetched here.
-    """
+    """An http(s) URL with something after the scheme, a data: URL (its comma, and a media
+    type of *kind* if it names one), a ``file://`` URL or a local path."""
     if url.startswith("https://"):
         return len(url) > 8
     if url.startswith("http://"):
@@ -538,11 +498,8 @@ def _source(source: Any, kind: str, path: str) -> dict[str, Any]:
 
 
 def is_block_list(value: Any) -> bool:
-    """Whether *value* is a non-empty list of dicts that all have a known block ``type``.
-
-    A tool output of this shape is validated as a list of content blocks; any other
-    output is validated as a plain JSON value.
-    """
+    """Whether *value* is a non-empty list of dicts that all have a known block ``type``: a
+    tool output checked as blocks, not as a JSON value."""
     return (
         isinstance(value, list)
         and bool(value)
@@ -639,9 +596,8 @@ _OUTPUT_NAMES = f"{', '.join(repr(kind) for kind in OUTPUT_TYPES[:-1])} or {OUTP
 
 
 def _check_fields(block: dict[str, Any], kind: str, path: str) -> dict[str, Any]:
-    """A checked copy of a *kind* block: its keys are those of the spec and its values are
-    checked in the spec's order; the copy keeps the block's key order, its ``type`` a
-    plain str."""
+    """A checked copy of a *kind* block, its fields checked in the spec's order, its keys in
+    the block's."""
     type_name, required, optional, checks = _BLOCK_CHECKS[kind]
     _check_keys(block, required, optional, path)
     copy = dict(block)  # the keys in the caller's order; each value replaced below
@@ -673,12 +629,8 @@ def check_block(block: Any, path: str) -> dict[str, Any]:
 def check_content(value: Any, path: str = "content") -> str | list[dict[str, Any]]:
     """Message content: a string, or a list of content blocks (validated and copied).
 
-    Well-formed blocks of the common shapes are checked and copied right here, inline,
-    which is most of what building or loading a message costs; any other block, and any
-    block with a problem, goes through :func:`check_block`, which builds the field paths
-    and the error text. The inline checks only ever say "valid" or "look again": a
-    missing key or an unhashable value (KeyError, TypeError) is a "look again".
-    """
+    The common blocks are checked inline, which only ever says "valid" or "look again"
+    (a KeyError or TypeError too): :func:`check_block` decides and words the error."""
     if type(value) is str:
         return check_str(value, path)
     if type(value) not in LIST_TYPES:
