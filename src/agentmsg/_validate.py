@@ -324,7 +324,6 @@ def _json_copy(value: Any, room: int) -> Any:
             raise _Bad(lambda path: _unreadable(path, value, problem)) from None
     else:
         raise _bad_leaf(value)
-    big = _BIG_INT
     # Leaves as they are, containers replaced by their checked copies.
     for key, item in copied.items() if keyed else enumerate(copied):
         if keyed and (type(key) is not str or not (key.isascii() or clean_text(key))):
@@ -334,7 +333,7 @@ def _json_copy(value: Any, room: int) -> Any:
             if item.isascii() or clean_text(item):
                 continue
         elif leaf is int:
-            if -big < item < big or writable_int(item):
+            if _LEAST_INT < item < _BIG_INT or writable_int(item):
                 continue
         elif leaf is bool or item is None:
             continue
@@ -655,28 +654,9 @@ def check_content(value: Any, path: str = "content") -> str | list[dict[str, Any
                         if size == 2 and type(text) is str and (text.isascii() or text.encode()):
                             append(block.copy())  # two keys, both present: nothing else
                             continue
-                    elif kind == "tool_use":
+                    elif kind == "tool_use" or kind == "tool_result":
                         call_id = block["id"]
                         name = block["name"]
-                        tool_input = block["input"]
-                        if (
-                            size == 4
-                            and type(call_id) is str
-                            and call_id
-                            and call_id.isascii()
-                            and type(name) is str
-                            and name
-                            and name.isascii()
-                            and type(tool_input) is dict
-                        ):
-                            copy = block.copy()
-                            copy["input"] = _json_copy(tool_input, MAX_DEPTH)
-                            append(copy)
-                            continue
-                    elif kind == "tool_result":
-                        call_id = block["id"]
-                        name = block["name"]
-                        output = block["output"]
                         if (
                             size == 4
                             and type(call_id) is str
@@ -686,13 +666,18 @@ def check_content(value: Any, path: str = "content") -> str | list[dict[str, Any
                             and name
                             and name.isascii()
                         ):
-                            if type(output) is str and (output.isascii() or output.encode()):
-                                append(block.copy())
-                                continue
-                            output = _fast_output(output)
-                            if output is not _INVALID:
+                            if kind == "tool_use":
+                                field, value = "input", block["input"]
+                                value = (
+                                    _json_copy(value, MAX_DEPTH)
+                                    if type(value) is dict
+                                    else _INVALID
+                                )
+                            else:
+                                field, value = "output", _fast_output(block["output"])
+                            if value is not _INVALID:
                                 copy = block.copy()
-                                copy["output"] = output
+                                copy[field] = value
                                 append(copy)
                                 continue
                     elif kind in _FAST_MEDIA:
@@ -754,7 +739,9 @@ def _fast_source(source: Any, kind: str) -> dict[str, Any] | None:
 
 
 def _fast_output(output: Any) -> Any:
-    """A copy of a tool output that is not a string, or :data:`_INVALID`."""
+    """A copy of a tool output, or :data:`_INVALID`."""
+    if type(output) is str:
+        return output if output.isascii() or output.encode() else _INVALID
     if type(output) is list and output:
         first = output[0]
         if type(first) is not dict:
