@@ -264,8 +264,7 @@ class Msg:
 
     def __setattr__(self, field: str, value: Any) -> None:
         if field not in _FIELD_SET:
-            msg = f"`{field}` is not a field of Msg; the fields are {', '.join(self._FIELDS)}."
-            raise MessageAttributeError(msg, field)
+            raise _not_a_field(field)
         _object_setattr(self, field, value)  # the field's property setter checks the value
 
     def __getstate__(self) -> tuple[None, dict[str, Any]]:
@@ -287,16 +286,13 @@ class Msg:
         )
 
     def __delattr__(self, field: str) -> None:
-        if field in _FIELD_SET:
-            msg = f"`{field}` cannot be deleted from a message; assign a new value instead."
-        else:
-            msg = f"`{field}` is not a field of Msg; the fields are {', '.join(self._FIELDS)}."
+        if field not in _FIELD_SET:
+            raise _not_a_field(field)
+        msg = f"`{field}` cannot be deleted from a message; assign a new value instead."
         raise MessageAttributeError(msg, field)
 
     def __getattr__(self, field: str) -> Any:
-        # Called only when ordinary lookup fails: for a name that is not a field.
-        msg = f"`{field}` is not a field of Msg; the fields are {', '.join(self._FIELDS)}."
-        raise MessageAttributeError(msg, field)
+        raise _not_a_field(field)  # called only when ordinary lookup fails: not a field
 
     # -- serialization -------------------------------------------------------------
 
@@ -532,6 +528,13 @@ class Msg:
 
 
 _FIELD_SET = frozenset(Msg._FIELDS)
+
+
+def _not_a_field(field: str) -> MessageAttributeError:
+    msg = f"`{field}` is not a field of Msg; the fields are {', '.join(Msg._FIELDS)}."
+    return MessageAttributeError(msg, field)
+
+
 # Where each field sits in ``Msg._values``: the order of ``Msg._FIELDS``.
 _ID, _NAME, _ROLE, _CONTENT, _METADATA, _TIMESTAMP, _INVOCATION_ID = range(len(Msg._FIELDS))
 # Stores a new message's checked fields: the slot's own setter, past Msg.__setattr__.

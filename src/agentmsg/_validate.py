@@ -107,14 +107,19 @@ def _a_type(value: object) -> str:
     return with_article(type(value).__name__)
 
 
+def _text(value: str, path: str) -> str:
+    """*value* (a str subclass as a ``str``), unless it holds a lone surrogate."""
+    if type(value) is not str:
+        value = str(value)
+    if value.isascii() or clean_text(value):
+        return value
+    raise no_surrogates(path, value)
+
+
 def check_name(value: object, path: str = "name") -> str:
     """A sender name: a non-empty string."""
-    if type(value) is str and value:
-        if value.isascii() or clean_text(value):
-            return value
-        raise no_surrogates(path, value)
     if isinstance(value, str) and value:
-        return check_name(str(value), path)
+        return _text(value, path)
     raise must_be(path, "a non-empty string", value)
 
 
@@ -128,20 +133,14 @@ def check_optional_str(value: object, path: str) -> str | None:
     if value is None:
         return value
     if type(value) is str:
-        if value.isascii() or clean_text(value):
-            return value
-        raise no_surrogates(path, value)
+        return _text(value, path)
     raise must_be(path, "a string or None", value)
 
 
 def check_str(value: object, path: str) -> str:
     """A string, possibly empty."""
-    if type(value) is str:
-        if value.isascii() or clean_text(value):
-            return value
-        raise no_surrogates(path, value)
     if isinstance(value, str):
-        return check_str(str(value), path)
+        return _text(value, path)
     raise must_be(path, "a string", value)
 
 
