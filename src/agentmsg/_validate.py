@@ -679,12 +679,10 @@ def check_content(value: Any, path: str = "content") -> str | list[dict[str, Any
                                 copy[field] = value
                                 append(copy)
                                 continue
-                    elif kind in _FAST_MEDIA:
-                        source = _fast_source(block["source"], kind)
-                        if size == 2 and source is not None:
-                            copy = block.copy()
-                            copy["source"] = source
-                            append(copy)
+                    elif kind in _FAST_MEDIA and size == 2:
+                        media = _fast_media(block, kind)
+                        if media is not None:
+                            append(media)
                             continue
                 except (KeyError, TypeError, ValueError, _Bad):
                     pass
@@ -708,8 +706,9 @@ _GOOD_MEDIA_TYPES_LIMIT = 256
 _FAST_MEDIA = frozenset(MEDIA_KINDS)
 
 
-def _fast_source(source: Any, kind: str) -> dict[str, Any] | None:
-    """A copy of a well-formed media source of a *kind* block, or None."""
+def _fast_media(block: dict[str, Any], kind: str) -> dict[str, Any] | None:
+    """A copy of a well-formed *kind* media block of two keys, or None."""
+    source = block["source"]
     if type(source) is not dict:
         return None
     source_type = source["type"]
@@ -717,24 +716,28 @@ def _fast_source(source: Any, kind: str) -> dict[str, Any] | None:
         return None
     if source_type == "base64":
         media_type = source["media_type"]
-        if (
+        if not (
             len(source) == 3
             and type(media_type) is str
             and type(data := source["data"]) is str
             and data.isascii()
             and _GOOD_MEDIA_TYPES.get(media_type) == kind
         ):
-            return source.copy()  # three keys, all present: nothing else
+            return None
     elif source_type == "url":
         url = source["url"]
-        if (
+        if not (
             len(source) == 2
             and type(url) is str
             and url.isascii()
             and ((url.startswith("https://") and len(url) > 8) or _good_url(url, kind))
         ):
-            return source.copy()
-    return None
+            return None
+    else:
+        return None
+    copy = block.copy()
+    copy["source"] = source.copy()  # its keys, all present, hold strings
+    return copy
 
 
 def _fast_output(output: Any) -> Any:
@@ -764,12 +767,10 @@ def _fast_output(output: Any) -> Any:
                             return _INVALID
                         append(item.copy())
                     elif kind in _FAST_MEDIA:
-                        source = _fast_source(item["source"], kind)
-                        if source is None:
+                        media = _fast_media(item, kind)
+                        if media is None:
                             return _INVALID
-                        copy = item.copy()
-                        copy["source"] = source
-                        append(copy)
+                        append(media)
                     else:
                         return _INVALID
             except KeyError:
