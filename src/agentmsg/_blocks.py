@@ -147,20 +147,13 @@ BlockType: TypeAlias = Literal[
 
 # -- the spec -------------------------------------------------------------------------------
 # What kind of value a field holds (Field.value).
-STRING = "string"
-"""Any string."""
-NAME = "name"
-"""A non-empty string: a tool call's id or a tool's name."""
-ARGUMENTS = "arguments"
-"""A dict of JSON values: a tool call's arguments."""
-SOURCE = "source"
-"""A media source: :class:`Base64Source` or :class:`URLSource`."""
-OUTPUT = "output"
-"""A tool output: a string, a list of :data:`OUTPUT_TYPES` blocks, or any JSON value."""
-MEDIA_TYPE = "media_type"
-"""A MIME type whose major type is the block's kind (``image/png`` in an image block)."""
-URL = "url"
-"""An http(s), ``data:`` or ``file://`` URL, or an absolute local path."""
+STRING = "string"  # any string
+NAME = "name"  # a non-empty string: a tool call's id or a tool's name
+ARGUMENTS = "arguments"  # a dict of JSON values: a tool call's arguments
+SOURCE = "source"  # a media source: Base64Source or URLSource
+OUTPUT = "output"  # a string, a list of OUTPUT_TYPES blocks, or any JSON value
+MEDIA_TYPE = "media_type"  # a MIME type of the block's kind (image/png in an image block)
+URL = "url"  # an http(s), data: or file:// URL, or a local path
 
 
 class Field(NamedTuple):
@@ -188,9 +181,8 @@ BLOCK_SPEC: dict[BlockType, tuple[Field, ...]] = {
     ),
     "tool_result": (Field("id", NAME), Field("name", NAME), Field("output", OUTPUT)),
 }
-"""Each block type's fields besides ``type``, required ones first: the order in which
-they are checked and the JSON Schema lists them. The optional ones are those AgentScope
-1.x writes, so its messages load."""
+"""Each block type's fields besides ``type``, required ones first (the order of the
+checks and the JSON Schema); the optional ones are those AgentScope 1.x writes."""
 
 SOURCE_SPEC: dict[str, tuple[Field, ...]] = {
     "base64": (Field("media_type", MEDIA_TYPE), Field("data", STRING)),
@@ -215,9 +207,8 @@ if sys.version_info < (3, 12):
     _AS_EXTENSIONS: dict[type, Any] = {}
 
     def _pydantic_schema(cls: Any, source: Any, handler: Any) -> Any:
-        """pydantic refuses a ``typing.TypedDict`` before Python 3.12 and takes the same
-        class made by ``typing_extensions`` (which pydantic installs): *cls* hands it
-        that twin, made on first use, so ``import agentmsg`` imports neither."""
+        """*cls* made by ``typing_extensions``, on first use: pydantic refuses a
+        ``typing.TypedDict`` before Python 3.12."""
         twin = _AS_EXTENSIONS.get(cls)
         if twin is None:
             import typing_extensions

@@ -1,65 +1,41 @@
 """The containers a message hands out, which check every change made in place, and the
 one deep copy agentmsg makes of JSON-shaped values.
 
-A :class:`~agentmsg.Msg` stores its content and metadata as plain lists and dicts. The
-first time ``msg.content`` or ``msg.metadata`` is read, they are turned into the
-classes below, subclasses of ``list`` and ``dict`` that behave like them in every way
-but one: a change made in place (``msg.content.append(block)``,
-``msg.content[0]["text"] = "..."``, ``msg.metadata["tags"].append("x")``) is checked
-at once, by the same rules as a new message, and refused with
-:class:`~agentmsg.MessageError` (the container left as it was) when it would make the
-message invalid. A message therefore always holds what :meth:`~agentmsg.Msg.from_dict`
-accepts, whatever is done to it.
+A :class:`~agentmsg.Msg` stores its content and metadata as plain lists and dicts; the
+first read of ``msg.content`` or ``msg.metadata`` turns them into the classes below,
+``list`` and ``dict`` subclasses whose every change in place is checked at once by the
+rules of a new message and refused with :class:`~agentmsg.MessageError` (the container
+left as it was) when it would make the message invalid.
 
-- :class:`ContentList` is ``msg.content``: each block added or put in place is checked
-  as a block and stored as a copy, so the caller's dict never aliases the message's.
-- :class:`CheckedDict` and :class:`CheckedList` are every dict and list inside it (the
-  blocks, their sources, tool inputs and outputs) and ``msg.metadata`` with what it
-  holds. Each knows the container it sits in (``_parent``). Inside a JSON value that
-  only the JSON rules govern (the metadata, a tool's input, a tool's dict output), a
-  change checks just the values it puts in, against the levels left above them
-  (:data:`~agentmsg._validate.MAX_DEPTH`), before anything is stored: appending to a
-  long list costs the same at any length. Anywhere else (a block, a source, a tool's
-  list output, a role message's field) the change is made, the whole block or field is
-  checked, and the change undone if the check fails. Values put in are stored as
-  checked copies; ``__init__``, which ``dict`` and ``list`` use to fill themselves in
-  place, is checked like any other change.
-
-Reading costs nothing extra, and neither does building, copying or loading a message
-whose content is never read through ``msg.content``: the conversion happens on first
-access, once per message.
+- :class:`ContentList` is ``msg.content``: a block put in is checked and stored as a copy.
+- :class:`CheckedDict` and :class:`CheckedList` are every dict and list inside it and
+  ``msg.metadata`` with what it holds; each knows the container it sits in (``_parent``).
+  Inside a JSON value (the metadata, a tool's input, a tool's dict output) a change
+  checks just the values it puts in, against the levels left above them
+  (:data:`~agentmsg._validate.MAX_DEPTH`). Anywhere else (a block, a source, a tool's
+  list output, a role message's field) the change is made, the whole block or field
+  checked, and the change undone if the check fails.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from functools import partial
-from typing import Any, SupportsIndex
+from functools import partial, wraps
+from typing import Any, ClassVar, SupportsIndex
 
 from ._blocks import ARGUMENTS, BLOCK_SPEC, OUTPUT, SOURCE, Field
 from ._errors import MessageError
 
+# Bound once: the copies and the checked copies call them for every container.
 _dict_copy = dict.copy
-_dict_clear = dict.clear
-_dict_update = dict.update
-_dict_setitem = dict.__setitem__
 _list_copy = list.copy
+_dict_setitem = dict.__setitem__
 _list_setitem = list.__setitem__
-_list_append = list.append
-_list_extend = list.extend
-_list_insert = list.insert
 
 
 def copy_json(value: Any) -> Any:
-    """A deep copy of a JSON-shaped *value*: every dict and list new and plain, the leaves
-    shared.
-
-    Leaves (strings, numbers, booleans, None) are immutable, so sharing them is safe.
-    Each container is copied whole at C speed, and only its items that are not strings
-    or integers are looked at again. Checked containers come out as plain ``dict`` and
-    ``list``. The value is trusted: :func:`~agentmsg._validate.check_json` is the copy
-    that checks.
-    """
+    """A deep copy of a trusted JSON-shaped *value*: every dict and list new and plain
+    (checked containers too), the leaves shared. ``check_json`` is the copy that checks."""
     kind = type(value)
     if kind is dict or kind is CheckedDict:
         new_dict = _dict_copy(value)
@@ -79,13 +55,8 @@ def copy_json(value: Any) -> Any:
 
 
 def copy_blocks(blocks: Any) -> list[Any]:
-    """A deep copy of a message's validated content blocks: :func:`copy_json`, faster.
-
-    The blocks' shapes are known from :data:`~agentmsg._blocks.BLOCK_SPEC`: one C-level
-    dict copy copies a block's strings, and only its fields that nest (a media source, a
-    tool's input and output) are copied again. A block of a type the spec does not know
-    raises :class:`~agentmsg.MessageError`.
-    """
+    """:func:`copy_json` of a message's validated blocks, faster: one dict copy per block,
+    and a copy of its one field that nests (BLOCK_SPEC); an unknown type raises."""
     copied: list[Any] = []
     append = copied.append
     for block in blocks:
@@ -110,8 +81,8 @@ _new_list = list.__new__
 
 
 def _nested_field(fields: tuple[Field, ...]) -> tuple[str, Callable[[Any], Any]] | None:
-    """The one field of a block type that holds a dict or list, with its copy (a media
-    source holds only strings, SOURCE_SPEC: one dict copy copies it), or None."""
+    """The one field of a block type that holds a dict or list, with its copy (a source
+    holds only strings: one dict copy), or None."""
     nested = [field for field in fields if field.value in (SOURCE, ARGUMENTS, OUTPUT)]
     if len(nested) > 1:  # copy_blocks copies one; a spec that nests more must extend it
         raise NotImplementedError(f"copy_blocks copies one nested field, not {nested}")
@@ -132,11 +103,8 @@ def _unknown_type(block: Any, index: int) -> MessageError:
 
 
 def _checked(value: Any, parent: Any) -> Any:
-    """A checked deep copy of a validated *value*, its containers inside *parent*.
-
-    The validators accept a ``str`` subclass only where they store it as a ``str`` (ids
-    and names), so such a string is stored as ``str`` here too.
-    """
+    """A checked deep copy of a validated *value*, its containers inside *parent*; a str
+    subclass (the validators store one only as a ``str``) as a ``str``."""
     kind = type(value)
     if kind is dict or kind is CheckedDict:
         new_dict: CheckedDict = _new_dict(CheckedDict)
@@ -150,7 +118,7 @@ def _checked(value: Any, parent: Any) -> Any:
     if kind is list or kind is CheckedList or kind is ContentList:
         new_list: CheckedList = _new_list(CheckedList)
         new_list._parent = parent
-        _list_extend(new_list, [_checked(item, new_list) for item in value])
+        list.extend(new_list, [_checked(item, new_list) for item in value])
         return new_list
     if kind is not str and isinstance(value, str):
         return str(value)
@@ -160,7 +128,7 @@ def _checked(value: Any, parent: Any) -> Any:
 def checked_content(blocks: list[Any]) -> ContentList:
     """The :class:`ContentList` of a message's validated *blocks*."""
     content: ContentList = _new_list(ContentList)
-    _list_extend(content, [_checked(block, content) for block in blocks])
+    list.extend(content, [_checked(block, content) for block in blocks])
     return content
 
 
@@ -262,26 +230,12 @@ def _json_item(container: Any, level: int, value: Any, where: Callable[[], str])
     return copied
 
 
-def _json_key(container: Any, key: Any) -> None:
-    """Raise unless *key* may name a value of a JSON dict."""
-    if type(key) is not str or not (key.isascii() or _clean(key)):
-        from ._validate import bad_key
-
-        raise bad_key(_path_of(container), key)
-
-
 def _key_path(container: Any, key: object) -> str:
     return f"{_path_of(container)}.{key}"
 
 
 def _item_path(container: Any, at: object) -> str:
     return f"{_path_of(container)}[{at}]"
-
-
-def _clean(text: str) -> bool:
-    from ._validate import clean_text
-
-    return clean_text(text)
 
 
 def _check_whole(root: Any, node: Any) -> None:
@@ -299,20 +253,15 @@ def _check_whole(root: Any, node: Any) -> None:
 
 
 def _adopt(container: CheckedDict | CheckedList) -> None:
-    """Store the values a change put into *container* as checked copies of themselves.
-
-    A container already inside *container* is kept (the first time it appears); any
-    other dict or list, the caller's or another message's, is copied. The copies are all
-    made before any is stored.
-    """
+    """Store the values a change put into *container* as checked copies of themselves,
+    all made before any is stored; a container already inside it is kept (the first time
+    it appears)."""
     seen: set[int] = set()
     items: Iterable[tuple[Any, Any]]
     if type(container) is CheckedDict:
         items = list(dict.items(container))
-        put: Callable[[Any, Any], None] = _dict_setitem.__get__(container)
     else:
         items = list(enumerate(container))
-        put = _list_setitem.__get__(container)
     changes = []
     for key, item in items:
         kind = type(item)
@@ -326,38 +275,50 @@ def _adopt(container: CheckedDict | CheckedList) -> None:
             seen.add(id(item))
             continue
         changes.append((key, _checked(item, container)))
+    put: Any = _dict_setitem if type(container) is CheckedDict else _list_setitem
     for key, item in changes:
-        put(key, item)
+        put(container, key, item)
 
 
 def _edit(container: Any, root: Any, node: Any, change: Callable[[], Any]) -> Any:
     """Make *change* to *container*, check the block or field *node* that *root* holds
     (none in a message any more: no check), store what it put in as checked copies; undo
     it all if anything raises."""
-    is_dict = type(container) is CheckedDict
-    before = _dict_copy(container) if is_dict else _list_copy(container)
+    before = container._plain(container)
     try:
         result = change()
         if root is not None:
             _check_whole(root, node)
         _adopt(container)
     except BaseException:
-        if is_dict:
-            _dict_clear(container)
-            _dict_update(container, before)
+        if type(container) is CheckedDict:
+            dict.clear(container)
+            dict.update(container, before)
         else:
             _list_setitem(container, slice(None), before)
         raise
     return result
 
 
-def _unchecked(container: Any, change: Callable[[], Any]) -> Any:
-    """Make a change that takes values away or reorders them: in a JSON value it needs no
-    check; elsewhere the block or field is checked as for any change."""
+def _change(container: Any, in_json: Callable[[int], Any], change: Callable[[], Any]) -> Any:
+    """Make a change to *container*: in a JSON value *in_json*, given the container's
+    level, which checks what it puts in; elsewhere *change*, through :func:`_edit`."""
     root, node = _place(container)
     if root is _JSON:
-        return change()
+        return in_json(node)
     return _edit(container, root, node, change)
+
+
+def _taking_away(method: Callable[..., Any]) -> Callable[..., Any]:
+    """*method* of ``dict`` or ``list``, which takes values away or reorders them: in a JSON
+    value it needs no check; elsewhere the block or field is checked as for any change."""
+
+    @wraps(method)
+    def change(self: Any, *args: Any, **kwargs: Any) -> Any:
+        unchecked = partial(method, self, *args, **kwargs)
+        return _change(self, lambda level: unchecked(), unchecked)
+
+    return change
 
 
 def _pairs(container: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> dict[Any, Any]:
@@ -374,51 +335,59 @@ def _pairs(container: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> dic
         raise MessageError(msg, _path_of(container)) from None
 
 
-class CheckedDict(dict[Any, Any]):
+class _Plain:
+    """A message's dict or list that copies, deep-copies and pickles as a plain one: a copy
+    is the caller's own, and changing it checks nothing."""
+
+    __slots__ = ()
+    _plain: ClassVar[type[Any]]  # dict or list
+
+    def __copy__(self) -> Any:
+        return self._plain(self)
+
+    def __deepcopy__(self, memo: Any) -> Any:
+        return copy_json(self)
+
+    def __reduce_ex__(self, protocol: SupportsIndex) -> tuple[Any, ...]:
+        return (self._plain, (copy_json(self),))
+
+
+class CheckedDict(_Plain, dict[Any, Any]):
     """A dict inside a message (a block, a source, a tool input, the metadata...) whose
     changes are checked with the block or metadata it belongs to."""
 
     __slots__ = ("_parent",)
     _parent: Any
+    _plain = dict
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         # dict.__init__ adds to a dict in place: on a message's dict, a checked update.
         if args or kwargs:
             self.update(*args, **kwargs)
 
+    def _value(self, key: Any, value: Any, level: int) -> Any:
+        """*value* checked for *key* of this dict, a JSON object at *level*."""
+        _json_key(self, key)
+        return _json_item(self, level, value, partial(_key_path, self, key))
+
     def __setitem__(self, key: Any, value: Any) -> None:
-        root, node = _place(self)
-        if root is _JSON:
-            _json_key(self, key)
-            checked = _json_item(self, node, value, partial(_key_path, self, key))
-            _dict_setitem(self, key, checked)
-            return
-        _edit(self, root, node, lambda: _dict_setitem(self, key, value))
-
-    def __delitem__(self, key: Any) -> None:
-        _unchecked(self, lambda: dict.__delitem__(self, key))
-
-    def pop(self, *args: Any) -> Any:
-        return _unchecked(self, lambda: dict.pop(self, *args))
-
-    def popitem(self) -> tuple[Any, Any]:
-        item: tuple[Any, Any] = _unchecked(self, lambda: dict.popitem(self))
-        return item
-
-    def clear(self) -> None:
-        _unchecked(self, lambda: _dict_clear(self))
+        _change(
+            self,
+            lambda level: _dict_setitem(self, key, self._value(key, value, level)),
+            lambda: _dict_setitem(self, key, value),
+        )
 
     def update(self, *args: Any, **kwargs: Any) -> None:
-        root, node = _place(self)
-        if root is _JSON:
+        def in_json(level: int) -> None:
             added = _pairs(self, args, kwargs)
-            checked = {}
-            for key, value in added.items():
-                _json_key(self, key)
-                checked[key] = _json_item(self, node, value, partial(_key_path, self, key))
-            _dict_update(self, checked)
-            return
-        _edit(self, root, node, lambda: _dict_update(self, *args, **kwargs))
+            dict.update(self, {key: self._value(key, item, level) for key, item in added.items()})
+
+        _change(self, in_json, lambda: dict.update(self, *args, **kwargs))
+
+    __delitem__ = _taking_away(dict.__delitem__)
+    pop = _taking_away(dict.pop)
+    popitem = _taking_away(dict.popitem)
+    clear = _taking_away(dict.clear)
 
     def setdefault(self, key: Any, default: Any = None) -> Any:
         if _place(self)[0] is _JSON:
@@ -435,40 +404,20 @@ class CheckedDict(dict[Any, Any]):
     def fromkeys(cls, *args: Any) -> dict[Any, Any]:
         return dict.fromkeys(*args)
 
-    def __copy__(self) -> dict[Any, Any]:
-        return _dict_copy(self)
 
-    def __deepcopy__(self, memo: Any) -> dict[Any, Any]:
-        copied: dict[Any, Any] = copy_json(self)
-        return copied
+def _json_key(container: Any, key: Any) -> None:
+    """Raise unless *key* may name a value of a JSON dict."""
+    from ._validate import bad_key, clean_text
 
-    def __reduce_ex__(self, protocol: SupportsIndex) -> tuple[Any, ...]:
-        return (dict, (copy_json(self),))
+    if type(key) is not str or not (key.isascii() or clean_text(key)):
+        raise bad_key(_path_of(container), key)
 
 
-class _PlainList(list[Any]):
-    """A message's list that copies, deep-copies and pickles as a plain ``list``: a copy
-    is the caller's own, and changing it checks nothing."""
+class _List(_Plain, list[Any]):
+    """A message's list: the content or a list inside it."""
 
     __slots__ = ()
-
-    def __copy__(self) -> list[Any]:
-        return _list_copy(self)
-
-    def __deepcopy__(self, memo: Any) -> list[Any]:
-        copied: list[Any] = copy_json(self)
-        return copied
-
-    def __reduce_ex__(self, protocol: SupportsIndex) -> tuple[Any, ...]:
-        return (list, (copy_json(self),))
-
-
-class CheckedList(_PlainList):
-    """A list inside a message (a tool output, a JSON array...) whose changes are checked
-    with the block or metadata it belongs to."""
-
-    __slots__ = ("_parent",)
-    _parent: Any
+    _plain = list
 
     def __init__(self, *args: Any) -> None:
         # list.__init__ replaces a list's items in place: on a message's list, checked.
@@ -476,81 +425,8 @@ class CheckedList(_PlainList):
             (values,) = args
             self[:] = values
 
-    def _items(self, values: Iterable[Any], first: int, level: int) -> list[Any]:
-        """*values* checked for places *first*, *first* + 1... of a JSON list."""
-        return [
-            _json_item(self, level, value, partial(_item_path, self, at))
-            for at, value in enumerate(values, first)
-        ]
-
-    def __setitem__(self, index: Any, value: Any) -> None:
-        root, node = _place(self)
-        if root is _JSON:
-            if isinstance(index, slice):
-                start = index.indices(len(self))[0]
-                _list_setitem(self, index, self._items(list(value), start, node))
-            else:
-                at = index.__index__()
-                _list_setitem(self, index, self._items([value], at, node)[0])
-            return
-        _edit(self, root, node, lambda: _list_setitem(self, index, value))
-
-    def __delitem__(self, index: Any) -> None:
-        _unchecked(self, lambda: list.__delitem__(self, index))
-
-    def append(self, value: Any) -> None:
-        root, node = _place(self)
-        if root is _JSON:
-            _list_append(self, self._items([value], len(self), node)[0])
-            return
-        _edit(self, root, node, lambda: _list_append(self, value))
-
-    def extend(self, values: Iterable[Any]) -> None:
-        items = list(values)
-        root, node = _place(self)
-        if root is _JSON:
-            _list_extend(self, self._items(items, len(self), node))
-            return
-        _edit(self, root, node, lambda: _list_extend(self, items))
-
-    def insert(self, index: SupportsIndex, value: Any) -> None:
-        root, node = _place(self)
-        if root is _JSON:
-            at = _position(self, index)
-            _list_insert(self, index, self._items([value], at, node)[0])
-            return
-        _edit(self, root, node, lambda: _list_insert(self, index, value))
-
-    def pop(self, index: SupportsIndex = -1) -> Any:
-        return _unchecked(self, lambda: list.pop(self, index))
-
-    def remove(self, value: Any) -> None:
-        _unchecked(self, lambda: list.remove(self, value))
-
-    def clear(self) -> None:
-        _unchecked(self, lambda: list.clear(self))
-
-    def sort(self, *args: Any, **kwargs: Any) -> None:
-        _unchecked(self, lambda: list.sort(self, *args, **kwargs))
-
-    def reverse(self) -> None:
-        _unchecked(self, lambda: list.reverse(self))
-
-    def __iadd__(self, values: Iterable[Any]) -> CheckedList:  # type: ignore[misc]
+    def __iadd__(self, values: Iterable[Any]) -> Any:  # type: ignore[misc]
         self.extend(values)
-        return self
-
-    def __imul__(self, count: SupportsIndex) -> CheckedList:
-        root, node = _place(self)
-        if root is _JSON:
-            size = len(self)
-            list.__imul__(self, count)
-            for at in range(size, len(self)):  # the repeats: copies, not the same containers
-                item = self[at]
-                if type(item) is CheckedDict or type(item) is CheckedList:
-                    _list_setitem(self, at, _checked(item, self))
-            return self
-        _edit(self, root, node, lambda: list.__imul__(self, count))
         return self
 
 
@@ -563,19 +439,81 @@ def _position(content: list[Any], index: SupportsIndex) -> int:
     return min(max(where, 0), size)
 
 
-class ContentList(_PlainList):
+class CheckedList(_List):
+    """A list inside a message (a tool output, a JSON array...) whose changes are checked
+    with the block or metadata it belongs to."""
+
+    __slots__ = ("_parent",)
+    _parent: Any
+
+    def _items(self, values: Iterable[Any], first: int, level: int) -> list[Any]:
+        """*values* checked for places *first*, *first* + 1... of a JSON list at *level*."""
+        return [
+            _json_item(self, level, value, partial(_item_path, self, at))
+            for at, value in enumerate(values, first)
+        ]
+
+    def __setitem__(self, index: Any, value: Any) -> None:
+        def in_json(level: int) -> None:
+            if isinstance(index, slice):
+                start = index.indices(len(self))[0]
+                _list_setitem(self, index, self._items(list(value), start, level))
+            else:
+                _list_setitem(self, index, self._items([value], index.__index__(), level)[0])
+
+        _change(self, in_json, lambda: _list_setitem(self, index, value))
+
+    def append(self, value: Any) -> None:
+        _change(
+            self,
+            lambda level: list.append(self, self._items([value], len(self), level)[0]),
+            lambda: list.append(self, value),
+        )
+
+    def extend(self, values: Iterable[Any]) -> None:
+        items = list(values)
+        _change(
+            self,
+            lambda level: list.extend(self, self._items(items, len(self), level)),
+            lambda: list.extend(self, items),
+        )
+
+    def insert(self, index: SupportsIndex, value: Any) -> None:
+        _change(
+            self,
+            lambda level: list.insert(
+                self, index, self._items([value], _position(self, index), level)[0]
+            ),
+            lambda: list.insert(self, index, value),
+        )
+
+    __delitem__ = _taking_away(list.__delitem__)
+    pop = _taking_away(list.pop)
+    remove = _taking_away(list.remove)
+    clear = _taking_away(list.clear)
+    sort = _taking_away(list.sort)
+    reverse = _taking_away(list.reverse)
+
+    def __imul__(self, count: SupportsIndex) -> CheckedList:
+        def in_json(level: int) -> None:
+            size = len(self)
+            list.__imul__(self, count)
+            for at in range(size, len(self)):  # the repeats: copies, not the same containers
+                item = self[at]
+                if type(item) is CheckedDict or type(item) is CheckedList:
+                    _list_setitem(self, at, _checked(item, self))
+
+        _change(self, in_json, lambda: list.__imul__(self, count))
+        return self
+
+
+class ContentList(_List):
     """A message's content list: a block added or put in place is checked and copied.
 
     Removing and reordering blocks cannot make the content invalid and are not checked.
     """
 
     __slots__ = ()
-
-    def __init__(self, *args: Any) -> None:
-        # list.__init__ replaces a list's items in place: on a message's content, checked.
-        if args:
-            (values,) = args
-            self[:] = values
 
     def _blocks(self, values: Iterable[Any], first: int) -> list[CheckedDict]:
         from ._validate import check_block  # the one cycle: _validate uses our types
@@ -586,13 +524,13 @@ class ContentList(_PlainList):
         return [_checked(block, self) for block in checked]
 
     def append(self, value: Any) -> None:
-        _list_append(self, self._blocks([value], len(self))[0])
+        list.append(self, self._blocks([value], len(self))[0])
 
     def extend(self, values: Iterable[Any]) -> None:
-        _list_extend(self, self._blocks(list(values), len(self)))
+        list.extend(self, self._blocks(list(values), len(self)))
 
     def insert(self, index: SupportsIndex, value: Any) -> None:
-        _list_insert(self, index, self._blocks([value], _position(self, index))[0])
+        list.insert(self, index, self._blocks([value], _position(self, index))[0])
 
     def __setitem__(self, index: Any, value: Any) -> None:
         if isinstance(index, slice):
@@ -602,10 +540,6 @@ class ContentList(_PlainList):
         where = index.__index__()
         position = where + len(self) if where < 0 else where
         _list_setitem(self, index, self._blocks([value], position)[0])
-
-    def __iadd__(self, values: Iterable[Any]) -> ContentList:  # type: ignore[misc]
-        self.extend(values)
-        return self
 
     def __imul__(self, count: SupportsIndex) -> ContentList:
         times = count.__index__()
@@ -618,8 +552,6 @@ class ContentList(_PlainList):
 
 DICT_TYPES: frozenset[type] = frozenset({dict, CheckedDict})
 """The types a message stores as a JSON object: ``dict`` and the checked dict it hands
-out. Any other ``Mapping`` given (a dict subclass, an ``OrderedDict``) is stored as a
-plain dict (:func:`~agentmsg._validate.as_dict`)."""
+out; any other ``Mapping`` is stored as a plain dict (``_validate.as_dict``)."""
 LIST_TYPES: frozenset[type] = frozenset({list, CheckedList, ContentList})
-"""The types a message accepts as a JSON array: ``list`` and the checked lists it hands
-out."""
+"""The types a message accepts as a JSON array: ``list`` and the checked lists."""

@@ -89,7 +89,6 @@ _EXTENSIONS = {
     ".mov": "video/quicktime",
     ".avi": "video/x-msvideo",
 }
-_KINDS = MEDIA_KINDS
 _XML_STARTS = (b"<?xml", b"<!DOCTYPE svg", b"<!--")
 _SPACE = b"\xef\xbb\xbf \t\r\n"  # a UTF-8 byte order mark and white space
 
@@ -176,7 +175,7 @@ def _media_type_for(data: bytes, filename: str | None, kind: str | None) -> str:
 
 
 def _check_kind(kind: str | None) -> None:
-    if kind is not None and kind not in _KINDS:
+    if kind is not None and kind not in MEDIA_KINDS:
         raise must_be("kind", "one of 'image', 'audio', 'video' or None", kind, MediaError)
 
 
@@ -274,12 +273,9 @@ def _check_limit(max_bytes: object) -> None:
 def read_local_file(
     filename: str, path: str, shown: str, max_bytes: int, head: int | None
 ) -> bytes:
-    """The bytes of the regular file *filename* (its first *head* bytes, or all of it).
-
-    Never blocks on a pipe or a device: the file is opened without waiting and read only
-    when it is a regular file of at most *max_bytes* bytes. Errors name the field *path*
-    and the file as *shown* (as the message wrote it), never its bytes.
-    """
+    """The bytes (the first *head*, or all) of *filename*, a regular file of at most
+    *max_bytes* (opened without waiting: never a pipe or a device); errors name *path* and
+    the file as *shown*, never its bytes."""
     if "\0" in filename:
         msg = f"`{path}` names no valid file (a path cannot hold a NUL character): {shown!r}."
         raise MediaError(msg, path)
@@ -343,7 +339,7 @@ def block_from_url(url: str, *, kind: str | None = None) -> dict[str, Any]:
             tail = url.split("?", 1)[0].split("#", 1)[0]
             guessed = _EXTENSIONS.get(os.path.splitext(tail)[1].lower(), "")
         kind = guessed.partition("/")[0]
-        if kind not in _KINDS:
+        if kind not in MEDIA_KINDS:
             msg = f"Cannot tell whether {show(url)} is an image, audio or video; pass `kind`."
             raise MediaError(msg, "kind")
     return check_block({"type": kind, "source": {"type": "url", "url": url}}, "block")
@@ -377,8 +373,7 @@ def _decode_base64(text: str, path: str) -> bytes:
 
 
 class _Files(NamedTuple):
-    """Where :meth:`Msg.check_media <agentmsg.Msg.check_media>` may read local files: the
-    folder *root* (its real path) and the size limit."""
+    """Where check_media may read local files: the folder (its real path), the size limit."""
 
     root: str
     max_bytes: int
@@ -432,8 +427,7 @@ def file_url_path(url: str, path: str) -> str:
 
 
 def _check_local_file(url: str, kind: str, path: str, files: _Files) -> None:
-    """Read the first bytes of the local file *url* names, inside the folder of *files*;
-    they must be *kind* media."""
+    """Read the head of the local file *url* names, inside *files*' folder: *kind* media."""
     try:
         name = file_url_path(url, path) if url.startswith("file://") else url
     except UnicodeDecodeError:
@@ -470,8 +464,8 @@ def check_content_media(
     root: str | os.PathLike[str] | None = None,
     max_bytes: int = FILE_LIMIT,
 ) -> None:
-    """Check every base64 payload and data: URL in *content* (tool outputs included), and,
-    when *root* names a folder, every local file inside it."""
+    """Check every base64 payload and data: URL in *content*, and with *root* every local
+    file inside it."""
     files = None
     if root is not None:
         _check_limit(max_bytes)
@@ -485,10 +479,10 @@ def check_content_media(
     for index, block in enumerate(content):
         here = f"{path}[{index}]"
         kind = block["type"]
-        if kind in _KINDS:
+        if kind in MEDIA_KINDS:
             _check_source(block["source"], kind, f"{here}.source", files)
         elif kind == "tool_result" and is_block_list(block["output"]):
             for inner, item in enumerate(block["output"]):
-                if item["type"] in _KINDS:
+                if item["type"] in MEDIA_KINDS:
                     where = f"{here}.output[{inner}].source"
                     _check_source(item["source"], item["type"], where, files)

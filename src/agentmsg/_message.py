@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from operator import itemgetter
 from time import time_ns as _time_ns
-from typing import TYPE_CHECKING, Any, ClassVar, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from ._blocks import MEDIA_KINDS
 from ._containers import (
@@ -57,11 +57,8 @@ def _shorten(text: str) -> str:
 
 
 def _abbreviate(blocks: list[Any]) -> list[Any]:
-    """A copy of *blocks* whose long base64 payloads and data: URLs are shortened.
-
-    Only the ``source`` of media blocks (also inside tool outputs) is touched: a tool's
-    input or a text that happens to be long is shown as it is.
-    """
+    """A copy of *blocks* whose media sources (in tool outputs too) have their long base64
+    payloads and data: URLs shortened."""
     shown = []
     for block in blocks:
         source = block.get("source")
@@ -127,15 +124,7 @@ class Msg:
     __slots__ = ("_values",)
     __hash__ = None  # type: ignore[assignment]  # mutable and compared by value
 
-    _FIELDS: ClassVar[tuple[str, ...]] = (
-        "id",
-        "name",
-        "role",
-        "content",
-        "metadata",
-        "timestamp",
-        "invocation_id",
-    )
+    _FIELDS = ("id", "name", "role", "content", "metadata", "timestamp", "invocation_id")
 
     _values: list[Any]
 
@@ -275,8 +264,7 @@ class Msg:
 
     def __setattr__(self, field: str, value: Any) -> None:
         if field not in _FIELD_SET:
-            msg = f"`{field}` is not a field of Msg; the fields are {', '.join(self._FIELDS)}."
-            raise MessageAttributeError(msg, field)
+            raise _not_a_field(field)
         _object_setattr(self, field, value)  # the field's property setter checks the value
 
     def __getstate__(self) -> tuple[None, dict[str, Any]]:
@@ -298,16 +286,13 @@ class Msg:
         )
 
     def __delattr__(self, field: str) -> None:
-        if field in _FIELD_SET:
-            msg = f"`{field}` cannot be deleted from a message; assign a new value instead."
-        else:
-            msg = f"`{field}` is not a field of Msg; the fields are {', '.join(self._FIELDS)}."
+        if field not in _FIELD_SET:
+            raise _not_a_field(field)
+        msg = f"`{field}` cannot be deleted from a message; assign a new value instead."
         raise MessageAttributeError(msg, field)
 
     def __getattr__(self, field: str) -> Any:
-        # Called only when ordinary lookup fails: for a name that is not a field.
-        msg = f"`{field}` is not a field of Msg; the fields are {', '.join(self._FIELDS)}."
-        raise MessageAttributeError(msg, field)
+        raise _not_a_field(field)  # called only when ordinary lookup fails: not a field
 
     # -- serialization -------------------------------------------------------------
 
@@ -543,14 +528,17 @@ class Msg:
 
 
 _FIELD_SET = frozenset(Msg._FIELDS)
-# Where each field sits in ``Msg._values``, found by its name.
-_ID, _NAME, _ROLE, _CONTENT, _METADATA, _TIMESTAMP, _INVOCATION_ID = map(
-    Msg._FIELDS.index, ("id", "name", "role", "content", "metadata", "timestamp", "invocation_id")
-)
 
+
+def _not_a_field(field: str) -> MessageAttributeError:
+    msg = f"`{field}` is not a field of Msg; the fields are {', '.join(Msg._FIELDS)}."
+    return MessageAttributeError(msg, field)
+
+
+# Where each field sits in ``Msg._values``: the order of ``Msg._FIELDS``.
+_ID, _NAME, _ROLE, _CONTENT, _METADATA, _TIMESTAMP, _INVOCATION_ID = range(len(Msg._FIELDS))
+# Stores a new message's checked fields: the slot's own setter, past Msg.__setattr__.
 _store_values = Msg.__dict__["_values"].__set__
-"""Stores a new message's list of fields: the slot's own setter, past Msg.__setattr__
-(which only lets the fields through; __init__ has checked them)."""
 
 _writer: Any = None
 _chunks: Any = None
@@ -558,11 +546,9 @@ _encode_string: Any = None
 
 
 def _json_writer() -> Any:
-    """The JSON writer of :meth:`Msg.to_json`, made once: ``json.dumps`` builds an encoder
-    per call, and ``JSONEncoder.encode`` a C encoder per call, which costs a small
-    message as much as writing it. It skips the check for reference cycles, which a
-    validated message cannot hold. Also sets ``_chunks`` (the encoder itself, whose
-    pieces ``"".join`` makes the text) and ``_encode_string`` (one string's JSON)."""
+    """The JSON writer of :meth:`Msg.to_json`, made once (``json.dumps`` makes a C encoder
+    per call, which costs a small message as much as writing it), without the cycle check
+    a validated message needs not; also sets ``_chunks`` and ``_encode_string``."""
     global _writer, _chunks, _encode_string
     if _writer is None:
         import json
@@ -594,16 +580,14 @@ def _json_writer() -> Any:
 
 
 _MEDIA_KINDS = frozenset(MEDIA_KINDS)
-_PAYLOAD_MIN = 256
-"""A media source's text this long or longer (base64 data, a data: URL) is written by
-:func:`_write_with_payloads` as it is when it needs no escaping."""
+_PAYLOAD_MIN = 256  # a source's text this long is written as it is when it needs no escaping
 # The characters the JSON encoder escapes (with ensure_ascii=False): no others.
 _ESCAPED = (*map(chr, range(0x20)), '"', "\\")
 
 
 def _big_source(block: Any) -> bool:
-    """Whether *block* is a media block whose source holds a long text (base64 data or a
-    URL). A tool's JSON output may hold any dicts: the test reads nothing it assumes."""
+    """Whether *block* is a media block whose source holds a long text; it assumes nothing
+    (a tool's JSON output may hold any dicts)."""
     if type(block) not in DICT_TYPES:
         return False
     kind = block.get("type")
@@ -617,8 +601,7 @@ def _big_source(block: Any) -> bool:
 
 
 def _holds_payload(block: Any) -> bool:
-    """Whether a content block is, or (a tool result) holds, a media block with a long
-    source."""
+    """Whether a content block is, or (a tool result) holds, a media block with a long source."""
     if block["type"] != "tool_result":
         return _big_source(block)
     output = block["output"]
@@ -637,10 +620,8 @@ def _plain(text: str) -> bool:
 
 
 def _write_with_payloads(data: dict[str, Any]) -> str:
-    """:meth:`Msg.to_json` of a message that holds long media payloads: the same text as
-    the JSON encoder writes, but a long payload that needs no escaping (base64 text, a
-    data: URL, checked for the characters JSON escapes) is copied as it is instead of
-    being escaped one character at a time, which is most of what writing it costs."""
+    """:meth:`Msg.to_json` of a message with long media payloads: the encoder's text, but
+    a long payload that needs no escaping is copied as it is, not escaped char by char."""
     write = _writer or _json_writer()
     encode = _encode_string
     out: list[str] = []
@@ -699,11 +680,9 @@ _reader: Any = None
 
 
 def _json_reader() -> Any:
-    """The JSON reader of :meth:`Msg.from_json`, made once: ``json.loads`` itself, but a
-    text that is one JSON value with nothing around it goes straight to the C scanner,
-    skipping the two regular-expression scans ``json.loads`` makes for the whitespace
-    around it. Anything else (bytes, surrounding whitespace, an error) goes to
-    ``json.loads``, which reads it or says what is wrong with it."""
+    """The JSON reader of :meth:`Msg.from_json`, made once: a text that is one JSON value
+    and nothing else goes straight to the C scanner, skipping ``json.loads``' two scans
+    for white space; anything else goes to ``json.loads``, which reads it or says why not."""
     global _reader
     if _reader is None:
         import json
@@ -738,25 +717,19 @@ _name_role_content = itemgetter(_NAME, _ROLE, _CONTENT)
 
 
 def name_role_content(msg: Msg) -> tuple[str, Role, str | list[ContentBlock]]:
-    """*msg*'s sender, role and content, in one call.
-
-    The content is the message's own string or list of blocks (a plain list until
-    ``msg.content`` is first read, then the checked list).
-    """
+    """*msg*'s sender, role and content as it stores them, in one call."""
     fields: tuple[str, Role, str | list[ContentBlock]] = _name_role_content(msg._values)
     return fields
 
 
 def stored_content(msg: Msg) -> str | list[ContentBlock]:
-    """*msg*'s content as it stores it: what ``msg.content`` returns, without making the
-    checked list on first read."""
+    """*msg*'s content as it stores it (``msg.content`` without the checked list)."""
     content: str | list[ContentBlock] = msg._values[_CONTENT]
     return content
 
 
 def stored_metadata(msg: Msg) -> dict[str, Any] | None:
-    """*msg*'s metadata as it stores it: what ``msg.metadata`` returns, without making the
-    checked dict on first read."""
+    """*msg*'s metadata as it stores it (``msg.metadata`` without the checked dict)."""
     metadata: dict[str, Any] | None = msg._values[_METADATA]
     return metadata
 

@@ -34,8 +34,7 @@ _PATTERN = (
     rf"|(?P<word>[^\W\d{_CJK}]+)"
     r"|(?P<other>\S)"
 )
-_pieces: re.Pattern[str] | None = None
-"""The compiled :data:`_PATTERN`, made on first use: compiling it costs milliseconds."""
+_pieces: re.Pattern[str] | None = None  # made on first use: compiling costs milliseconds
 _WORD_CHARS = 6  # a word costs one token per started run of six characters
 _DIGIT_CHARS = 3  # a number costs one token per started group of three digits
 
@@ -94,9 +93,8 @@ def estimate_tokens(text: str) -> int:
     return total
 
 
+# What ERNIE Bot's rule reads as a space: a basic CJK ideograph, or neither word nor space.
 _ernie_pieces: re.Pattern[str] | None = None
-"""Matches what ERNIE Bot's rule turns into a space: a CJK ideograph of the basic block,
-or a character that is neither a word character nor white space."""
 
 
 def ernie_tokens(text: str) -> int:

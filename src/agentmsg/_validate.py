@@ -1,16 +1,10 @@
-"""Where every message is validated.
+"""The rules of :class:`~agentmsg.Msg`'s fields, content blocks and JSON values.
 
-Each ``check_*`` function takes a value and the field path it came from, raises
-:class:`~agentmsg.MessageError` naming that path and the value when it is wrong, and
-otherwise returns a private copy that the message owns. :class:`~agentmsg.Msg` calls
-them when it is built, when a field is assigned and when a dict is loaded. Every
-"`path` must be X, not Y." of the package is worded by :func:`must_be`.
-
-This module holds the rules of :class:`~agentmsg.Msg`: its fields, content blocks and
-JSON values. The role messages' rules live with them, and the checks of media payloads
-(:meth:`Msg.check_media <agentmsg.Msg.check_media>`) in ``_media.py``. The message
-classes keep inline shortcuts that accept the commonest good values at once; anything
-else goes to these functions.
+Each ``check_*`` function takes a value and its field path, raises
+:class:`~agentmsg.MessageError` naming both when it is wrong, and otherwise returns a
+copy the message owns. Every "`path` must be X, not Y." of the package is worded by
+:func:`must_be`. The role messages' rules live with them, the media payloads' checks in
+``_media.py``.
 """
 
 from __future__ import annotations
@@ -71,9 +65,8 @@ def show(value: object) -> str:
 
 
 def label(value: object) -> str:
-    """*value* as a word of an error or a loss (the type of an item agentmsg drops):
-    text as it is, anything else, or text no UTF-8 file can hold, as :func:`show`
-    gives it (``str()`` of a too long integer raises)."""
+    """*value* as a word of an error or a loss: text as it is, anything else (or text UTF-8
+    cannot hold) as :func:`show` gives it."""
     if type(value) is str and clean_text(value):
         return value
     return show(value)
@@ -87,16 +80,8 @@ def must_be(
     *,
     typed: bool = False,
 ) -> MessageError:
-    """The error that says "`path` must be *requirement*, not *value*." for the caller to
-    raise: every "must be X, not Y" of agentmsg is worded here.
-
-    Args:
-        path: The field path, such as ``content[1].source.url``.
-        requirement: What the value must be, such as ``"a non-empty string"``.
-        value: The offending value, shown by :func:`show`.
-        error: :class:`~agentmsg.MessageError` or a subclass of it.
-        typed: Name the value's type before it (``not str: 'x'``).
-    """
+    """The *error* that says "`path` must be *requirement*, not *value*." for the caller to
+    raise; *typed* names the value's type before it (``not str: 'x'``)."""
     shown = f"{type(value).__name__}: {show(value)}" if typed else show(value)
     return error(f"`{path}` must be {requirement}, not {shown}.", path)
 
@@ -122,14 +107,19 @@ def _a_type(value: object) -> str:
     return with_article(type(value).__name__)
 
 
+def _text(value: str, path: str) -> str:
+    """*value* (a str subclass as a ``str``), unless it holds a lone surrogate."""
+    if type(value) is not str:
+        value = str(value)
+    if value.isascii() or clean_text(value):
+        return value
+    raise no_surrogates(path, value)
+
+
 def check_name(value: object, path: str = "name") -> str:
     """A sender name: a non-empty string."""
-    if type(value) is str and value:
-        if value.isascii() or clean_text(value):
-            return value
-        raise no_surrogates(path, value)
     if isinstance(value, str) and value:
-        return check_name(str(value), path)
+        return _text(value, path)
     raise must_be(path, "a non-empty string", value)
 
 
@@ -143,20 +133,14 @@ def check_optional_str(value: object, path: str) -> str | None:
     if value is None:
         return value
     if type(value) is str:
-        if value.isascii() or clean_text(value):
-            return value
-        raise no_surrogates(path, value)
+        return _text(value, path)
     raise must_be(path, "a string or None", value)
 
 
 def check_str(value: object, path: str) -> str:
     """A string, possibly empty."""
-    if type(value) is str:
-        if value.isascii() or clean_text(value):
-            return value
-        raise no_surrogates(path, value)
     if isinstance(value, str):
-        return check_str(str(value), path)
+        return _text(value, path)
     raise must_be(path, "a string", value)
 
 
@@ -170,11 +154,8 @@ def check_role(value: object, path: str = "role", roles: Iterable[str] = ROLES) 
 
 
 def parse_timestamp(value: str) -> datetime | None:
-    """Parse ``YYYY-MM-DD HH:MM:SS.mmm``; return None when the text is not of that form.
-
-    Only ASCII digits count, and the date and time must exist (no February 30th): the
-    rule of :func:`check_timestamp`, for :func:`~agentmsg.deterministic`'s *start*.
-    """
+    """Parse ``YYYY-MM-DD HH:MM:SS.mmm`` by :func:`check_timestamp`'s rule (ASCII digits, a
+    date that exists), for :func:`~agentmsg.deterministic`'s *start*; else None."""
     if not (value.isascii() and value.encode().translate(_DIGITS_TO_ZERO) == _SHAPE):
         return None
     try:
@@ -202,14 +183,11 @@ def check_timestamp(value: object, path: str = "timestamp") -> str:
 
 
 MAX_DEPTH = 100
-"""How deeply a JSON value (metadata, a tool's input or output, a role message's field)
-may nest, counting its dicts and lists: ``{"a": [1]}`` is two levels deep. Every path
-honours it: building, loading, changing in place, copying, pickling and showing a
-message all stay far below Python's recursion limit."""
+"""How many levels of dicts and lists a JSON value may nest (``{"a": [1]}`` is two), on
+every path: all stay far below Python's recursion limit."""
 
+# Smaller integers can always be written: 640 digits is set_int_max_str_digits' least.
 _BIG_INT = 10**640
-"""Integers smaller than this in size are always accepted: 640 digits is the least
-``sys.set_int_max_str_digits`` allows, so such an integer can always be written."""
 _LEAST_INT = -_BIG_INT  # made once: negating _BIG_INT at each comparison allocates
 
 
@@ -250,8 +228,8 @@ def _int_too_big(path: str, value: int) -> MessageError:
 
 
 class _Bad(Exception):
-    """A problem found in a JSON value: what (a MessageError builder) and where (the keys
-    and indexes from the value down, collected in reverse on the way back up)."""
+    """A problem in a JSON value: its MessageError builder and where (the keys and indexes,
+    collected in reverse on the way back up)."""
 
     def __init__(self, word: Callable[[str], MessageError]) -> None:
         self.word = word
@@ -260,10 +238,6 @@ class _Bad(Exception):
     def error(self, path: str | Callable[[], str]) -> MessageError:
         where = path if isinstance(path, str) else path()
         return self.word(where + "".join(reversed(self.keys)))
-
-
-def _key_path(key: str) -> str:
-    return f".{key}"
 
 
 def _bad_leaf(value: Any) -> _Bad:
@@ -296,9 +270,8 @@ def _too_deep_at(value: Any) -> _Bad:
 
 
 def as_dict(value: Any, path: str, requirement: str) -> dict[Any, Any]:
-    """*value* as a plain ``dict``: a dict itself, any other ``Mapping`` (a dict subclass,
-    an ``OrderedDict``...) as a plain copy; anything else raises MessageError saying
-    *requirement* and naming the value's type."""
+    """*value* as a plain ``dict`` (another ``Mapping`` as a plain copy); anything else
+    raises MessageError saying *requirement*."""
     kind = type(value)
     if kind is dict or kind is CheckedDict:
         return value  # type: ignore[no-any-return]
@@ -335,11 +308,13 @@ def _json_copy(value: Any, room: int) -> Any:
     if room <= 0:
         raise _too_deep_at(value)
     kind = type(value)
+    keyed = True
+    copied: Any
     if kind is dict or kind is CheckedDict:
         copied = _dict_copy(value)
     elif isinstance(value, list):  # a list subclass too, stored as a plain list
-        copied_list = _list_copy(value)
-        return _json_items(copied_list, enumerate(copied_list), room, False)
+        copied = _list_copy(value)
+        keyed = False
     elif is_mapping(value):
         try:
             copied = dict(value)
@@ -348,15 +323,8 @@ def _json_copy(value: Any, room: int) -> Any:
             raise _Bad(lambda path: _unreadable(path, value, problem)) from None
     else:
         raise _bad_leaf(value)
-    return _json_items(copied, copied.items(), room, True)
-
-
-def _json_items(copied: Any, items: Iterable[tuple[Any, Any]], room: int, keyed: bool) -> Any:
-    """Check the *items* of *copied* (a fresh dict, *keyed*, or list) in place: leaves as
-    they are, containers replaced by their checked copies; raises :class:`_Bad` naming
-    the key or index where one is not JSON."""
-    big = _BIG_INT
-    for key, item in items:
+    # Leaves as they are, containers replaced by their checked copies.
+    for key, item in copied.items() if keyed else enumerate(copied):
         if keyed and (type(key) is not str or not (key.isascii() or clean_text(key))):
             raise _Bad(partial(_bad_key_at, key))
         leaf = type(item)
@@ -364,7 +332,7 @@ def _json_items(copied: Any, items: Iterable[tuple[Any, Any]], room: int, keyed:
             if item.isascii() or clean_text(item):
                 continue
         elif leaf is int:
-            if -big < item < big or writable_int(item):
+            if _LEAST_INT < item < _BIG_INT or writable_int(item):
                 continue
         elif leaf is bool or item is None:
             continue
@@ -389,8 +357,7 @@ def _bad_key_at(key: object, path: str) -> MessageError:
 
 
 def bad_key(path: str, key: object) -> MessageError:
-    """The error for a dict key of a JSON value that is not a string, or holds a lone
-    surrogate."""
+    """The error for a JSON dict key that is not a string, or holds a lone surrogate."""
     if type(key) is str:
         msg = f"`{path}` keys must be text without lone surrogates, not {show(key)}."
     else:
@@ -399,15 +366,9 @@ def bad_key(path: str, key: object) -> MessageError:
 
 
 def check_json(value: Any, path: str | Callable[[], str], room: int = MAX_DEPTH) -> Any:
-    """A JSON value (str, int, finite float, bool, None, list, dict with str keys), copied.
-
-    Tuples, sets, bytes, NaN and other values that would not come back unchanged from a
-    JSON round trip are rejected rather than converted; so are strings holding a lone
-    surrogate, integers too long to write and values nested more than *room* levels
-    (:data:`MAX_DEPTH`). A dict subclass or other ``Mapping`` is stored as a plain dict,
-    a list subclass as a plain list. *path* may be a function that gives it, called only
-    for the error.
-    """
+    """A JSON value (str, int, finite float, bool, None, list, dict with str keys), copied:
+    what a JSON round trip would not give back unchanged is refused, not converted (a
+    ``Mapping`` or list subclass is stored plain). *path* may be a function giving it."""
     kind = type(value)
     if kind is str:
         if value.isascii() or clean_text(value):
@@ -429,8 +390,7 @@ def check_json(value: Any, path: str | Callable[[], str], room: int = MAX_DEPTH)
 
 
 def check_metadata(value: Any, path: str = "metadata") -> dict[str, Any] | None:
-    """None, or a dict (any ``Mapping``, stored as a plain dict) with string keys and
-    JSON values."""
+    """None, or a dict (any ``Mapping``) with string keys and JSON values."""
     if value is None:
         return None
     if not is_mapping(value):
@@ -469,14 +429,8 @@ def _check_keys(
 
 
 def is_local_file(url: str) -> bool:
-    """Whether *url* names a local file: a ``file://`` URL (a host, often empty, then an
-    absolute path), an absolute path (``/...`` but not ``//``, or ``C:\\...``) or a
-    relative one (``./cat.png``, ``photos/cat.png``: not empty, no scheme, no ``:``
-    before the first slash, no slash first).
-
-    A relative path is kept as written: only :meth:`Msg.check_media
-    <agentmsg.Msg.check_media>`, given a folder, resolves it against that folder.
-    """
+    """Whether *url* names a local file: a ``file://`` URL, an absolute path (``/...`` not
+    ``//``, or ``C:\\...``) or a relative one (no slash first, no ``:`` before the first)."""
     if url.startswith("file://"):
         host, slash, path = url[7:].partition("/")
         return bool(slash and path) and not any(char in host for char in "?#\\")
@@ -491,12 +445,8 @@ def is_local_file(url: str) -> bool:
 
 
 def _good_url(url: str, kind: str) -> bool:
-    """An http(s) URL with something after the scheme, a data: URL of the right kind, a
-    ``file://`` URL or a local path, absolute or relative.
-
-    A data: URL needs its comma; when it names a media type (``data:image/png;base64,``)
-    the major type must be the block's kind. Nothing is read or fetched here.
-    """
+    """An http(s) URL with something after the scheme, a data: URL (its comma, and a media
+    type of *kind* if it names one), a ``file://`` URL or a local path."""
     if url.startswith("https://"):
         return len(url) > 8
     if url.startswith("http://"):
@@ -546,11 +496,8 @@ def _source(source: Any, kind: str, path: str) -> dict[str, Any]:
 
 
 def is_block_list(value: Any) -> bool:
-    """Whether *value* is a non-empty list of dicts that all have a known block ``type``.
-
-    A tool output of this shape is validated as a list of content blocks; any other
-    output is validated as a plain JSON value.
-    """
+    """Whether *value* is a non-empty list of dicts that all have a known block ``type``: a
+    tool output checked as blocks, not as a JSON value."""
     return (
         isinstance(value, list)
         and bool(value)
@@ -647,9 +594,8 @@ _OUTPUT_NAMES = f"{', '.join(repr(kind) for kind in OUTPUT_TYPES[:-1])} or {OUTP
 
 
 def _check_fields(block: dict[str, Any], kind: str, path: str) -> dict[str, Any]:
-    """A checked copy of a *kind* block: its keys are those of the spec and its values are
-    checked in the spec's order; the copy keeps the block's key order, its ``type`` a
-    plain str."""
+    """A checked copy of a *kind* block, its fields checked in the spec's order, its keys in
+    the block's."""
     type_name, required, optional, checks = _BLOCK_CHECKS[kind]
     _check_keys(block, required, optional, path)
     copy = dict(block)  # the keys in the caller's order; each value replaced below
@@ -681,12 +627,8 @@ def check_block(block: Any, path: str) -> dict[str, Any]:
 def check_content(value: Any, path: str = "content") -> str | list[dict[str, Any]]:
     """Message content: a string, or a list of content blocks (validated and copied).
 
-    Well-formed blocks of the common shapes are checked and copied right here, inline,
-    which is most of what building or loading a message costs; any other block, and any
-    block with a problem, goes through :func:`check_block`, which builds the field paths
-    and the error text. The inline checks only ever say "valid" or "look again": a
-    missing key or an unhashable value (KeyError, TypeError) is a "look again".
-    """
+    The common blocks are checked inline, which only ever says "valid" or "look again"
+    (a KeyError or TypeError too): :func:`check_block` decides and words the error."""
     if type(value) is str:
         return check_str(value, path)
     if type(value) not in LIST_TYPES:
@@ -711,30 +653,9 @@ def check_content(value: Any, path: str = "content") -> str | list[dict[str, Any
                         if size == 2 and type(text) is str and (text.isascii() or text.encode()):
                             append(block.copy())  # two keys, both present: nothing else
                             continue
-                    elif kind == "tool_use":
+                    elif kind == "tool_use" or kind == "tool_result":
                         call_id = block["id"]
                         name = block["name"]
-                        tool_input = block["input"]
-                        if (
-                            size == 4
-                            and type(call_id) is str
-                            and call_id
-                            and call_id.isascii()
-                            and type(name) is str
-                            and name
-                            and name.isascii()
-                            and type(tool_input) is dict
-                        ):
-                            arguments = _fast_json(tool_input, 1)
-                            if arguments is not _INVALID:
-                                copy = block.copy()
-                                copy["input"] = arguments
-                                append(copy)
-                                continue
-                    elif kind == "tool_result":
-                        call_id = block["id"]
-                        name = block["name"]
-                        output = block["output"]
                         if (
                             size == 4
                             and type(call_id) is str
@@ -744,23 +665,26 @@ def check_content(value: Any, path: str = "content") -> str | list[dict[str, Any
                             and name
                             and name.isascii()
                         ):
-                            if type(output) is str and (output.isascii() or output.encode()):
-                                append(block.copy())
-                                continue
-                            output = _fast_output(output)
-                            if output is not _INVALID:
+                            if kind == "tool_use":
+                                field, value = "input", block["input"]
+                                value = (
+                                    _json_copy(value, MAX_DEPTH)
+                                    if type(value) is dict
+                                    else _INVALID
+                                )
+                            else:
+                                field, value = "output", _fast_output(block["output"])
+                            if value is not _INVALID:
                                 copy = block.copy()
-                                copy["output"] = output
+                                copy[field] = value
                                 append(copy)
                                 continue
-                    elif kind in _FAST_MEDIA:
-                        source = _fast_source(block["source"], kind)
-                        if size == 2 and source is not None:
-                            copy = block.copy()
-                            copy["source"] = source
-                            append(copy)
+                    elif kind in _FAST_MEDIA and size == 2:
+                        media = _fast_media(block, kind)
+                        if media is not None:
+                            append(media)
                             continue
-                except (KeyError, TypeError, ValueError):
+                except (KeyError, TypeError, ValueError, _Bad):
                     pass
             append(check_block(block, f"{path}[{len(copied)}]"))
     except RecursionError:
@@ -780,71 +704,11 @@ _GOOD_MEDIA_TYPES: dict[str, str] = {}
 ``"image"``), for the inline check; at most :data:`_GOOD_MEDIA_TYPES_LIMIT` of them."""
 _GOOD_MEDIA_TYPES_LIMIT = 256
 _FAST_MEDIA = frozenset(MEDIA_KINDS)
-_FAST_DEPTH = 32
-"""JSON deeper than this goes to the full check, which alone decides how deep is too deep."""
 
 
-def _fast_json(value: Any, depth: int) -> Any:
-    """A copy of JSON *value* found *depth* containers deep, or :data:`_INVALID` when it
-    is not one, is unusual (a string or key that is not ASCII, an int past
-    :data:`_BIG_INT`) or nests deeper than :data:`_FAST_DEPTH`: :func:`check_json` decides
-    those."""
-    kind = type(value)
-    if kind is dict:
-        if depth > _FAST_DEPTH:
-            return _INVALID
-        copied = value.copy()
-        for key, item in value.items():
-            if type(key) is not str or not (key.isascii() or key.encode()):
-                return _INVALID
-            leaf = type(item)
-            if (leaf is str and (item.isascii() or item.encode())) or leaf is bool or item is None:
-                continue
-            if leaf is int:
-                if _LEAST_INT < item < _BIG_INT:
-                    continue
-                return _INVALID
-            if leaf is float:
-                if -_INFINITY < item < _INFINITY:
-                    continue
-                return _INVALID
-            inner = _fast_json(item, depth + 1)
-            if inner is _INVALID:
-                return _INVALID
-            copied[key] = inner
-        return copied
-    if kind is list:
-        if depth > _FAST_DEPTH:
-            return _INVALID
-        copied_list = value.copy()
-        for index, item in enumerate(value):
-            leaf = type(item)
-            if (leaf is str and (item.isascii() or item.encode())) or leaf is bool or item is None:
-                continue
-            if leaf is int:
-                if _LEAST_INT < item < _BIG_INT:
-                    continue
-                return _INVALID
-            if leaf is float:
-                if -_INFINITY < item < _INFINITY:
-                    continue
-                return _INVALID
-            inner = _fast_json(item, depth + 1)
-            if inner is _INVALID:
-                return _INVALID
-            copied_list[index] = inner
-        return copied_list
-    if (kind is str and (value.isascii() or value.encode())) or kind is bool or value is None:
-        return value
-    if kind is int and _LEAST_INT < value < _BIG_INT:
-        return value
-    if kind is float and -_INFINITY < value < _INFINITY:
-        return value
-    return _INVALID
-
-
-def _fast_source(source: Any, kind: str) -> dict[str, Any] | None:
-    """A copy of a well-formed media source of a *kind* block, or None."""
+def _fast_media(block: dict[str, Any], kind: str) -> dict[str, Any] | None:
+    """A copy of a well-formed *kind* media block of two keys, or None."""
+    source = block["source"]
     if type(source) is not dict:
         return None
     source_type = source["type"]
@@ -852,31 +716,40 @@ def _fast_source(source: Any, kind: str) -> dict[str, Any] | None:
         return None
     if source_type == "base64":
         media_type = source["media_type"]
-        if (
+        if not (
             len(source) == 3
             and type(media_type) is str
             and type(data := source["data"]) is str
             and data.isascii()
             and _GOOD_MEDIA_TYPES.get(media_type) == kind
         ):
-            return source.copy()  # three keys, all present: nothing else
+            return None
     elif source_type == "url":
         url = source["url"]
-        if (
+        if not (
             len(source) == 2
             and type(url) is str
             and url.isascii()
             and ((url.startswith("https://") and len(url) > 8) or _good_url(url, kind))
         ):
-            return source.copy()
-    return None
+            return None
+    else:
+        return None
+    copy = block.copy()
+    copy["source"] = source.copy()  # its keys, all present, hold strings
+    return copy
 
 
 def _fast_output(output: Any) -> Any:
-    """A copy of a tool output that is not a string, or :data:`_INVALID`."""
+    """A copy of a tool output, or :data:`_INVALID`."""
+    if type(output) is str:
+        return output if output.isascii() or output.encode() else _INVALID
     if type(output) is list and output:
         first = output[0]
-        if type(first) is dict and first.get("type") in BLOCK_SPEC:
+        if type(first) is not dict:
+            if is_mapping(first):  # maybe a block: check_block decides
+                return _INVALID
+        elif first.get("type") in BLOCK_SPEC:
             # Maybe a list of blocks (check_block tells, when a check below fails): each
             # item must be a well-formed text or media block.
             blocks: list[dict[str, Any]] = []
@@ -894,18 +767,18 @@ def _fast_output(output: Any) -> Any:
                             return _INVALID
                         append(item.copy())
                     elif kind in _FAST_MEDIA:
-                        source = _fast_source(item["source"], kind)
-                        if source is None:
+                        media = _fast_media(item, kind)
+                        if media is None:
                             return _INVALID
-                        copy = item.copy()
-                        copy["source"] = source
-                        append(copy)
+                        append(media)
                     else:
                         return _INVALID
             except KeyError:
                 return _INVALID
             return blocks
-    return _fast_json(output, 1)
+    elif type(output) is not dict and type(output) is not list:
+        return _INVALID  # a leaf, or a list subclass that may hold blocks
+    return _json_copy(output, MAX_DEPTH)
 
 
 def check_block_types(block_type: object, path: str = "block_type") -> frozenset[str] | None:

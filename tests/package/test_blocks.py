@@ -7,47 +7,19 @@ import typing
 
 import pytest
 
-from agentmsg import (
-    BLOCK_TYPES,
-    AudioBlock,
-    Base64Source,
-    BlockType,
-    ContentBlock,
-    ImageBlock,
-    MediaSource,
-    MessageError,
-    Msg,
-    TextBlock,
-    ThinkingBlock,
-    ToolResultBlock,
-    ToolUseBlock,
-    URLSource,
-    VideoBlock,
-    json_schema,
-)
-from agentmsg._blocks import (
-    ARGUMENTS,
-    BLOCK_SPEC,
-    MEDIA_KINDS,
-    MEDIA_TYPE,
-    NAME,
-    OUTPUT,
-    OUTPUT_TYPES,
-    SOURCE,
-    SOURCE_SPEC,
-    STRING,
-    URL,
-)
+import agentmsg
+from agentmsg import BLOCK_TYPES, MessageError, Msg, json_schema
+from agentmsg import _blocks as spec
 from samples import one_of_each
 
 BLOCK_CLASSES = {
-    "text": TextBlock,
-    "thinking": ThinkingBlock,
-    "image": ImageBlock,
-    "audio": AudioBlock,
-    "video": VideoBlock,
-    "tool_use": ToolUseBlock,
-    "tool_result": ToolResultBlock,
+    "text": agentmsg.TextBlock,
+    "thinking": agentmsg.ThinkingBlock,
+    "image": agentmsg.ImageBlock,
+    "audio": agentmsg.AudioBlock,
+    "video": agentmsg.VideoBlock,
+    "tool_use": agentmsg.ToolUseBlock,
+    "tool_result": agentmsg.ToolResultBlock,
 }
 
 
@@ -56,13 +28,15 @@ class TestBlockTypedDicts:
 
     def test_calls_return_plain_dicts(self):
         """Calling a block class returns an ordinary dict with the given keys."""
-        block = TextBlock(type="text", text="Hello")
+        block = agentmsg.TextBlock(type="text", text="Hello")
 
         assert (dict, {"type": "text", "text": "Hello"}) == (type(block), block)
 
     def test_nested_sources(self):
         """Sources nest inside media blocks as dicts."""
-        block = ImageBlock(type="image", source=URLSource(type="url", url="https://x/a.png"))
+        block = agentmsg.ImageBlock(
+            type="image", source=agentmsg.URLSource(type="url", url="https://x/a.png")
+        )
 
         assert {"type": "image", "source": {"type": "url", "url": "https://x/a.png"}} == block
 
@@ -92,8 +66,8 @@ class TestBlockTypedDicts:
         base64_schema, url_schema = json_schema()["$defs"]["image"]["properties"]["source"]["oneOf"]
 
         assert (set(base64_schema["properties"]), set(url_schema["properties"])) == (
-            set(typing.get_type_hints(Base64Source)),
-            set(typing.get_type_hints(URLSource)),
+            set(typing.get_type_hints(agentmsg.Base64Source)),
+            set(typing.get_type_hints(agentmsg.URLSource)),
         )
 
 
@@ -114,7 +88,7 @@ class TestBlockTypes:
 
     def test_literal_matches_tuple(self):
         """The ``BlockType`` literal lists the same names."""
-        assert BLOCK_TYPES == typing.get_args(BlockType)
+        assert BLOCK_TYPES == typing.get_args(agentmsg.BlockType)
 
     def test_each_class_declares_its_type(self):
         """Each block class's ``type`` key is the literal of its name."""
@@ -128,7 +102,7 @@ def _class_of(kind: str) -> type:
     """The ``ContentBlock`` member whose ``type`` is the literal *kind*."""
     found = [
         cls
-        for cls in typing.get_args(ContentBlock)
+        for cls in typing.get_args(agentmsg.ContentBlock)
         if typing.get_args(typing.get_type_hints(cls)["type"]) == (kind,)
     ]
     assert len(found) == 1, f"no TypedDict in ContentBlock for the spec's {kind!r} blocks"
@@ -137,14 +111,14 @@ def _class_of(kind: str) -> type:
 
 # The annotation each kind of value the spec names is written with in a TypedDict.
 ANNOTATIONS = {
-    STRING: str,
-    NAME: str,
-    ARGUMENTS: dict[str, typing.Any],
-    SOURCE: MediaSource,
-    MEDIA_TYPE: str,
-    URL: str,
-    OUTPUT: str
-    | list[typing.Union[tuple(BLOCK_CLASSES[kind] for kind in OUTPUT_TYPES)]]  # noqa: UP007
+    spec.STRING: str,
+    spec.NAME: str,
+    spec.ARGUMENTS: dict[str, typing.Any],
+    spec.SOURCE: agentmsg.MediaSource,
+    spec.MEDIA_TYPE: str,
+    spec.URL: str,
+    spec.OUTPUT: str
+    | list[typing.Union[tuple(BLOCK_CLASSES[kind] for kind in spec.OUTPUT_TYPES)]]  # noqa: UP007
     | typing.Any,
 }
 
@@ -152,12 +126,12 @@ ANNOTATIONS = {
 class TestSpec:
     """The TypedDicts, ``BLOCK_TYPES`` and the media kinds follow ``_blocks.BLOCK_SPEC``."""
 
-    @pytest.mark.parametrize("kind", list(BLOCK_SPEC))
+    @pytest.mark.parametrize("kind", list(spec.BLOCK_SPEC))
     def test_typeddict_follows_the_spec(self, kind):
         """The block's TypedDict has the spec's fields, required and optional as the spec
         says, each annotated with the type of its kind of value."""
         cls = _class_of(kind)
-        fields = BLOCK_SPEC[kind]
+        fields = spec.BLOCK_SPEC[kind]
         hints = typing.get_type_hints(cls)
 
         assert (
@@ -170,11 +144,11 @@ class TestSpec:
             {name: hint for name, hint in hints.items() if name != "type"},
         )
 
-    @pytest.mark.parametrize("source", list(SOURCE_SPEC))
+    @pytest.mark.parametrize("source", list(spec.SOURCE_SPEC))
     def test_sources_follow_the_spec(self, source):
         """Each source TypedDict has the spec's fields, all required."""
-        cls = {"base64": Base64Source, "url": URLSource}[source]
-        fields = SOURCE_SPEC[source]
+        cls = {"base64": agentmsg.Base64Source, "url": agentmsg.URLSource}[source]
+        fields = spec.SOURCE_SPEC[source]
 
         assert (
             {"type", *(field.name for field in fields)},
@@ -189,12 +163,12 @@ class TestSpec:
         the spec's types, in its order."""
         members = [
             typing.get_args(typing.get_type_hints(cls)["type"])[0]
-            for cls in typing.get_args(ContentBlock)
+            for cls in typing.get_args(agentmsg.ContentBlock)
         ]
 
-        assert [list(BLOCK_SPEC)] * 3 == [
+        assert [list(spec.BLOCK_SPEC)] * 3 == [
             list(BLOCK_TYPES),
-            list(typing.get_args(BlockType)),
+            list(typing.get_args(agentmsg.BlockType)),
             members,
         ]
 
@@ -202,15 +176,15 @@ class TestSpec:
         """The media kinds are the blocks made of one source; tool outputs hold text and
         media blocks."""
         assert (("image", "audio", "video"), ("text", "image", "audio", "video")) == (
-            MEDIA_KINDS,
-            OUTPUT_TYPES,
+            spec.MEDIA_KINDS,
+            spec.OUTPUT_TYPES,
         )
 
-    @pytest.mark.parametrize("kind", list(BLOCK_SPEC))
+    @pytest.mark.parametrize("kind", list(spec.BLOCK_SPEC))
     def test_required_fields_come_first(self, kind):
         """Each spec entry lists its required fields before its optional ones: the order
         of the checks and of the JSON Schema's properties."""
-        flags = [field.required for field in BLOCK_SPEC[kind]]
+        flags = [field.required for field in spec.BLOCK_SPEC[kind]]
 
         assert sorted(flags, reverse=True) == flags
 
@@ -236,7 +210,7 @@ class TestPydantic:
 
     def test_missing_required_field_is_refused(self):
         """A block without a required field fails the model's validation at that field."""
-        model = self.pydantic.create_model("Model", block=(ToolUseBlock, ...))
+        model = self.pydantic.create_model("Model", block=(agentmsg.ToolUseBlock, ...))
 
         with pytest.raises(self.pydantic.ValidationError) as info:
             model(block={"type": "tool_use", "id": "1", "name": "f"})
@@ -248,7 +222,7 @@ class TestPydantic:
     def test_content_block_union_and_json_schema(self):
         """``list[ContentBlock]`` validates a mixed list, and the model's JSON Schema names
         every block class."""
-        model = self.pydantic.create_model("Model", content=(list[ContentBlock], ...))
+        model = self.pydantic.create_model("Model", content=(list[agentmsg.ContentBlock], ...))
         content = list(VALID_BLOCKS.values())
 
         assert (content, {cls.__name__ for cls in BLOCK_CLASSES.values()}) == (

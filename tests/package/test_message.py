@@ -10,18 +10,14 @@ import string
 
 import pytest
 
+import agentmsg
 from agentmsg import (
-    Base64Source,
     ImageBlock,
     MediaError,
     MessageAttributeError,
     MessageError,
     Msg,
     TextBlock,
-    ThinkingBlock,
-    ToolResultBlock,
-    ToolUseBlock,
-    URLSource,
     deterministic,
 )
 from samples import PNG_B64, one_of_each
@@ -395,7 +391,7 @@ class TestMsgGetTextContent:
 
     def test_no_text_block(self):
         """None when no block is a text block."""
-        blocks = [ThinkingBlock(type="thinking", thinking="hmm")]
+        blocks = [agentmsg.ThinkingBlock(type="thinking", thinking="hmm")]
 
         assert None is Msg("Ada", blocks, "assistant").get_text_content()
 
@@ -559,7 +555,7 @@ class TestMsgRepr:
     def test_large_base64_is_abbreviated(self):
         """A long base64 payload is shortened, with its length."""
         data = "A" * 100_000
-        source = Base64Source(type="base64", media_type="image/png", data=data)
+        source = agentmsg.Base64Source(type="base64", media_type="image/png", data=data)
         msg = Msg("A", [ImageBlock(type="image", source=source)], "user")
 
         text = repr(msg)
@@ -571,7 +567,9 @@ class TestMsgRepr:
     def test_long_data_url_is_abbreviated(self):
         """A long data: URL is shortened too."""
         url = "data:image/png;base64," + "A" * 5000
-        msg = Msg("A", [ImageBlock(type="image", source=URLSource(type="url", url=url))], "user")
+        msg = Msg(
+            "A", [ImageBlock(type="image", source=agentmsg.URLSource(type="url", url=url))], "user"
+        )
 
         assert "... (5,022 characters)" in repr(msg)
 
@@ -579,9 +577,9 @@ class TestMsgRepr:
         """Media blocks inside a tool result's output are shortened as well."""
         image = ImageBlock(
             type="image",
-            source=Base64Source(type="base64", media_type="image/png", data="B" * 3000),
+            source=agentmsg.Base64Source(type="base64", media_type="image/png", data="B" * 3000),
         )
-        block = ToolResultBlock(type="tool_result", id="1", name="draw", output=[image])
+        block = agentmsg.ToolResultBlock(type="tool_result", id="1", name="draw", output=[image])
 
         assert "... (3,000 characters)" in repr(Msg("A", [block], "user"))
 
@@ -590,10 +588,10 @@ class TestMsgRepr:
         long_text = "word " * 100
         blocks = [
             TextBlock(type="text", text=long_text),
-            ToolUseBlock(type="tool_use", id="1", name="f", input={"data": long_text}),
+            agentmsg.ToolUseBlock(type="tool_use", id="1", name="f", input={"data": long_text}),
             ImageBlock(
                 type="image",
-                source=Base64Source(type="base64", media_type="image/png", data=PNG_B64),
+                source=agentmsg.Base64Source(type="base64", media_type="image/png", data=PNG_B64),
             ),
         ]
 
@@ -747,7 +745,9 @@ class TestMsgCheckMedia:
 
     def test_base64_is_not_decoded_when_building(self):
         """Building a message accepts base64 text that is not real data."""
-        source = Base64Source(type="base64", media_type="image/jpeg", data="/9j/4AAQSkZ...")
+        source = agentmsg.Base64Source(
+            type="base64", media_type="image/jpeg", data="/9j/4AAQSkZ..."
+        )
 
         msg = Msg("A", [ImageBlock(type="image", source=source)], "user")
 
@@ -755,7 +755,9 @@ class TestMsgCheckMedia:
 
     def test_check_media_decodes(self):
         """check_media rejects the same payload."""
-        source = Base64Source(type="base64", media_type="image/jpeg", data="/9j/4AAQSkZ...")
+        source = agentmsg.Base64Source(
+            type="base64", media_type="image/jpeg", data="/9j/4AAQSkZ..."
+        )
         msg = Msg("A", [ImageBlock(type="image", source=source)], "user")
 
         with pytest.raises(MediaError) as info:
@@ -765,7 +767,7 @@ class TestMsgCheckMedia:
 
     def test_valid_media_passes(self):
         """A payload whose bytes match its media type passes, as does a str content."""
-        source = Base64Source(type="base64", media_type="image/png", data=PNG_B64)
+        source = agentmsg.Base64Source(type="base64", media_type="image/png", data=PNG_B64)
         msg = Msg("A", [ImageBlock(type="image", source=source)], "user")
 
         assert None is msg.check_media()
@@ -852,7 +854,7 @@ class TestMappingsAndPaths:
     def test_a_relative_path_is_kept_as_written(self):
         """``URLSource(url="./image.png")``, as AgentScope's formatter tests build it, is
         accepted and kept as written through every round trip."""
-        image = ImageBlock(type="image", source=URLSource(type="url", url="./image.png"))
+        image = ImageBlock(type="image", source=agentmsg.URLSource(type="url", url="./image.png"))
         msg = Msg("A", [image], "user")
 
         assert "./image.png" == Msg.from_json(msg.to_json()).content[0]["source"]["url"]  # type: ignore[typeddict-item]
