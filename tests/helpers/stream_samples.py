@@ -12,6 +12,10 @@ from __future__ import annotations
 import base64
 from typing import Any
 
+import pytest
+
+from agentmsg import MessageError
+
 # -- OpenAI Chat Completions -----------------------------------------------------------
 
 _CHAT_HEAD = {
@@ -490,3 +494,26 @@ SAMPLES: dict[str, tuple[str, list[dict[str, Any]], dict[str, Any]]] = {
     "gemini_tools": ("gemini", GEMINI_EVENTS, GEMINI_RESPONSE),
     "gemini_signed": ("gemini", GEMINI_SIGNED_EVENTS, GEMINI_SIGNED_RESPONSE),
 }
+
+
+# -- the least a stream starts with, and the error an event gets ---------------------
+
+#: A ``message_start`` with an empty message: the least an Anthropic stream starts with.
+ANTHROPIC_START = {
+    "type": "message_start",
+    "message": {"id": "m", "type": "message", "role": "assistant", "content": [], "model": "x"},
+}
+#: A ``response.created`` with no output yet: the least a Responses stream starts with.
+RESPONSES_START = {
+    "type": "response.created",
+    "sequence_number": 0,
+    "response": {"id": "r", "status": "in_progress", "model": "m", "output": []},
+}
+
+
+def rejected(stream: Any, events: list[dict[str, Any]]) -> str:
+    """The text of the MessageError the stream raises on the last of *events*."""
+    stream.extend(events[:-1])
+    with pytest.raises(MessageError) as raised:
+        stream.add(events[-1])
+    return str(raised.value)

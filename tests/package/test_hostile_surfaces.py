@@ -38,6 +38,7 @@ from agentmsg import (
 from agentmsg.providers import FORMATS
 from message_strategies import hostile_contents, hostile_values
 from samples import json_paths
+from stream_samples import ANTHROPIC_START, RESPONSES_START, rejected
 
 SCALE = max(1, int(os.environ.get("AGENTMSG_HOSTILE_SCALE", "1")))
 
@@ -66,14 +67,6 @@ RECORDED = {
 STREAMS = {key: api.stream for key, api in FORMATS.items()}
 
 
-def _rejected(stream: Any, events: list[dict[str, Any]]) -> str:
-    """The text of the MessageError the stream raises on the last of *events*."""
-    stream.extend(events[:-1])
-    with pytest.raises(MessageError) as raised:
-        stream.add(events[-1])
-    return str(raised.value)
-
-
 class _Raising:
     """An SDK-like object whose every attribute read raises."""
 
@@ -84,15 +77,6 @@ class _Raising:
         return "<_Raising>"
 
 
-_ANTHROPIC_START = {
-    "type": "message_start",
-    "message": {"id": "m", "type": "message", "role": "assistant", "content": [], "model": "x"},
-}
-_RESPONSES_START = {
-    "type": "response.created",
-    "sequence_number": 0,
-    "response": {"id": "r", "status": "in_progress", "model": "m", "output": []},
-}
 _RESPONSES_MESSAGE = {
     "type": "response.output_item.added",
     "sequence_number": 1,
@@ -111,7 +95,7 @@ class TestStreamRegressions:
         expected = (
             "`events[1].index` of the Anthropic stream is -0.0: the next content block is number 0."
         )
-        assert expected == _rejected(AnthropicStream(), [_ANTHROPIC_START, start])
+        assert expected == rejected(AnthropicStream(), [ANTHROPIC_START, start])
 
     def test_responses_float_output_index(self):
         """An output item added at output_index 0.0 is refused at its event."""
@@ -120,7 +104,7 @@ class TestStreamRegressions:
             "`events[1].output_index` of the Responses stream is 0.0: the next output item "
             "is number 0."
         )
-        assert expected == _rejected(OpenAIResponsesStream(), [_RESPONSES_START, added])
+        assert expected == rejected(OpenAIResponsesStream(), [RESPONSES_START, added])
 
     def test_responses_float_content_index(self):
         """A content part added at content_index -0.0 is refused at its event."""
@@ -135,8 +119,8 @@ class TestStreamRegressions:
         expected = (
             "`events[2].content_index` of the Responses stream is -0.0: the next part is number 0."
         )
-        events = [_RESPONSES_START, _RESPONSES_MESSAGE, part]
-        assert expected == _rejected(OpenAIResponsesStream(), events)
+        events = [RESPONSES_START, _RESPONSES_MESSAGE, part]
+        assert expected == rejected(OpenAIResponsesStream(), events)
 
     def test_responses_arguments_not_text(self):
         """A function call item added with arguments that are not text is refused at its
@@ -150,12 +134,12 @@ class TestStreamRegressions:
             "`events[1].item.arguments` of the Responses stream is {'city': 'Lima'}: it must "
             "be text."
         )
-        assert expected == _rejected(OpenAIResponsesStream(), [_RESPONSES_START, added])
+        assert expected == rejected(OpenAIResponsesStream(), [RESPONSES_START, added])
 
     def test_responses_created_without_id(self):
         """A stream whose response.created has no id refuses a later response that has
         one, in words (it was a KeyError)."""
-        created = {key: value for key, value in _RESPONSES_START.items()}
+        created = {key: value for key, value in RESPONSES_START.items()}
         created["response"] = {"status": "in_progress", "model": "m", "output": []}
         done = {
             "type": "response.completed",
@@ -163,7 +147,7 @@ class TestStreamRegressions:
             "response": {"id": "r2", "status": "completed", "model": "m", "output": []},
         }
         expected = "`events[1].response.id` of the Responses stream is 'r2': the stream is None."
-        assert expected == _rejected(OpenAIResponsesStream(), [created, done])
+        assert expected == rejected(OpenAIResponsesStream(), [created, done])
 
     def test_gemini_huge_model_version(self):
         """A piece whose model version is an integer too long to write is refused at
@@ -173,7 +157,7 @@ class TestStreamRegressions:
             "`events[0].model_version` of the Gemini stream must be an integer Python can "
             "write as text (at most 4,300 digits), not <int of 16,610 bits, too long to show>."
         )
-        assert expected == _rejected(GeminiStream(), [first])
+        assert expected == rejected(GeminiStream(), [first])
 
     def test_gemini_usage_too_long_to_write(self):
         """A piece whose token count is an integer too long to write is refused at that
@@ -181,7 +165,7 @@ class TestStreamRegressions:
         could not be written."""
         text_piece = {"candidates": [{"content": {"role": "model", "parts": [{"text": "Hi"}]}}]}
         usage = {"promptTokenCount": 10**5000, "totalTokenCount": 1}
-        text = _rejected(GeminiStream(), [text_piece, {**text_piece, "usageMetadata": usage}])
+        text = rejected(GeminiStream(), [text_piece, {**text_piece, "usageMetadata": usage}])
         assert text.startswith(
             "`events[1].usage_metadata.promptTokenCount` of the Gemini stream must be an integer"
         )
@@ -219,27 +203,27 @@ class TestStreamsRefuseWhatNoMessageHolds:
             "`events[2].delta.text` of the Anthropic stream is 'a\\ud800': it must be text "
             "without lone surrogates (UTF-8 cannot hold them)."
         )
-        assert expected == _rejected(AnthropicStream(), [_ANTHROPIC_START, start, delta])
+        assert expected == rejected(AnthropicStream(), [ANTHROPIC_START, start, delta])
 
     def test_anthropic_tool_input_escaping_a_lone_surrogate(self):
         """Tool input JSON whose text escapes a lone surrogate is refused when the block
         stops (where the input is parsed)."""
-        events = [_ANTHROPIC_START, _ANTHROPIC_TOOL, _json_delta('{"city": "\\ud800"}')]
+        events = [ANTHROPIC_START, _ANTHROPIC_TOOL, _json_delta('{"city": "\\ud800"}')]
         stop = {"type": "content_block_stop", "index": 0}
-        text = _rejected(AnthropicStream(), [*events, stop])
+        text = rejected(AnthropicStream(), [*events, stop])
         assert text.startswith("`events[3].content[0].input.city` of the Anthropic stream must")
 
     def test_anthropic_tool_input_too_deep(self):
         """Tool input nested past the depth limit is refused when the block stops."""
         deep = "[" * 150 + "]" * 150
-        events = [_ANTHROPIC_START, _ANTHROPIC_TOOL, _json_delta('{"a": ' + deep + "}")]
+        events = [ANTHROPIC_START, _ANTHROPIC_TOOL, _json_delta('{"a": ' + deep + "}")]
         stop = {"type": "content_block_stop", "index": 0}
-        text = _rejected(AnthropicStream(), [*events, stop])
+        text = rejected(AnthropicStream(), [*events, stop])
         assert text.startswith("`events[3].content[0].input")
 
     def test_anthropic_start_holding_nan(self):
         """A message_start whose content holds NaN is refused at that event."""
-        start = copy.deepcopy(_ANTHROPIC_START)
+        start = copy.deepcopy(ANTHROPIC_START)
         start["message"]["content"] = [
             {"type": "tool_use", "id": "t", "name": "f", "input": {"x": math.nan}}
         ]
@@ -247,7 +231,7 @@ class TestStreamsRefuseWhatNoMessageHolds:
             "`events[0].message.content[0].input.x` of the Anthropic stream must be a finite "
             "number (JSON has no NaN or infinity), not nan."
         )
-        assert expected == _rejected(AnthropicStream(), [start])
+        assert expected == rejected(AnthropicStream(), [start])
 
     @pytest.mark.parametrize(
         ("delta", "field"),
@@ -270,7 +254,7 @@ class TestStreamsRefuseWhatNoMessageHolds:
             "choices": [{"index": 0, "delta": {"role": "assistant", "content": "Hi"}}],
         }
         chunk = {**first, "choices": [{"index": 0, "delta": delta}]}
-        text = _rejected(OpenAIChatStream(), [first, chunk])
+        text = rejected(OpenAIChatStream(), [first, chunk])
         assert text.startswith(f"`events[1].choices[0].{field}` of the Chat Completions stream")
         assert "must be text without lone surrogates (UTF-8 cannot hold them)" in text
 
@@ -285,7 +269,7 @@ class TestStreamsRefuseWhatNoMessageHolds:
         }
         piece = {"index": 0, "function": {"arguments": '{"a": "\ud800'}}
         chunk = {**first, "choices": [{"index": 0, "delta": {"tool_calls": [piece]}}]}
-        text = _rejected(OpenAIChatStream(), [first, chunk])
+        text = rejected(OpenAIChatStream(), [first, chunk])
         assert text.startswith(
             "`events[1].choices[0].delta.tool_calls[0].function.arguments` of the Chat"
         )
@@ -312,8 +296,8 @@ class TestStreamsRefuseWhatNoMessageHolds:
             "`events[3].delta` of the Responses stream is '\\ud800': it must be text without "
             "lone surrogates (UTF-8 cannot hold them)."
         )
-        events = [_RESPONSES_START, _RESPONSES_MESSAGE, part, delta]
-        assert expected == _rejected(OpenAIResponsesStream(), events)
+        events = [RESPONSES_START, _RESPONSES_MESSAGE, part, delta]
+        assert expected == rejected(OpenAIResponsesStream(), events)
 
     def test_responses_tool_search_arguments_are_an_object(self):
         """Only a function call's arguments must be text: a tool search call's are an
@@ -323,7 +307,7 @@ class TestStreamsRefuseWhatNoMessageHolds:
             "item": {"type": "tool_search_call", "id": "ts", "arguments": {}, "status": "x"},
         }
         stream = OpenAIResponsesStream()
-        stream.extend([_RESPONSES_START, added])
+        stream.extend([RESPONSES_START, added])
         assert 2 == stream.count
 
     @pytest.mark.parametrize("field", ["text", "thought_signature"])
@@ -335,7 +319,7 @@ class TestStreamsRefuseWhatNoMessageHolds:
             return {"candidates": [{"content": {"role": "model", "parts": [part]}}]}
 
         bad = {"text": "b", field: "\udfff"}
-        text = _rejected(GeminiStream(), [piece({"text": "a"}), piece(bad)])
+        text = rejected(GeminiStream(), [piece({"text": "a"}), piece(bad)])
         expected = (
             f"`events[1].candidates[0].content.parts[0].{field}` of the Gemini stream must "
             "be text without lone surrogates (UTF-8 cannot hold them), not '\\udfff'."
@@ -349,9 +333,9 @@ def _deep_events() -> dict[str, dict[str, Any]]:
     deep = _deep(1500)
     chunk = {"id": "c", "object": "chat.completion.chunk", "model": "m", "x": deep}
     chunk["choices"] = [{"index": 0, "delta": {"role": "assistant", "content": "Hi"}}]
-    created = copy.deepcopy(_RESPONSES_START)
+    created = copy.deepcopy(RESPONSES_START)
     created["response"]["x"] = deep
-    start = copy.deepcopy(_ANTHROPIC_START)
+    start = copy.deepcopy(ANTHROPIC_START)
     start["message"]["container"] = deep
     piece = {"candidates": [{"content": {"parts": [{"text": "a"}]}, "citationMetadata": deep}]}
     return {"openai_chat": chunk, "openai_responses": created, "anthropic": start, "gemini": piece}
@@ -861,7 +845,7 @@ class TestAnthropicDeltaUsage:
             "usage": {"output_tokens": 1, "server_tool_use": _deep(1500)},
         }
         stream = AnthropicStream()
-        text = _rejected(stream, [_ANTHROPIC_START, delta])
+        text = rejected(stream, [ANTHROPIC_START, delta])
 
         assert (True, []) == (
             text.startswith("`events[1].usage.server_tool_use"),

@@ -31,10 +31,13 @@ from agentmsg.providers import FORMATS
 from stream_samples import (
     ANTHROPIC_EVENTS,
     ANTHROPIC_RESPONSE,
+    ANTHROPIC_START,
     CHAT_TOOLS_EVENTS,
     GEMINI_EVENTS,
     RESPONSES_EVENTS,
+    RESPONSES_START,
     SAMPLES,
+    rejected,
 )
 
 STREAMS = {key: api.stream for key, api in FORMATS.items()}
@@ -1303,25 +1306,6 @@ class TestPartialMsg:
             assert without_raw_input(messages[-1]) == without_raw_input(partial)
 
 
-def _rejected(stream: Any, events: list[dict[str, Any]]) -> str:
-    """The text of the MessageError the stream raises on the last of *events*."""
-    stream.extend(events[:-1])
-    with pytest.raises(MessageError) as raised:
-        stream.add(events[-1])
-    return str(raised.value)
-
-
-_ANTHROPIC_START = {
-    "type": "message_start",
-    "message": {"id": "m", "type": "message", "role": "assistant", "content": [], "model": "x"},
-}
-_RESPONSES_START = {
-    "type": "response.created",
-    "sequence_number": 0,
-    "response": {"id": "r", "status": "in_progress", "model": "m", "output": []},
-}
-
-
 def _block(number: int) -> dict[str, Any]:
     return {"type": "content_block_start", "index": number, "content_block": {"type": "text"}}
 
@@ -1341,28 +1325,28 @@ class TestPartsOutOfOrder:
 
     def test_anthropic_block_started_twice(self):
         """A second start of content block 0 is a duplicated event."""
-        events = [_ANTHROPIC_START, _block(0), {"type": "content_block_stop", "index": 0}]
+        events = [ANTHROPIC_START, _block(0), {"type": "content_block_stop", "index": 0}]
         expected = (
             "`events[3].index` of the Anthropic stream is 0: content block 0 had started "
             "already: a duplicated event."
         )
-        assert expected == _rejected(AnthropicStream(), [*events, _block(0)])
+        assert expected == rejected(AnthropicStream(), [*events, _block(0)])
 
     def test_anthropic_block_out_of_order(self):
         """Content block 3 cannot start before block 0."""
         expected = (
             "`events[1].index` of the Anthropic stream is 3: the next content block is number 0."
         )
-        assert expected == _rejected(AnthropicStream(), [_ANTHROPIC_START, _block(3)])
+        assert expected == rejected(AnthropicStream(), [ANTHROPIC_START, _block(3)])
 
     def test_responses_item_added_twice(self):
         """A second output_item.added for item 0 is a duplicated event."""
-        events = [_RESPONSES_START, _item(0, 1), _item(0, 2, "done"), _item(0, 3)]
+        events = [RESPONSES_START, _item(0, 1), _item(0, 2, "done"), _item(0, 3)]
         expected = (
             "`events[3].output_index` of the Responses stream is 0: output item 0 was added "
             "already: a duplicated event."
         )
-        assert expected == _rejected(OpenAIResponsesStream(), events)
+        assert expected == rejected(OpenAIResponsesStream(), events)
 
     def test_responses_item_out_of_order(self):
         """Output item 5 cannot be added before item 0."""
@@ -1370,7 +1354,7 @@ class TestPartsOutOfOrder:
             "`events[1].output_index` of the Responses stream is 5: the next output item is "
             "number 0."
         )
-        assert expected == _rejected(OpenAIResponsesStream(), [_RESPONSES_START, _item(5, 1)])
+        assert expected == rejected(OpenAIResponsesStream(), [RESPONSES_START, _item(5, 1)])
 
 
 # -- the partial Msg built a part at a time against the long way -------------------------
