@@ -117,3 +117,35 @@ class TestGeminiQuickWay:
             stream.msg.get_text_content(),
             stream.response["usage_metadata"],
         )
+
+
+class TestGeminiFullWay:
+    @pytest.mark.parametrize(
+        ("parts", "path", "why"),
+        [
+            (5, "events[0].candidates[0].content.parts", "it must be a list"),
+            (["Hi"], "events[0].candidates[0].content.parts[0]", "it must be an object"),
+        ],
+    )
+    def test_parts_that_are_not_a_list_of_objects_are_refused_by_path(self, parts, path, why):
+        """A piece whose parts are not a list, or hold something that is not an object,
+        is refused at that piece, the error naming the place and saying what it must be."""
+        piece = gemini_piece("Hi", {"promptTokenCount": 1})
+        piece["candidates"][0]["content"]["parts"] = parts
+
+        with pytest.raises(MessageError) as caught:
+            GeminiStream().add(piece)
+        assert (path, True) == (caught.value.path, str(caught.value).endswith(f"{why}."))
+
+    def test_argument_pieces_that_are_not_objects_are_refused_by_path(self):
+        """A function call's streamed argument pieces must be objects: one that is not is
+        refused naming its place."""
+        call = {"name": "f", "partialArgs": [7], "willContinue": True}
+        piece = gemini_piece("Hi", {"promptTokenCount": 1})
+        piece["candidates"][0]["content"]["parts"] = [{"functionCall": call}]
+
+        with pytest.raises(MessageError) as caught:
+            GeminiStream().add(piece)
+        assert "events[0].candidates[0].content.parts[0].function_call.partial_args[0]" == (
+            caught.value.path
+        )

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from operator import itemgetter
 from typing import Any
 
@@ -770,19 +770,24 @@ def _counts_reader(names: list[str | None]) -> Callable[[dict[str, Any]], tuple[
 _USAGE_READERS: dict[tuple[str, ...], Callable[[dict[str, Any]], tuple[Any, ...]]] = {}
 
 
+def _objects(items: Any, index: int, where: str) -> Iterator[tuple[str, dict[str, Any]]]:
+    """Each object of the list *items* at *where*, in snake_case, with its path."""
+    if not isinstance(items, list):
+        reject(FORMAT, index, where, items, "it must be a list")
+    for number, item in enumerate(items):
+        here = f"{where}[{number}]"
+        if not isinstance(item, dict):
+            reject(FORMAT, index, here, item, "it must be an object")
+        yield here, _snake_cached(item)
+
+
 def _check_call(call: dict[str, Any], index: int, where: str) -> dict[str, Any]:
     """A function call in snake_case, its streamed argument pieces checked."""
     call = _snake_cached(call)
     pieces = call.get("partial_args")
     if pieces is not None:
-        if not isinstance(pieces, list):
-            reject(FORMAT, index, f"{where}.partial_args", pieces, "it must be a list")
         checked = []
-        for number, piece in enumerate(pieces):
-            here = f"{where}.partial_args[{number}]"
-            if not isinstance(piece, dict):
-                reject(FORMAT, index, here, piece, "it must be an object")
-            piece = _snake_cached(piece)
+        for here, piece in _objects(pieces, index, f"{where}.partial_args"):
             path = piece.get("json_path")
             if type(path) is not str or _steps(path) is None:
                 why = "it must be a JSON path such as '$.a[0].b'"
@@ -1120,17 +1125,11 @@ class GeminiStream(Stream):
         elif not isinstance(content, dict):
             reject(FORMAT, index, f"{where}.content", content, "it must be an object")
         content = _snake_cached(content)
+        checked = []
         parts = content.get("parts")
         if parts is None:
             parts = []
-        elif not isinstance(parts, list):
-            reject(FORMAT, index, f"{where}.content.parts", parts, "it must be a list")
-        checked = []
-        for place, part in enumerate(parts):
-            here = f"{where}.content.parts[{place}]"
-            if not isinstance(part, dict):
-                reject(FORMAT, index, here, part, "it is an object")
-            part = _snake_cached(part)
+        for here, part in _objects(parts, index, f"{where}.content.parts"):
             text = part.get("text")
             if text is not None and type(text) is not str:
                 reject(FORMAT, index, f"{here}.text", text, "it must be text")
