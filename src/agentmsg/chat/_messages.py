@@ -20,7 +20,7 @@ from .._errors import MediaError, MessageAttributeError, MessageError, TokenCoun
 from .._media import block_from_bytes, block_from_file
 from .._message import Msg
 from .._tokens import ernie_tokens
-from .._validate import check_id, check_name, check_role, check_str, show, with_article
+from .._validate import check_id, check_name, check_role, check_str, must_be, show, with_article
 from ._rules import (
     check_arguments,
     check_blocks_for,
@@ -114,9 +114,25 @@ class PluginInfo(TypedDict):
     names: list[str]
 
 
+# The reports of an AIMessage, in its arguments' order, with their checks: kept in a Msg's
+# metadata, and taken from the later of two chunks.
+_REPORTS: tuple[tuple[str, Callable[[Any, str], Any]], ...] = (
+    ("token_usage", check_token_usage),
+    ("plugin_info", check_plugin_info),
+    ("search_info", check_search_info),
+    ("clarify", check_clarify),
+)
+_REPORT_SLOTS = tuple(f"_{key}" for key, _check in _REPORTS)
+
+
 def _default_call_id(function_name: str) -> str:
     """The call id a function call and its result share when neither names one."""
     return f"call_{function_name}"
+
+
+def _describe_file(block: dict[str, Any]) -> str:
+    source = block["source"]
+    return str(source["media_type"] if source["type"] == "base64" else source["url"])
 
 
 def _arguments_text(use: dict[str, Any]) -> str:
@@ -132,11 +148,6 @@ def _arguments_text(use: dict[str, Any]) -> str:
         except (ValueError, RecursionError):
             pass
     return json.dumps(use["input"], ensure_ascii=False)
-
-
-def _describe_file(block: dict[str, Any]) -> str:
-    source = block["source"]
-    return str(source["media_type"] if source["type"] == "base64" else source["url"])
 
 
 # -- the base class --------------------------------------------------------------------
@@ -440,8 +451,7 @@ class ChatMessage:
             <HumanMessage role: 'user', name: 'Ada', content: 'Hi there'>
         """
         if not isinstance(msg, Msg):
-            message = f"`msg` must be a Msg, not {type(msg).__name__}: {show(msg)}."
-            raise MessageError(message, "msg")
+            raise must_be("msg", "a Msg", msg, typed=True)
         content = msg.content
         if isinstance(content, list) and any(block["type"] == "tool_result" for block in content):
             target: type[ChatMessage] = FunctionMessage
@@ -467,7 +477,7 @@ class ChatMessage:
             return NotImplemented
         return type(self) is type(other) and self._state(self) == other._state(other)
 
-    def _parts(self) -> list[str]:
+    def __str__(self) -> str:
         # ERNIE Bot Agent's rule: the payload's fields in order, leaving out None and "".
         parts = []
         for key, value in self.to_dict().items():
@@ -476,10 +486,6 @@ class ChatMessage:
             if key == "files":
                 value = [_describe_file(block) for block in value]
             parts.append(f"{key}: {value!r}")
-        return parts
-
-    def __str__(self) -> str:
-        parts = self._parts()
         if self._token_count is not None:
             parts.append(f"token_count: {self._token_count}")
         return f"<{', '.join(parts)}>"
@@ -636,15 +642,13 @@ class HumanMessage(Message):
             <role: 'user', content: 'What is in this picture?', files: ['image/gif']>
         """
         if include_file_urls is not False and (files or include_file_urls is not True):
-            msg = (
-                "`include_file_urls` must be False when files are given (agentmsg keeps "
-                "them as media blocks, with no URLs to write into the text), not "
-                f"{show(include_file_urls)}."
+            requirement = (
+                "False when files are given (agentmsg keeps them as media blocks, with no "
+                "URLs to write into the text)"
             )
-            raise MessageError(msg, "include_file_urls")
+            raise must_be("include_file_urls", requirement, include_file_urls)
         if type(files) not in (list, tuple):
-            msg = f"`files` must be a list of file paths or bytes, not {show(files)}."
-            raise MessageError(msg, "files")
+            raise must_be("files", "a list of file paths or bytes", files)
         blocks = []
         for index, item in enumerate(files):
             here = f"files[{index}]"
@@ -654,8 +658,7 @@ class HumanMessage(Message):
                 elif isinstance(item, str | os.PathLike):
                     block = block_from_file(item)
                 else:
-                    msg = f"`{here}` must be a file path or bytes, not {show(item)}."
-                    raise MessageError(msg, here)
+                    raise must_be(here, "a file path or bytes", item)
             except MediaError as error:
                 raise MediaError(f"`{here}`: {error}", here) from None
             blocks.append(block)
@@ -949,15 +952,8 @@ class AIMessage(Message):
             if use["id"] != _default_call_id(use["name"]):
                 call["id"] = use["id"]
         metadata = msg.metadata or {}
-        message = cls(
-            _join_text(blocks),
-            call,  # type: ignore[arg-type]
-            check_token_usage(metadata.get("token_usage"), "metadata.token_usage"),  # type: ignore[arg-type]
-            check_plugin_info(metadata.get("plugin_info"), "metadata.plugin_info"),  # type: ignore[arg-type]
-            check_search_info(metadata.get("search_info"), "metadata.search_info"),  # type: ignore[arg-type]
-            check_clarify(metadata.get("clarify"), "metadata.clarify"),
-            name=_kept_name(msg, "assistant"),
-        )
+        reports = [check(metadata.get(key), f"metadata.{key}") for key, check in _REPORTS]
+        message = cls(_join_text(blocks), call, *reports, name=_kept_name(msg, "assistant"))  # type: ignore[arg-type]
         if "query_tokens_count" in metadata:
             count = check_count(metadata["query_tokens_count"], "metadata.query_tokens_count")
             _object_setattr(message, "_query_tokens_count", count)
@@ -998,18 +994,11 @@ class AIMessageChunk(AIMessage):
     def __add__(self, other: object) -> AIMessageChunk:
         if not isinstance(other, AIMessageChunk):
             return NotImplemented
-        usage = other._token_usage if other._token_usage is not None else self._token_usage
-        plugins = other._plugin_info if other._plugin_info is not None else self._plugin_info
-        search = other._search_info if other._search_info is not None else self._search_info
-        return AIMessageChunk(
-            self._content + other._content,
-            merge_calls(self._function_call, other._function_call),
-            usage,  # type: ignore[arg-type]
-            plugins,  # type: ignore[arg-type]
-            search,  # type: ignore[arg-type]
-            self._clarify or other._clarify,
-            name=merge_same(self._name, other._name),
-        )
+        # The later piece's reports (never empty when given), else the earlier's.
+        reports = [getattr(other, slot) or getattr(self, slot) for slot in _REPORT_SLOTS]
+        call = merge_calls(self._function_call, other._function_call)
+        name = merge_same(self._name, other._name)
+        return AIMessageChunk(self._content + other._content, call, *reports, name=name)
 
 
 class FunctionMessage(Message):

@@ -81,8 +81,7 @@ def check_count(value: Any, path: str = "token_count") -> int:
     """A token count: an integer >= 0 (a bool is not one)."""
     if type(value) is int and value >= 0:
         return value
-    msg = f"`{path}` must be an integer >= 0, not {show(value)}."
-    raise TokenCountError(msg, path)
+    raise must_be(path, "an integer >= 0", value, TokenCountError)
 
 
 def check_token_usage(value: Any, path: str = "token_usage") -> dict[str, Any] | None:
@@ -103,14 +102,12 @@ def check_token_usage(value: Any, path: str = "token_usage") -> dict[str, Any] |
 def _check_plugin_usage(value: Any, path: str) -> list[dict[str, Any]]:
     """The ``plugins`` of a usage report: dicts of a plugin ``name`` and its counts."""
     if type(value) not in LIST_TYPES:
-        msg = f"`{path}` must be a list of dicts, one per plugin, not {show(value)}."
-        raise MessageError(msg, path)
+        raise must_be(path, "a list of dicts, one per plugin", value)
     plugins = []
     for index, item in enumerate(value):
         here = f"{path}[{index}]"
         if not is_mapping(item) or "name" not in (item := as_dict(item, here, "a dict")):
-            msg = f"`{here}` must be a dict of the plugin's `name` and counts, not {show(item)}."
-            raise MessageError(msg, here)
+            raise must_be(here, "a dict of the plugin's `name` and counts", item)
         plugin: dict[str, Any] = {}
         for key, count in item.items():
             if type(key) is not str:
@@ -129,10 +126,7 @@ def check_search_info(value: Any, path: str = "search_info") -> dict[str, Any] |
         return None
     results = value["results"]
     if type(results) not in LIST_TYPES or not all(map(is_mapping, results)):
-        msg = (
-            f"`{path}.results` must be a list of dicts, one per search result, not {show(results)}."
-        )
-        raise MessageError(msg, f"{path}.results")
+        raise must_be(f"{path}.results", "a list of dicts, one per search result", results)
     checked: dict[str, Any] = check_json(value, path)
     return checked
 
@@ -145,8 +139,7 @@ def check_plugin_info(value: Any, path: str = "plugin_info") -> dict[str, Any] |
         return None
     names = value["names"]
     if type(names) not in LIST_TYPES:
-        msg = f"`{path}.names` must be a list of plugin names, not {show(names)}."
-        raise MessageError(msg, f"{path}.names")
+        raise must_be(f"{path}.names", "a list of plugin names", names)
     return {
         "names": [check_name(name, f"{path}.names[{index}]") for index, name in enumerate(names)]
     }
@@ -158,8 +151,7 @@ def check_clarify(value: Any, path: str = "clarify") -> bool:
         return False
     if value is True:
         return True
-    msg = f"`{path}` must be True or False, not {show(value)}."
-    raise MessageError(msg, path)
+    raise must_be(path, "True or False", value)
 
 
 def check_files(value: Any, path: str = "files") -> list[dict[str, Any]]:
@@ -167,8 +159,7 @@ def check_files(value: Any, path: str = "files") -> list[dict[str, Any]]:
     if value is None:
         return []
     if type(value) not in LIST_TYPES and type(value) is not tuple:
-        msg = f"`{path}` must be a list of image, audio or video blocks, not {show(value)}."
-        raise MessageError(msg, path)
+        raise must_be(path, "a list of image, audio or video blocks", value)
     blocks = []
     for index, block in enumerate(value):
         here = f"{path}[{index}]"
@@ -208,9 +199,7 @@ def check_payload_role(data: Any, roles: Iterable[str]) -> str:
     role = data.get("role")
     names = tuple(roles)
     if not isinstance(role, str) or role not in names:
-        shown = ", ".join(repr(name) for name in names)
-        msg = f"`role` must be one of {shown}, not {show(role)}."
-        raise MessageError(msg, "role")
+        raise must_be("role", f"one of {', '.join(repr(name) for name in names)}", role)
     return role
 
 
