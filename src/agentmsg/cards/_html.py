@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import html
 import json
-from collections.abc import Iterable, Mapping, Sequence
-from typing import Any, Protocol
+from collections.abc import Iterable, Mapping
+from typing import TYPE_CHECKING, Any
 
 from .._blocks import MEDIA_KINDS, OUTPUT_TYPES
 from .._validate import MAX_DEPTH, check_json, is_local_file
@@ -21,6 +21,9 @@ from ._labels import Size, translated
 from ._labels import gettext as _
 from ._labels import label as N_
 from ._labels import ngettext as _n
+
+if TYPE_CHECKING:
+    from .._message import Msg
 
 INLINE_MEDIA_LIMIT = 512 * 1024
 """Base64 payloads and ``data:`` URLs longer than this many characters are summarised."""
@@ -45,23 +48,6 @@ STYLE = _read_style()
 """The CSS every card carries in its ``<style>`` block: ``card.css``, compacted."""
 
 
-class MessageLike(Protocol):
-    """What :func:`render_msg` reads from a message: the fields of :class:`~agentmsg.Msg`."""
-
-    @property
-    def id(self) -> str: ...
-    @property
-    def name(self) -> str: ...
-    @property
-    def role(self) -> str: ...
-    @property
-    def content(self) -> str | Sequence[Any]: ...
-    @property
-    def metadata(self) -> Mapping[str, Any] | None: ...
-    @property
-    def timestamp(self) -> str: ...
-
-
 # -- small pieces ------------------------------------------------------------------
 
 
@@ -70,6 +56,10 @@ _BIDI_CONTROLS = "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u
 LRM, RLM), embeddings, overrides and isolates. A card shows each as its code point, so
 that a name or text cannot make other text read backwards or in another order."""
 _SHOWN_CONTROLS = str.maketrans({char: f"[U+{ord(char):04X}]" for char in _BIDI_CONTROLS})
+# In a URL, each control is percent-encoded as a browser sends it.
+_ENCODED_CONTROLS = str.maketrans(
+    {char: "".join(f"%{byte:02X}" for byte in char.encode()) for char in _BIDI_CONTROLS}
+)
 
 
 def escape(text: str) -> str:
@@ -85,15 +75,9 @@ def escape(text: str) -> str:
 
 
 def _escape_url(url: str) -> str:
-    """Escape *url* for an ``href`` or ``src``: its bidirectional controls percent-encoded
-    (as a browser sends them), so that the link still leads where it says."""
-    if not url.isascii():
-        from urllib.parse import quote
-
-        for char in _BIDI_CONTROLS:
-            if char in url:
-                url = url.replace(char, quote(char))
-    return escape(url)
+    """Escape *url* for an ``href`` or ``src``, its bidirectional controls percent-encoded,
+    so that the link still leads where it says."""
+    return escape(url if url.isascii() else url.translate(_ENCODED_CONTROLS))
 
 
 def _isolated(text: str) -> str:
@@ -431,18 +415,15 @@ def render_card(
     )
 
 
-def render_msg(
-    msg: MessageLike, *, label: str | None = None, extras: Iterable[tuple[str, str]] = ()
-) -> str:
-    """*msg* as a chat card, labelled with its class name by default (what
-    :meth:`Msg._repr_html_` returns)."""
+def render_msg(msg: Msg) -> str:
+    """*msg* as a chat card labelled with its class name (what :meth:`Msg._repr_html_`
+    returns)."""
     return render_card(
         name=msg.name,
         role=msg.role,
         content=msg.content,
         timestamp=msg.timestamp,
         metadata=msg.metadata,
-        label=type(msg).__name__ if label is None else label,
-        extras=extras,
+        label=type(msg).__name__,
         message_id=msg.id,
     )
