@@ -179,13 +179,11 @@ class ChatMessage:
     _ROLE: ClassVar[str] = ""
     _PAYLOAD_KEYS: ClassVar[tuple[str, ...]] = ("role", "name", "content")
     _FIELDS: ClassVar[tuple[str, ...]] = ("role", "name", "content", "token_count")
-    # The fields that can be assigned (ERNIE Bot Agent's plain attributes); each has a
-    # property whose setter checks the value.
-    _SETTABLE: ClassVar[frozenset[str]] = frozenset({"token_count"})
     _DEFAULT_NAME: ClassVar[str] = ""
     # Whether the payload keeps its keys past ``content`` when they are empty or None.
     _KEEP_EMPTY: ClassVar[bool] = False
 
+    _SETTABLE: ClassVar[frozenset[str]]
     _SLOTS: ClassVar[tuple[str, ...]]
     _PAYLOAD_SLOTS: ClassVar[tuple[tuple[str, str], ...]]
     _state: ClassVar[attrgetter[tuple[Any, ...]]]
@@ -318,6 +316,9 @@ class ChatMessage:
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
+        # The fields that can be assigned (ERNIE Bot Agent's plain attributes): those whose
+        # property has a setter, which checks the value.
+        cls._SETTABLE = frozenset(key for key in cls._FIELDS if getattr(cls, key).fset)
         # Every slot of the class, and a reader of them all: what equality compares.
         cls._SLOTS = tuple(slot for base in cls.__mro__ for slot in getattr(base, "__slots__", ()))
         cls._state = attrgetter(*cls._SLOTS)
@@ -791,8 +792,6 @@ class AIMessage(Message):
         "query_tokens_count",
         "token_count",
     )
-    # Every field after the content can be assigned, but the usage report.
-    _SETTABLE = frozenset(_FIELDS[3:]) - {"token_usage"}
     _DEFAULT_NAME: ClassVar[str] = "assistant"
     _KEEP_EMPTY = True  # as ERNIE Bot Agent's AIMessage writes them
     _PIECE: ClassVar[bool] = False  # whether a function call may lack its name (a chunk's)
@@ -1035,7 +1034,6 @@ class FunctionMessage(Message):
     _ROLE: ClassVar[str] = "function"
     _PAYLOAD_KEYS: ClassVar[tuple[str, ...]] = ("role", "name", "content", "call_id")
     _FIELDS: ClassVar[tuple[str, ...]] = ("role", "name", "content", "call_id", "token_count")
-    _SETTABLE: ClassVar[frozenset[str]] = frozenset({"name", "token_count"})
     _DEFAULT_NAME: ClassVar[str] = "system"
 
     _call_id: str | None
