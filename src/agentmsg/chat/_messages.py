@@ -770,14 +770,6 @@ class AIMessage(Message):
         2
     """
 
-    __slots__ = (
-        "_clarify",
-        "_function_call",
-        "_plugin_info",
-        "_query_tokens_count",
-        "_search_info",
-        "_token_usage",
-    )
     _ROLE: ClassVar[str] = "assistant"
     _PAYLOAD_KEYS = (*ChatMessage._PAYLOAD_KEYS, "function_call", "plugin_info", "search_info")
     _FIELDS = (
@@ -792,6 +784,8 @@ class AIMessage(Message):
         "query_tokens_count",
         "token_count",
     )
+    # A slot per field between the content and the token count (the base's slots).
+    __slots__ = tuple(f"_{key}" for key in _FIELDS[3:-1])
     _DEFAULT_NAME: ClassVar[str] = "assistant"
     _KEEP_EMPTY = True  # as ERNIE Bot Agent's AIMessage writes them
     _PIECE: ClassVar[bool] = False  # whether a function call may lack its name (a chunk's)
