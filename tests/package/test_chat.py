@@ -1026,6 +1026,124 @@ systems = st.builds(SystemMessage, texts, name=st.none() | names)
 role_messages = st.one_of(humans(), systems, ais(), functions())
 
 
+def assignable(message: ChatMessage, fields: tuple[str, ...]) -> set[str]:
+    """The *fields* of *message* that take their own value back; the others must be
+    refused as fixed."""
+    taken = set()
+    for field in fields:
+        try:
+            setattr(message, field, getattr(message, field))
+        except MessageAttributeError as error:
+            assert f"`{field}` of " in str(error) and "cannot be changed" in str(error)
+        else:
+            taken.add(field)
+    return taken
+
+
+BASE_FIELDS = ("role", "name", "content", "token_count")
+AI_FIELDS = (
+    *BASE_FIELDS,
+    "function_call",
+    "token_usage",
+    "plugin_info",
+    "search_info",
+    "clarify",
+    "query_tokens_count",
+)
+AI_ASSIGNABLE = {
+    "function_call",
+    "plugin_info",
+    "search_info",
+    "clarify",
+    "query_tokens_count",
+    "token_count",
+}
+
+
+class TestAssignableFields:
+    """The fields that ERNIE Bot Agent's code assigns, and no others, can be assigned."""
+
+    @pytest.mark.parametrize(
+        ("message", "fields", "expected"),
+        [
+            (Message("user", "q", 3), BASE_FIELDS, {"token_count"}),
+            (HumanMessage("q"), (*BASE_FIELDS, "files"), {"token_count"}),
+            (SystemMessage("s"), BASE_FIELDS, {"token_count"}),
+            (AIMessage("a", None, USAGE), AI_FIELDS, AI_ASSIGNABLE),
+            (AIMessageChunk("a", None, USAGE), AI_FIELDS, AI_ASSIGNABLE),
+            (FunctionMessage("f", "1"), (*BASE_FIELDS, "call_id"), {"name", "token_count"}),
+        ],
+        ids=lambda value: type(value).__name__ if isinstance(value, ChatMessage) else "",
+    )
+    def test_each_class_lets_assign_its_documented_fields(self, message, fields, expected):
+        """Human, system and plain messages take a new token count only; an AI message
+        (and a chunk) its function call, plugin and search information, clarify and both
+        counts, not its usage report; a function message its name and token count."""
+        message.token_count = 3
+        assert expected == assignable(message, fields)
+
+    def test_a_function_call_assigned_is_checked(self):
+        """An assigned function call is checked as the argument is: a nameless call is
+        refused on an answer (the old one kept) and taken on a chunk, a streamed piece."""
+        reply = AIMessage("")
+        reply.function_call = {"name": "add", "arguments": "{}"}
+        with pytest.raises(MessageError) as info:
+            reply.function_call = {"arguments": "{}"}
+        piece = AIMessageChunk("")
+        piece.function_call = {"arguments": "{"}
+
+        assert (
+            "function_call.name",
+            {"name": "add", "arguments": "{}"},
+            {"arguments": "{"},
+        ) == (info.value.path, reply.function_call, piece.function_call)
+
+    def test_an_assigned_query_count_is_kept_through_a_msg(self):
+        """A query_tokens_count that is not the usage report's travels in the Msg's
+        metadata and comes back; one that is the report's does not travel."""
+        reply = AIMessage("Sunny.", token_usage=USAGE)
+        plain = reply.to_msg().metadata
+        reply.query_tokens_count = 40
+        msg = reply.to_msg()
+
+        assert (False, 40, 40) == (
+            "query_tokens_count" in plain,
+            msg.metadata["query_tokens_count"],
+            ChatMessage.from_msg(msg).query_tokens_count,
+        )
+
+    def test_a_bad_query_count_in_a_msg_is_refused(self):
+        """A query_tokens_count in a Msg's metadata that is no count is refused with its path."""
+        msg = Msg("assistant", "a", "assistant", metadata={"query_tokens_count": -1})
+        with pytest.raises(TokenCountError) as info:
+            ChatMessage.from_msg(msg)
+        assert "metadata.query_tokens_count" == info.value.path
+
+
+class TestChunkReports:
+    @settings(max_examples=100)
+    @given(ais(), ais())
+    def test_the_later_report_wins(self, first, second):
+        """The sum of two chunks has the later piece's usage report, plugin and search
+        information wherever it has them, else the earlier's; clarify holds if either has it."""
+        a, b = (
+            AIMessageChunk(m.content, None, m.token_usage, m.plugin_info, m.search_info, m.clarify)
+            for m in (first, second)
+        )
+        whole = a + b
+
+        def later(field: str) -> object:
+            value = getattr(b, field)
+            return getattr(a, field) if value is None else value
+
+        assert (
+            later("token_usage"),
+            later("plugin_info"),
+            later("search_info"),
+            a.clarify or b.clarify,
+        ) == (whole.token_usage, whole.plugin_info, whole.search_info, whole.clarify)
+
+
 class TestRoundTrips:
     @settings(max_examples=150)
     @given(role_messages)
