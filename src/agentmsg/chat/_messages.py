@@ -114,15 +114,14 @@ class PluginInfo(TypedDict):
     names: list[str]
 
 
-# The reports of an AIMessage, in its arguments' order, with their checks: kept in a Msg's
-# metadata, and taken from the later of two chunks.
+# The reports of an AIMessage, in its arguments' order, with their checks: what a Msg's
+# metadata carries.
 _REPORTS: tuple[tuple[str, Callable[[Any, str], Any]], ...] = (
     ("token_usage", check_token_usage),
     ("plugin_info", check_plugin_info),
     ("search_info", check_search_info),
     ("clarify", check_clarify),
 )
-_REPORT_SLOTS = tuple(f"_{key}" for key, _check in _REPORTS)
 
 
 def _default_call_id(function_name: str) -> str:
@@ -987,11 +986,16 @@ class AIMessageChunk(AIMessage):
     def __add__(self, other: object) -> AIMessageChunk:
         if not isinstance(other, AIMessageChunk):
             return NotImplemented
-        # The later piece's reports (never empty when given), else the earlier's.
-        reports = [getattr(other, slot) or getattr(self, slot) for slot in _REPORT_SLOTS]
-        call = merge_calls(self._function_call, other._function_call)
-        name = merge_same(self._name, other._name)
-        return AIMessageChunk(self._content + other._content, call, *reports, name=name)
+        # The later piece's reports (a report given is never empty), else the earlier's.
+        return AIMessageChunk(
+            self._content + other._content,
+            merge_calls(self._function_call, other._function_call),
+            other._token_usage or self._token_usage,  # type: ignore[arg-type]
+            other._plugin_info or self._plugin_info,  # type: ignore[arg-type]
+            other._search_info or self._search_info,  # type: ignore[arg-type]
+            other._clarify or self._clarify,
+            name=merge_same(self._name, other._name),
+        )
 
 
 class FunctionMessage(Message):
