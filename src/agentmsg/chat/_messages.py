@@ -177,7 +177,7 @@ class ChatMessage:
 
     _ROLE: ClassVar[str] = ""
     _PAYLOAD_KEYS: ClassVar[tuple[str, ...]] = ("role", "name", "content")
-    _FIELDS: ClassVar[tuple[str, ...]] = ("role", "name", "content", "token_count")
+    _FIELDS: ClassVar[tuple[str, ...]] = (*_PAYLOAD_KEYS, "token_count")
     _DEFAULT_NAME: ClassVar[str] = ""
     # Whether the payload keeps its keys past ``content`` when they are empty or None.
     _KEEP_EMPTY: ClassVar[bool] = False
@@ -575,8 +575,8 @@ class HumanMessage(Message):
 
     __slots__ = ("_files",)
     _ROLE: ClassVar[str] = "user"
-    _PAYLOAD_KEYS: ClassVar[tuple[str, ...]] = ("role", "name", "content", "files")
-    _FIELDS: ClassVar[tuple[str, ...]] = ("role", "name", "content", "files", "token_count")
+    _PAYLOAD_KEYS = (*ChatMessage._PAYLOAD_KEYS, "files")
+    _FIELDS = (*_PAYLOAD_KEYS, "token_count")
     _DEFAULT_NAME: ClassVar[str] = "user"
 
     _files: list[dict[str, Any]]
@@ -1030,8 +1030,8 @@ class FunctionMessage(Message):
 
     __slots__ = ("_call_id",)
     _ROLE: ClassVar[str] = "function"
-    _PAYLOAD_KEYS: ClassVar[tuple[str, ...]] = ("role", "name", "content", "call_id")
-    _FIELDS: ClassVar[tuple[str, ...]] = ("role", "name", "content", "call_id", "token_count")
+    _PAYLOAD_KEYS = (*ChatMessage._PAYLOAD_KEYS, "call_id")
+    _FIELDS = (*_PAYLOAD_KEYS, "token_count")
     _DEFAULT_NAME: ClassVar[str] = "system"
 
     _call_id: str | None
