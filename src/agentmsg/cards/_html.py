@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import html
 import json
-from collections.abc import Iterable, Mapping
-from typing import TYPE_CHECKING, Any
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any, Protocol
 
 from .._blocks import MEDIA_KINDS, OUTPUT_TYPES
 from .._validate import MAX_DEPTH, check_json, is_local_file
@@ -21,9 +21,6 @@ from ._labels import Size, translated
 from ._labels import gettext as _
 from ._labels import label as N_
 from ._labels import ngettext as _n
-
-if TYPE_CHECKING:
-    from .._message import Msg
 
 INLINE_MEDIA_LIMIT = 512 * 1024
 """Base64 payloads and ``data:`` URLs longer than this many characters are summarised."""
@@ -46,6 +43,24 @@ def _read_style() -> str:
 
 STYLE = _read_style()
 """The CSS every card carries in its ``<style>`` block: ``card.css``, compacted."""
+
+
+class MessageLike(Protocol):
+    """What :func:`render_msg` reads from a message: the fields of :class:`~agentmsg.Msg`
+    (named here, not imported: ``_message`` imports this module)."""
+
+    @property
+    def id(self) -> str: ...
+    @property
+    def name(self) -> str: ...
+    @property
+    def role(self) -> str: ...
+    @property
+    def content(self) -> str | Sequence[Any]: ...
+    @property
+    def metadata(self) -> Mapping[str, Any] | None: ...
+    @property
+    def timestamp(self) -> str: ...
 
 
 # -- small pieces ------------------------------------------------------------------
@@ -415,7 +430,7 @@ def render_card(
     )
 
 
-def render_msg(msg: Msg) -> str:
+def render_msg(msg: MessageLike) -> str:
     """*msg* as a chat card labelled with its class name (what :meth:`Msg._repr_html_`
     returns)."""
     return render_card(
