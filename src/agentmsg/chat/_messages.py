@@ -114,24 +114,9 @@ class PluginInfo(TypedDict):
     names: list[str]
 
 
-# The reports of an AIMessage, in its arguments' order, with their checks: what a Msg's
-# metadata carries.
-_REPORTS: tuple[tuple[str, Callable[[Any, str], Any]], ...] = (
-    ("token_usage", check_token_usage),
-    ("plugin_info", check_plugin_info),
-    ("search_info", check_search_info),
-    ("clarify", check_clarify),
-)
-
-
 def _default_call_id(function_name: str) -> str:
     """The call id a function call and its result share when neither names one."""
     return f"call_{function_name}"
-
-
-def _describe_file(block: dict[str, Any]) -> str:
-    source = block["source"]
-    return str(source["media_type"] if source["type"] == "base64" else source["url"])
 
 
 def _arguments_text(use: dict[str, Any]) -> str:
@@ -147,6 +132,11 @@ def _arguments_text(use: dict[str, Any]) -> str:
         except (ValueError, RecursionError):
             pass
     return json.dumps(use["input"], ensure_ascii=False)
+
+
+def _describe_file(block: dict[str, Any]) -> str:
+    source = block["source"]
+    return str(source["media_type"] if source["type"] == "base64" else source["url"])
 
 
 # -- the base class --------------------------------------------------------------------
@@ -944,8 +934,15 @@ class AIMessage(Message):
             if use["id"] != _default_call_id(use["name"]):
                 call["id"] = use["id"]
         metadata = msg.metadata or {}
-        reports = [check(metadata.get(key), f"metadata.{key}") for key, check in _REPORTS]
-        message = cls(_join_text(blocks), call, *reports, name=_kept_name(msg, "assistant"))  # type: ignore[arg-type]
+        message = cls(
+            _join_text(blocks),
+            call,  # type: ignore[arg-type]
+            check_token_usage(metadata.get("token_usage"), "metadata.token_usage"),  # type: ignore[arg-type]
+            check_plugin_info(metadata.get("plugin_info"), "metadata.plugin_info"),  # type: ignore[arg-type]
+            check_search_info(metadata.get("search_info"), "metadata.search_info"),  # type: ignore[arg-type]
+            check_clarify(metadata.get("clarify"), "metadata.clarify"),
+            name=_kept_name(msg, "assistant"),
+        )
         if "query_tokens_count" in metadata:
             count = check_count(metadata["query_tokens_count"], "metadata.query_tokens_count")
             _object_setattr(message, "_query_tokens_count", count)
