@@ -258,20 +258,21 @@ def _shown(value: Any, language: str) -> str:
     return _number(value, language)
 
 
-def _render(label: Label) -> str:
+def translated(message: Label) -> str:
+    """A :func:`label` in the display language (or as the installed writer writes it)."""
     writer = _writer.get()
-    return label.text(current_language()) if writer is None else writer(label)
+    return message.text(current_language()) if writer is None else writer(message)
 
 
 def gettext(msgid: str, **args: Any) -> str:
     """*msgid* in the display language, with ``{name}`` fields filled from *args*: strings
     as they are, numbers in the language's format, :class:`Size` and labels translated."""
-    return _render(Label(msgid, None, None, args))
+    return translated(Label(msgid, None, None, args))
 
 
 def ngettext(singular: str, plural: str, n: int, **args: Any) -> str:
     """Like :func:`gettext`, choosing the form the language uses for *n* things."""
-    return _render(Label(singular, plural, n, args))
+    return translated(Label(singular, plural, n, args))
 
 
 def label(msgid: str, **args: Any) -> Label:
@@ -287,8 +288,3 @@ def label(msgid: str, **args: Any) -> Label:
 _FOUR_DIGITS = label("1,234")
 # Translators: this number as your language writes it: group sign, decimal sign.
 _FIVE_DIGITS = label("12,345.6")
-
-
-def translated(message: Label) -> str:
-    """A :func:`label` in the display language (or as the installed writer writes it)."""
-    return _render(message)
