@@ -532,8 +532,6 @@ class Reader(Report):
     array = staticmethod(check_array)
     obj = staticmethod(check_object)
     choice = staticmethod(check_choice)
-    ident = staticmethod(check_name)
-    text = staticmethod(check_str)
     key = staticmethod(check_key)
     plain = staticmethod(plain)
     source = staticmethod(source_from_url)
@@ -543,12 +541,30 @@ class Reader(Report):
         self.turns = Turns()
         self.names: dict[str, str] = {}
 
+    # An ASCII str is what the full checks return it as, without their calls.
+
+    @staticmethod
+    def text(value: object, path: str) -> str:
+        return value if type(value) is str and value.isascii() else check_str(value, path)
+
+    @staticmethod
+    def ident(value: object, path: str) -> str:
+        if type(value) is str and value and value.isascii():
+            return value
+        return check_name(value, path)
+
     @staticmethod
     def text_at(data: dict[str, Any], key: str, path: str) -> str:
+        value = data.get(key)
+        if type(value) is str and value.isascii():
+            return value
         return check_str(check_key(data, key, path), f"{path}.{key}")
 
     @staticmethod
     def ident_at(data: dict[str, Any], key: str, path: str) -> str:
+        value = data.get(key)
+        if type(value) is str and value and value.isascii():
+            return value
         return check_name(check_key(data, key, path), f"{path}.{key}")
 
     @staticmethod
@@ -594,13 +610,13 @@ class Reader(Report):
     def meta(self, metadata: dict[str, Any], key: str, data: dict[str, Any], field: str) -> None:
         """Keep ``data[field]``, text, as ``metadata[key]`` when it is there."""
         if data.get(field) is not None:
-            metadata[key] = check_str(data[field], field)
+            metadata[key] = self.text(data[field], field)
 
     def begin(self, data: dict[str, Any], metadata: dict[str, Any], field: str = "id") -> None:
         """Start the messages of a response whose id is ``data[field]``."""
         self.turns.metadata = metadata or None
         if data.get(field) is not None:
-            self.turns.invocation_id = check_name(data[field], field)
+            self.turns.invocation_id = self.ident(data[field], field)
 
     def usage(
         self, usage: dict[str, Any], path: str, keys: tuple[str, ...], default: int | None = None
@@ -614,7 +630,8 @@ class Reader(Report):
                 msg = f"`{path}.{key}` must be an integer >= 0, not {show(value)}."
                 raise MessageError(msg, f"{path}.{key}")
             counts.append(value)
-        self.counts(usage, path, keys)
+        if default is not None or len(usage) > len(keys):  # else it holds just *keys*
+            self.counts(usage, path, keys)
         return counts
 
     def result_name(self, call_id: str, given: Any, path: str) -> str:

@@ -384,8 +384,9 @@ class _Reader(Reader):
 
     def envelope(self, data: dict[str, Any]) -> None:
         metadata: dict[str, Any] = {}
-        self.meta(metadata, "model", data, "model")
-        self.meta(metadata, "stop_reason", data, "stop_reason")
+        for key in ("model", "stop_reason"):
+            if data.get(key) is not None:
+                metadata[key] = self.text(data[key], key)
         usage = data.get("usage")
         if usage is not None:
             usage = self.obj(usage, "usage")
@@ -508,8 +509,11 @@ class _Reader(Reader):
         if kind == "tool_use":
             extra(item, "type id name input", path)
             call_id = self.ident_at(item, "id", path)
-            name = self.ident_at(item, "name", path)
-            return self.call(call_id, name, self.obj(item.get("input", {}), f"{path}.input"))
+            name = self.names[call_id] = self.ident_at(item, "name", path)
+            tool_input = item.get("input", {})
+            if not isinstance(tool_input, dict):
+                self.obj(tool_input, f"{path}.input")  # raises
+            return {"type": "tool_use", "id": call_id, "name": name, "input": tool_input}
         self.unknown(path, f"{label(kind)} block", item)
         return None
 

@@ -570,9 +570,9 @@ class _Reader(Reader):
         API pairs a reasoning item with the item after it by that id."""
         if item.get("id") is None:
             return
-        kept = {"id": self.ident(item["id"], f"{path}.id")}
+        kept = {"id": self.ident_at(item, "id", path)}
         if item.get("status") is not None:
-            kept["status"] = self.text(item["status"], f"{path}.status")
+            kept["status"] = self.text_at(item, "status", path)
         for position in range(first, len(self.blocks)):
             self.state[str(position)] = kept
 
@@ -597,18 +597,22 @@ class _Reader(Reader):
 
     def envelope(self, data: dict[str, Any]) -> None:
         metadata: dict[str, Any] = {}
-        self.meta(metadata, "model", data, "model")
+        if data.get("model") is not None:
+            metadata["model"] = self.text(data["model"], "model")
         details = data.get("incomplete_details")
         if isinstance(details, dict) and details.get("reason") is not None:
             metadata["stop_reason"] = self.text(details["reason"], "incomplete_details.reason")
-        else:
-            self.meta(metadata, "stop_reason", data, "status")
+        elif data.get("status") is not None:
+            metadata["stop_reason"] = self.text(data["status"], "status")
         usage = data.get("usage")
         if usage is not None:
             keys = ("input_tokens", "output_tokens", "total_tokens")
-            counts = self.usage(self.obj(usage, "usage"), "usage", keys)
-            names = ("prompt_tokens", "completion_tokens", "total_tokens")
-            metadata["token_usage"] = dict(zip(names, counts, strict=True))
+            prompt, completion, total = self.usage(self.obj(usage, "usage"), "usage", keys)
+            metadata["token_usage"] = {
+                "prompt_tokens": prompt,
+                "completion_tokens": completion,
+                "total_tokens": total,
+            }
         self.begin(data, metadata)
 
     def reasoning(self, item: dict[str, Any], path: str) -> None:
