@@ -3,7 +3,6 @@ one ``Response`` (:class:`OpenAIResponsesStream`)."""
 
 from __future__ import annotations
 
-from collections import deque
 from typing import Any
 
 from .._blocks import MEDIA_KINDS
@@ -83,6 +82,10 @@ def to_openai_responses(messages: Any, *, strict: bool = False) -> Conversion:
 UNANSWERED = "Responses refuses a function call without a function call output later in the input"
 ORPHAN = "Responses takes a function call output only after the function call with its id"
 DUPLICATE = duplicate_why(FORMAT)
+NAMED_ONLY_BY_ID = (
+    "a Responses function call output names only the call id, and the tool call with that "
+    "id names another tool"
+)
 REPEATED_ID = repeated_id_why(FORMAT)
 MAX_ID = 64
 LONG_ID = (
@@ -147,10 +150,10 @@ class _Writer(Writer):
 
     def pair(self, conversation: list[Msg]) -> list[bool]:
         """Pair each result with its call; return which messages are tool results."""
-        answers = self.answers
-        # call id -> (message index, positions of its calls still without a result,
-        # how many calls of that message have the id), for the last message with one
-        latest: dict[str, tuple[int, deque[int], int]] = {}
+        answers, answered, shared = self.answers, self.answered, self.shared
+        # call id -> [message index, how many calls of that message have the id, the
+        # positions of those still without a result...], for the last message with one
+        latest: dict[str, list[int]] = {}
         results_only = []
         for index, msg in enumerate(conversation):
             content: Any = msg.content
@@ -160,20 +163,19 @@ class _Writer(Writer):
                     kind = block["type"]
                     if kind == "tool_result":
                         entry = latest.get(block["id"])
-                        if entry is not None and entry[1]:
-                            call = (entry[0], entry[1].popleft())
-                            answers[index, position] = call
-                            self.answered.add(call)
-                            if entry[2] > 1:
-                                self.shared[index, position] = entry[2]
+                        if entry is not None and len(entry) > 2:
+                            call = answers[index, position] = (entry[0], entry.pop(2))
+                            answered.add(call)
+                            if entry[1] > 1:
+                                shared[index, position] = entry[1]
                         continue
                     if kind == "tool_use":
                         entry = latest.get(block["id"])
                         if entry is None or entry[0] != index:
-                            latest[block["id"]] = (index, deque((position,)), 1)
+                            latest[block["id"]] = [index, 1, position]
                         else:
-                            entry[1].append(position)
-                            latest[block["id"]] = (index, entry[1], entry[2] + 1)
+                            entry[1] += 1
+                            entry.append(position)
                     only = False
             if not only:
                 self.last_other = index
@@ -393,12 +395,11 @@ class _Writer(Writer):
             count = self.shared.get((index, position))
             if count is not None:
                 self.ambiguous(block["id"], count, sent_id, f"{path}.id")
-            why = (
-                "a Responses function call output names only the call id, and the tool "
-                "call with that id names another tool"
-            )
-            self.tool_name(block, path, self.calls[sent_id], why)
-            sent = self.output(block, path, self.result_part)
+            if self.calls[sent_id] != block["name"]:
+                self.tool_name(block, path, self.calls[sent_id], NAMED_ONLY_BY_ID)
+            sent = block["output"]
+            if type(sent) is not str:
+                sent = self.output(block, path, self.result_part)
             self.out.append({"type": "function_call_output", "call_id": sent_id, "output": sent})
 
     def result_part(self, item: dict[str, Any], path: str) -> Any:
