@@ -150,7 +150,7 @@ class _Writer(Writer):
 
     def pair(self, conversation: list[Msg]) -> list[bool]:
         """Pair each result with its call; return which messages are tool results."""
-        answers, answered, shared = self.answers, self.answered, self.shared
+        answers, shared = self.answers, self.shared
         # call id -> [message index, how many calls of that message have the id, the
         # positions of those still without a result...], for the last message with one
         latest: dict[str, list[int]] = {}
@@ -164,8 +164,7 @@ class _Writer(Writer):
                     if kind == "tool_result":
                         entry = latest.get(block["id"])
                         if entry is not None and len(entry) > 2:
-                            call = answers[index, position] = (entry[0], entry.pop(2))
-                            answered.add(call)
+                            answers[index, position] = (entry[0], entry.pop(2))
                             if entry[1] > 1:
                                 shared[index, position] = entry[1]
                         continue
@@ -180,6 +179,7 @@ class _Writer(Writer):
             if not only:
                 self.last_other = index
             results_only.append(only)
+        self.answered = set(answers.values())
         self.ids.reserve(latest)
         return results_only
 
