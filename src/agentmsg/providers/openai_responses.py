@@ -10,6 +10,7 @@ from .._message import Msg
 from .._validate import label, show
 from ._common import (
     DEFAULT_NAMES,
+    STATE_KEY,
     TOOL_RESULTS_NAME,
     CallIds,
     Conversion,
@@ -19,7 +20,7 @@ from ._common import (
     duplicate_why,
     repeated_id_why,
 )
-from ._stream import Stream, clean_text
+from ._stream import Stream, clean_text, trusted_msg
 
 __all__ = ["OpenAIResponsesStream", "from_openai_responses", "to_openai_responses"]
 
@@ -707,6 +708,7 @@ _KEEPING = frozenset(
     {*_TEXT_DELTAS, *_TEXT_DONES, *_OPENING}
     | {"response.content_part.done", "response.reasoning_summary_part.done"}
 )
+_FEW_ITEMS = 4  # a partial message of more output items is made an item at a time
 _PART_EVENTS = {
     "response.content_part.added": ("content", "content_index", True),
     "response.content_part.done": ("content", "content_index", False),
@@ -788,7 +790,17 @@ class OpenAIResponsesStream(Stream):
         'Hi'
     """
 
-    __slots__ = ("_final", "_growing", "_items", "_next", "_response")
+    __slots__ = (
+        "_converted",
+        "_done",
+        "_final",
+        "_growing",
+        "_head",
+        "_items",
+        "_next",
+        "_response",
+        "_state",
+    )
     _FORMAT = FORMAT
     _TYPE_PREFIX = "response."
     _EVENT_KEYS = frozenset({"sequence_number"})
@@ -798,6 +810,12 @@ class OpenAIResponsesStream(Stream):
     def __init__(self) -> None:
         super().__init__()
         self._response: dict[str, Any] | None = None
+        # The partial message, built an item at a time: the done items converted (how
+        # many), their blocks and provider state, and the response's metadata and id.
+        self._converted = 0
+        self._done: list[Any] = []
+        self._state: dict[str, Any] = {}
+        self._head: tuple[dict[str, Any], dict[str, Any] | None, str | None] | None = None
         self._items: list[_Item] = []
         self._final: dict[str, Any] | None = None
         self._next: int | None = None
@@ -1029,35 +1047,83 @@ class OpenAIResponsesStream(Stream):
         # The frame of the partial message (see Stream.msg) when the part whose text
         # grows is the last part of the last output item, output text or the one
         # reasoning part: then only that text changes from event to event (bench
-        # streams.recorded, Responses rows). None: convert the response so far.
+        # streams.recorded, Responses rows). Few items are converted whole each time
+        # (cheaper than an item at a time), many an item at a time (see _along).
         items, growing = self._items, self._growing
-        if self._final is not None or growing is None or self._response is None:
+        if self._final is not None or self._response is None:
             return None
+        made = self._along() if len(items) > _FEW_ITEMS else None
+        if growing is None:
+            return made
         delta_kind, position, _, number, _, pieces = growing
         entry = items[position]
         key = _TEXT_DELTAS[delta_kind][0]
         parts = entry.item.get(key)
         if entry.done or position != len(items) - 1 or not isinstance(parts, list):
-            return None
+            return made
         if delta_kind == "response.output_text.delta":
             kind = "text"
             if number != len(parts) - 1:
-                return None
+                return made
         elif delta_kind == "response.refusal.delta":
-            return None
+            return made
         else:
             # One reasoning part: the thinking block is its text, and nothing else of
             # the item says the text.
             kind = "thinking"
             other = entry.item.get("content" if key == "summary" else "summary")
             if len(parts) != 1 or (isinstance(other, list) and other):
-                return None
-        made = from_openai_responses(self._snapshot()).messages[-1]
+                return made
+        if made is None:
+            made = from_openai_responses(self._snapshot()).messages[-1]
         content = made.to_dict()["content"]
         if type(content) is not list or content[-1:] != [{"type": kind, kind: "".join(pieces)}]:
-            return None
+            return made
         self._grows = (content[:-1], {"type": kind}, kind, pieces)
         return made
+
+    def _along(self) -> Msg | None:
+        """The response so far converted an output item at a time, each done item once
+        (so many items cost no more per read than a few), or None when only the whole
+        conversion says it: an item that is not the assistant's alone, or text that
+        would make the message a string."""
+        response = self._response
+        assert response is not None  # the caller checks it
+        if self._head is None or self._head[0] is not response:
+            # Converted with no items: the metadata and the id.
+            made = from_openai_responses({**response, "output": []}).messages[0]
+            metadata = made.to_dict()["metadata"]
+            if metadata is not None:
+                metadata.pop(STATE_KEY, None)
+            self._head = (response, metadata, made.invocation_id)
+        _, metadata, invocation_id = self._head
+        done, state, items = self._done, self._state, self._items
+        while self._converted < len(items) and items[self._converted].done:
+            if not self._convert_item(items[self._converted].item, done, state):
+                return None
+            self._converted += 1
+        content, state = list(done), dict(state)
+        for entry in items[self._converted :]:
+            if not self._convert_item(entry.dump(), content, state):
+                return None
+        if state:
+            metadata = {**(metadata or {}), STATE_KEY: {STATE_FORMAT: state}}
+        return trusted_msg(content, metadata, invocation_id)
+
+    @staticmethod
+    def _convert_item(item: dict[str, Any], blocks: list[Any], state: dict[str, Any]) -> bool:
+        """Add the blocks and provider state of one output item converted, its state
+        numbered after *blocks*; False when the item does not make assistant blocks."""
+        messages = from_openai_responses({"output": [item]}).messages
+        if len(messages) != 1 or messages[0].role != "assistant":
+            return False
+        made = messages[0].to_dict()
+        if type(made["content"]) is not list:
+            return False
+        kept = (made["metadata"] or {}).get(STATE_KEY, {}).get(STATE_FORMAT, {})
+        state.update((str(int(at) + len(blocks)), entry) for at, entry in kept.items())
+        blocks.extend(made["content"])
+        return True
 
     def _ended(self) -> bool:
         return self._final is not None
