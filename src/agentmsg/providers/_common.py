@@ -278,10 +278,6 @@ class Report:
         why = f"it differs from the parsed input and {self.format} sends one of them"
         self.drop(path, what, why, raw)
 
-    def json_output(self, path: str) -> None:
-        why = f"{self.format} tool results hold text; it comes back as that text"
-        self.change(f"{path}.output", "JSON output of a tool result", "sent as JSON text", why)
-
     def local(self, path: str, kind: str, url: str) -> None:
         why = (
             f"{self.format} cannot read files on this machine; make the block with "
@@ -718,7 +714,8 @@ class Writer(Report):
         if type(output) is str:
             return output
         if not is_block_list(output):
-            self.json_output(path)
+            why = f"{self.format} tool results hold text; it comes back as that text"
+            self.change(f"{path}.output", "JSON output of a tool result", "sent as JSON text", why)
             return output_text(output)
         parts = []
         for position, item in enumerate(output):
@@ -786,9 +783,7 @@ class Writer(Report):
         if not turn[key]:
             del self.out[at]  # nothing of that turn is left to send
 
-    def kept(self, msg: Msg, format_key: str) -> dict[str, Any]:
-        return state_of(msg, format_key)
-
+    kept = staticmethod(state_of)
     field = staticmethod(state_field)
 
 
