@@ -870,7 +870,7 @@ class CallIds:
         why = None
         if self.legal is not None:
             sent = self.legal(call_id)
-        elif self.limit is not None:
+        elif self.limit is not None and len(call_id) > self.limit:
             sent = short_id(call_id, self.limit)
         if sent != call_id:
             why = self.legal_why

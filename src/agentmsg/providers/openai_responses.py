@@ -393,7 +393,7 @@ class _Writer(Writer):
                 else:
                     self.drop(path, "tool result without its tool call before it", ORPHAN, block)
                 continue
-            count = self.shared.get((index, position))
+            count = self.shared.get((index, position)) if self.shared else None
             if count is not None:
                 self.ambiguous(block["id"], count, sent_id, f"{path}.id")
             if self.calls[sent_id] != block["name"]:
