@@ -3,6 +3,7 @@ the same values: the same string back, or the same MessageError."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from hypothesis import example, given
@@ -10,7 +11,7 @@ from hypothesis import strategies as st
 
 from agentmsg import MessageError
 from agentmsg._validate import check_key, check_name, check_str
-from agentmsg.providers._common import Reader
+from agentmsg.providers._common import _NOT_ARGUMENTS, Reader, parse_arguments
 from message_strategies import hostile_texts, hostile_values
 
 
@@ -99,3 +100,18 @@ class TestUsageCounts:
         counts = quick.usage(usage, "usage", keys, default)
 
         assert ([usage.get(key, 0) for key in keys], full.losses) == (counts, quick.losses)
+
+
+class TestParseArguments:
+    @given(st.text(max_size=8) | st.sampled_from(["\ufeff{}", '{"a": [1, 2.5]}', "[1", "1e999"]))
+    @example("\ufeff{}")
+    @example('{"a": 1}')
+    def test_it_reads_what_json_loads_reads(self, text: str) -> None:
+        """parse_arguments gives json.loads' value for any text, and its marker for text
+        json.loads refuses (a byte order mark too)."""
+        try:
+            expected = json.loads(text)
+        except ValueError:
+            expected = _NOT_ARGUMENTS
+
+        assert repr(expected) == repr(parse_arguments(text))

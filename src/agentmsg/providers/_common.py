@@ -357,10 +357,13 @@ def arguments_text(block: dict[str, Any]) -> str:
     return str(dumps(block["input"]))
 
 
+_decode = json.JSONDecoder().decode  # json.loads of a str, without its own checks
+
+
 def parse_arguments(text: str) -> Any:
     """The JSON value of *text*, or a marker object when it is not JSON."""
     try:
-        return json.loads(text)
+        return _decode(text)
     except (ValueError, RecursionError):
         return _NOT_ARGUMENTS
 
