@@ -1,5 +1,6 @@
-"""The readers' quick checks of a string agree with the full checks they stand in for, on
-the same values: the same string back, or the same MessageError."""
+"""The providers' quick ways agree with the full ways they stand in for, on the same
+values: the readers' string checks, usage's left-over counts, the arguments' JSON and the
+ids a call is sent with."""
 
 from __future__ import annotations
 
@@ -11,7 +12,8 @@ from hypothesis import strategies as st
 
 from agentmsg import MessageError
 from agentmsg._validate import check_key, check_name, check_str
-from agentmsg.providers._common import _NOT_ARGUMENTS, Reader, parse_arguments
+from agentmsg.providers import anthropic
+from agentmsg.providers._common import _NOT_ARGUMENTS, CallIds, Reader, Report, parse_arguments
 from message_strategies import hostile_texts, hostile_values
 
 
@@ -115,3 +117,45 @@ class TestParseArguments:
             expected = _NOT_ARGUMENTS
 
         assert repr(expected) == repr(parse_arguments(text))
+
+
+call_ids = st.lists(
+    st.sampled_from(["a", "a_2", "b-1", "b.1", "x" * 41, "x" * 40, "é"]), max_size=8
+)
+
+
+class TestCallIdsOwn:
+    @given(call_ids, st.sampled_from(["anthropic", "limit", "plain"]), st.booleans())
+    @example(["a", "a", "a_2"], "plain", False)
+    @example(["b.1", "b_1"], "anthropic", True)
+    @example(["x" * 41, "x" * 40], "limit", False)
+    def test_own_then_sent_gives_what_sent_gives(
+        self, ids: list[str], rule: str, reserve: bool
+    ) -> None:
+        """Each id asked for with CallIds.own first (sent only when it says no) comes out
+        as CallIds.sent alone gives it, with the same reports, whatever came before."""
+
+        def made() -> CallIds:
+            if rule == "anthropic":
+                made_ids = CallIds("unique", anthropic._legal_id, "legal only")
+            else:
+                made_ids = CallIds("unique", None, "too long", 40 if rule == "limit" else None)
+            if reserve:
+                made_ids.reserve_later(["a_2", "b_1"])
+            return made_ids
+
+        quick, full = made(), made()
+        quick_report, full_report = Report("X", False), Report("X", False)
+        quick_sent, full_sent = [], []
+        for at, call_id in enumerate(ids):
+            path = f"messages[{at}].content[0].id"
+            quick_sent.append(
+                call_id if quick.own(call_id) else quick.sent(quick_report, call_id, path)
+            )
+            full_sent.append(full.sent(full_report, call_id, path))
+
+        assert (full_sent, full_report.losses, full.taken) == (
+            quick_sent,
+            quick_report.losses,
+            quick.taken,
+        )

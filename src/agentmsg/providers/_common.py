@@ -866,6 +866,21 @@ class CallIds:
         self.numbers.clear()
         self.later = call_ids
 
+    def own(self, call_id: str) -> bool:
+        """Whether the call whose own id is *call_id* is sent with it, taken then: what
+        :meth:`sent` does when the format takes the id and no call of the scope has it,
+        without its path, checks and report."""
+        if call_id in self.taken:
+            return False
+        legal, limit = self.legal, self.limit
+        if legal is not None:
+            if legal(call_id) != call_id:
+                return False
+        elif limit is not None and len(call_id) > limit:
+            return False
+        self.taken.add(call_id)
+        return True
+
     def sent(self, report: Report, call_id: str, path: str) -> str:
         """The id to send the call whose own id is *call_id* with; a new one is reported
         at *path*, the path of the call's id."""
@@ -941,7 +956,9 @@ class Pairing:
         if index != self.turn:
             self.begin(index)
         call_id: str = block["id"]
-        sent = self.ids.sent(report, call_id, f"messages[{index}].content[{position}].id")
+        sent = call_id
+        if not self.ids.own(call_id):
+            sent = self.ids.sent(report, call_id, f"messages[{index}].content[{position}].id")
         self.names[sent] = block["name"]
         self.waiting[sent] = (index, position)
         queue = self.own.get(call_id)

@@ -296,7 +296,9 @@ class _Writer(Writer):
         if (index, position) not in self.answered and index < self.last_other:
             self.drop(path, "tool call without a tool result after it", UNANSWERED, block)
             return None
-        sent = self.ids.sent(self, block["id"], f"{path}.id")
+        sent = block["id"]
+        if not self.ids.own(sent):
+            sent = self.ids.sent(self, sent, f"{path}.id")
         self.calls[sent] = block["name"]
         self.sent[index, position] = sent
         arguments = self.arguments_text(block)
