@@ -8,7 +8,14 @@ from typing import Any
 
 import pytest
 
-from agentmsg import AnthropicStream, MessageError, OpenAIResponsesStream, deterministic
+from agentmsg import (
+    AnthropicStream,
+    MessageError,
+    OpenAIResponsesStream,
+    deterministic,
+    from_openai_responses,
+)
+from agentmsg.providers import openai_responses
 from stream_samples import ANTHROPIC_EVENTS, RESPONSES_EVENTS
 
 
@@ -161,3 +168,96 @@ class TestOneMessageAsItGrows:
         reply = stream.result().messages[0]
 
         assert (reply.content, reply.metadata) == (stream.msg.content, stream.msg.metadata)
+
+
+def many_items(count: int) -> list[dict[str, Any]]:
+    """A Responses reply of *count* rounds of output items, each a reasoning item, a
+    message of two text parts and a function call (one with arguments that are not an
+    object), and items the conversion drops or puts in a message of their own."""
+    events: list[dict[str, Any]] = []
+
+    def add(kind: str, **fields: Any) -> None:
+        events.append({"type": kind, "sequence_number": len(events), **fields})
+
+    def item(done: dict[str, Any], started: dict[str, Any]) -> None:
+        position = sum(event["type"] == "response.output_item.added" for event in events)
+        add("response.output_item.added", output_index=position, item=started)
+        add("response.output_item.done", output_index=position, item=done)
+
+    response = {"id": "resp_1", "object": "response", "created_at": 1, "model": "gpt-x"}
+    add("response.created", response={**response, "status": "in_progress", "output": []})
+    for number in range(count):
+        summary = [{"type": "summary_text", "text": f"think {number}"}]
+        reasoning = {"type": "reasoning", "id": f"rs_{number}", "summary": summary}
+        item({**reasoning, "encrypted_content": "e"}, {**reasoning, "summary": []})
+        parts = [{"type": "output_text", "text": t, "annotations": []} for t in ("a", "b")]
+        message = {"type": "message", "id": f"msg_{number}", "role": "assistant"}
+        item({**message, "status": "completed", "content": parts}, {**message, "content": []})
+        arguments = "[1]" if number % 2 else f'{{"n": {number}}}'
+        call = {"type": "function_call", "id": f"fc_{number}", "call_id": f"c{number}"}
+        call |= {"name": "f", "arguments": arguments, "status": "completed"}
+        item(call, {**call, "arguments": ""})
+        if number == 1:
+            search = {"type": "web_search_call", "id": "ws_1", "status": "completed"}
+            item(search, search)
+    return events
+
+
+class TestManyOutputItems:
+    """A Responses reply of many output items: each done item is converted once, and
+    every read says what converting the whole response so far says."""
+
+    def test_every_read_agrees_with_the_whole_conversion(self):
+        """Read after every event, the partial message says what the response rebuilt
+        so far says converted whole (its first message)."""
+        stream = OpenAIResponsesStream()
+        reads, wholes = [], []
+        for event in many_items(4):
+            stream.add(event)
+            msg = stream.msg
+            whole = from_openai_responses(stream.response).messages[0]
+            reads.append((msg.content, msg.metadata, msg.invocation_id))
+            wholes.append((whole.content, whole.metadata, whole.invocation_id))
+
+        assert wholes == reads
+
+    def test_a_read_converts_the_open_items_only(self, monkeypatch):
+        """The output items converted over all reads grow with the events, not with
+        the events times the items before them."""
+        converted = []
+
+        def counting(data: Any, **options: Any) -> Any:
+            converted.append(len(data.get("output") or ()))
+            return from_openai_responses(data, **options)
+
+        monkeypatch.setattr(openai_responses, "from_openai_responses", counting)
+        events = many_items(30)
+        stream = OpenAIResponsesStream()
+        for event in events:
+            stream.add(event)
+            assert stream.msg is not None
+
+        assert sum(converted) <= 2 * len(events)
+
+    def test_an_item_of_another_role_is_read_the_whole_way(self):
+        """An output message of another role (a message of its own) or of text alone
+        (a string) is read by converting the whole response, as before."""
+        stream = OpenAIResponsesStream()
+        events = many_items(2)  # more items than are converted whole each time
+        stream.extend(events)
+        user = {"type": "message", "id": "m_u", "role": "user", "content": "hi"}
+        text = {"type": "message", "id": "m_t", "role": "assistant", "content": "hi"}
+        added = sum(event["type"] == "response.output_item.added" for event in events)
+        for position, item in enumerate((user, text), start=added):
+            number = stream.count
+            stream.add(
+                {
+                    "type": "response.output_item.added",
+                    "sequence_number": number,
+                    "output_index": position,
+                    "item": item,
+                }
+            )
+            whole = from_openai_responses(stream.response).messages[0]
+
+            assert (whole.content, whole.metadata) == (stream.msg.content, stream.msg.metadata)

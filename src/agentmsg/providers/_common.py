@@ -278,10 +278,6 @@ class Report:
         why = f"it differs from the parsed input and {self.format} sends one of them"
         self.drop(path, what, why, raw)
 
-    def json_output(self, path: str) -> None:
-        why = f"{self.format} tool results hold text; it comes back as that text"
-        self.change(f"{path}.output", "JSON output of a tool result", "sent as JSON text", why)
-
     def local(self, path: str, kind: str, url: str) -> None:
         why = (
             f"{self.format} cannot read files on this machine; make the block with "
@@ -361,10 +357,13 @@ def arguments_text(block: dict[str, Any]) -> str:
     return str(dumps(block["input"]))
 
 
+_decode = json.JSONDecoder().decode  # json.loads of a str, without its own checks
+
+
 def parse_arguments(text: str) -> Any:
     """The JSON value of *text*, or a marker object when it is not JSON."""
     try:
-        return json.loads(text)
+        return _decode(text)
     except (ValueError, RecursionError):
         return _NOT_ARGUMENTS
 
@@ -532,8 +531,6 @@ class Reader(Report):
     array = staticmethod(check_array)
     obj = staticmethod(check_object)
     choice = staticmethod(check_choice)
-    ident = staticmethod(check_name)
-    text = staticmethod(check_str)
     key = staticmethod(check_key)
     plain = staticmethod(plain)
     source = staticmethod(source_from_url)
@@ -543,12 +540,30 @@ class Reader(Report):
         self.turns = Turns()
         self.names: dict[str, str] = {}
 
+    # An ASCII str is what the full checks return it as, without their calls.
+
+    @staticmethod
+    def text(value: object, path: str) -> str:
+        return value if type(value) is str and value.isascii() else check_str(value, path)
+
+    @staticmethod
+    def ident(value: object, path: str) -> str:
+        if type(value) is str and value and value.isascii():
+            return value
+        return check_name(value, path)
+
     @staticmethod
     def text_at(data: dict[str, Any], key: str, path: str) -> str:
+        value = data.get(key)
+        if type(value) is str and value.isascii():
+            return value
         return check_str(check_key(data, key, path), f"{path}.{key}")
 
     @staticmethod
     def ident_at(data: dict[str, Any], key: str, path: str) -> str:
+        value = data.get(key)
+        if type(value) is str and value and value.isascii():
+            return value
         return check_name(check_key(data, key, path), f"{path}.{key}")
 
     @staticmethod
@@ -594,13 +609,13 @@ class Reader(Report):
     def meta(self, metadata: dict[str, Any], key: str, data: dict[str, Any], field: str) -> None:
         """Keep ``data[field]``, text, as ``metadata[key]`` when it is there."""
         if data.get(field) is not None:
-            metadata[key] = check_str(data[field], field)
+            metadata[key] = self.text(data[field], field)
 
     def begin(self, data: dict[str, Any], metadata: dict[str, Any], field: str = "id") -> None:
         """Start the messages of a response whose id is ``data[field]``."""
         self.turns.metadata = metadata or None
         if data.get(field) is not None:
-            self.turns.invocation_id = check_name(data[field], field)
+            self.turns.invocation_id = self.ident(data[field], field)
 
     def usage(
         self, usage: dict[str, Any], path: str, keys: tuple[str, ...], default: int | None = None
@@ -614,7 +629,8 @@ class Reader(Report):
                 msg = f"`{path}.{key}` must be an integer >= 0, not {show(value)}."
                 raise MessageError(msg, f"{path}.{key}")
             counts.append(value)
-        self.counts(usage, path, keys)
+        if default is not None or len(usage) > len(keys):  # else it holds just *keys*
+            self.counts(usage, path, keys)
         return counts
 
     def result_name(self, call_id: str, given: Any, path: str) -> str:
@@ -701,7 +717,8 @@ class Writer(Report):
         if type(output) is str:
             return output
         if not is_block_list(output):
-            self.json_output(path)
+            why = f"{self.format} tool results hold text; it comes back as that text"
+            self.change(f"{path}.output", "JSON output of a tool result", "sent as JSON text", why)
             return output_text(output)
         parts = []
         for position, item in enumerate(output):
@@ -769,9 +786,7 @@ class Writer(Report):
         if not turn[key]:
             del self.out[at]  # nothing of that turn is left to send
 
-    def kept(self, msg: Msg, format_key: str) -> dict[str, Any]:
-        return state_of(msg, format_key)
-
+    kept = staticmethod(state_of)
     field = staticmethod(state_field)
 
 
@@ -851,6 +866,21 @@ class CallIds:
         self.numbers.clear()
         self.later = call_ids
 
+    def own(self, call_id: str) -> bool:
+        """Whether the call whose own id is *call_id* is sent with it, taken then: what
+        :meth:`sent` does when the format takes the id and no call of the scope has it,
+        without its path, checks and report."""
+        if call_id in self.taken:
+            return False
+        legal, limit = self.legal, self.limit
+        if legal is not None:
+            if legal(call_id) != call_id:
+                return False
+        elif limit is not None and len(call_id) > limit:
+            return False
+        self.taken.add(call_id)
+        return True
+
     def sent(self, report: Report, call_id: str, path: str) -> str:
         """The id to send the call whose own id is *call_id* with; a new one is reported
         at *path*, the path of the call's id."""
@@ -858,7 +888,7 @@ class CallIds:
         why = None
         if self.legal is not None:
             sent = self.legal(call_id)
-        elif self.limit is not None:
+        elif self.limit is not None and len(call_id) > self.limit:
             sent = short_id(call_id, self.limit)
         if sent != call_id:
             why = self.legal_why
@@ -926,7 +956,9 @@ class Pairing:
         if index != self.turn:
             self.begin(index)
         call_id: str = block["id"]
-        sent = self.ids.sent(report, call_id, f"messages[{index}].content[{position}].id")
+        sent = call_id
+        if not self.ids.own(call_id):
+            sent = self.ids.sent(report, call_id, f"messages[{index}].content[{position}].id")
         self.names[sent] = block["name"]
         self.waiting[sent] = (index, position)
         queue = self.own.get(call_id)

@@ -13,6 +13,7 @@ from .._validate import label, show
 from ._common import (
     DEFAULT_NAMES,
     STATE_KEY,
+    TOOL_RESULTS_NAME,
     CallIds,
     Conversion,
     Pairing,
@@ -90,6 +91,10 @@ ID_CHARACTERS = (
     "follow the new id, and they come back with it"
 )
 DUPLICATE = duplicate_why(FORMAT)
+NAMED_ONLY_BY_ID = (
+    "an Anthropic tool result names only the call id, and the tool call with that id names "
+    "another tool"
+)
 IMAGES = "Anthropic takes JPEG, PNG, GIF and WebP images"
 
 
@@ -194,7 +199,12 @@ class _Writer(Writer):
         if "raw_input" in block:
             self.raw_input(block, path)
         self.signature(block, path)
-        return {k: block[k] for k in ("type", "id", "name", "input")}
+        return {
+            "type": "tool_use",
+            "id": block["id"],
+            "name": block["name"],
+            "input": block["input"],
+        }
 
     def image(self, msg: Any, block: dict[str, Any], path: str, position: int) -> Any:
         if msg.role != "user":
@@ -247,17 +257,20 @@ class _Writer(Writer):
     def results(self, msg: Any, content: Any, index: int) -> bool:
         """The tool results of *msg*, as one user turn of ``tool_result`` blocks; whether
         *msg* holds nothing else."""
+        only = self.tool_message(msg, index)
+        if only:
+            self.name(msg, index, TOOL_RESULTS_NAME)
         blocks = []
-        why = (
-            "an Anthropic tool result names only the call id, and the tool call with "
-            "that id names another tool"
-        )
-        for path, sent_id, block in self.pairing.results(self, msg, content, index, ORPHAN):
-            self.tool_name(block, path, self.pairing.names[sent_id], why)
-            output = self.output(block, path, self.result_part)
+        names = self.pairing.names
+        for path, sent_id, block in self.pairing.results(self, msg, content, index, ORPHAN, False):
+            if names[sent_id] != block["name"]:
+                self.tool_name(block, path, names[sent_id], NAMED_ONLY_BY_ID)
+            output = block["output"]
+            if type(output) is not str:
+                output = self.output(block, path, self.result_part)
             blocks.append({"type": "tool_result", "tool_use_id": sent_id, "content": output})
         if not blocks:
-            return self.is_results(msg)
+            return only
         entry = {"role": "user", "content": blocks}
         if len(self.out) > self.results_end:
             what = "tool results after other content of the user turn"
@@ -266,7 +279,7 @@ class _Writer(Writer):
         else:
             self.out.append(entry)
         self.results_end += 1
-        return self.is_results(msg)
+        return only
 
     def result_part(self, item: dict[str, Any], path: str) -> Any:
         """The block of a tool result's output block, or None (reported)."""
@@ -283,7 +296,8 @@ class _Writer(Writer):
 
     def settle(self) -> None:
         """Drop the tool calls that the user turns after them left unanswered."""
-        self.unanswered(self.pairing, self.run - 1, "content", _call_id, UNANSWERED)
+        if self.pairing.waiting:
+            self.unanswered(self.pairing, self.run - 1, "content", _call_id, UNANSWERED)
 
     def end(self) -> None:
         """Drop the calls of the last assistant turn if other turns follow it unanswered;
@@ -384,8 +398,9 @@ class _Reader(Reader):
 
     def envelope(self, data: dict[str, Any]) -> None:
         metadata: dict[str, Any] = {}
-        self.meta(metadata, "model", data, "model")
-        self.meta(metadata, "stop_reason", data, "stop_reason")
+        for key in ("model", "stop_reason"):
+            if data.get(key) is not None:
+                metadata[key] = self.text(data[key], key)
         usage = data.get("usage")
         if usage is not None:
             usage = self.obj(usage, "usage")
@@ -508,8 +523,11 @@ class _Reader(Reader):
         if kind == "tool_use":
             extra(item, "type id name input", path)
             call_id = self.ident_at(item, "id", path)
-            name = self.ident_at(item, "name", path)
-            return self.call(call_id, name, self.obj(item.get("input", {}), f"{path}.input"))
+            name = self.names[call_id] = self.ident_at(item, "name", path)
+            tool_input = item.get("input", {})
+            if not isinstance(tool_input, dict):
+                self.obj(tool_input, f"{path}.input")  # raises
+            return {"type": "tool_use", "id": call_id, "name": name, "input": tool_input}
         self.unknown(path, f"{label(kind)} block", item)
         return None
 

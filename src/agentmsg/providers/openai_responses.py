@@ -3,7 +3,6 @@ one ``Response`` (:class:`OpenAIResponsesStream`)."""
 
 from __future__ import annotations
 
-from collections import deque
 from typing import Any
 
 from .._blocks import MEDIA_KINDS
@@ -11,6 +10,7 @@ from .._message import Msg
 from .._validate import label, show
 from ._common import (
     DEFAULT_NAMES,
+    STATE_KEY,
     TOOL_RESULTS_NAME,
     CallIds,
     Conversion,
@@ -20,7 +20,7 @@ from ._common import (
     duplicate_why,
     repeated_id_why,
 )
-from ._stream import Stream, clean_text
+from ._stream import Stream, clean_text, trusted_msg
 
 __all__ = ["OpenAIResponsesStream", "from_openai_responses", "to_openai_responses"]
 
@@ -83,6 +83,10 @@ def to_openai_responses(messages: Any, *, strict: bool = False) -> Conversion:
 UNANSWERED = "Responses refuses a function call without a function call output later in the input"
 ORPHAN = "Responses takes a function call output only after the function call with its id"
 DUPLICATE = duplicate_why(FORMAT)
+NAMED_ONLY_BY_ID = (
+    "a Responses function call output names only the call id, and the tool call with that "
+    "id names another tool"
+)
 REPEATED_ID = repeated_id_why(FORMAT)
 MAX_ID = 64
 LONG_ID = (
@@ -147,10 +151,10 @@ class _Writer(Writer):
 
     def pair(self, conversation: list[Msg]) -> list[bool]:
         """Pair each result with its call; return which messages are tool results."""
-        answers = self.answers
-        # call id -> (message index, positions of its calls still without a result,
-        # how many calls of that message have the id), for the last message with one
-        latest: dict[str, tuple[int, deque[int], int]] = {}
+        answers, shared = self.answers, self.shared
+        # call id -> [message index, how many calls of that message have the id, the
+        # positions of those still without a result...], for the last message with one
+        latest: dict[str, list[int]] = {}
         results_only = []
         for index, msg in enumerate(conversation):
             content: Any = msg.content
@@ -160,24 +164,23 @@ class _Writer(Writer):
                     kind = block["type"]
                     if kind == "tool_result":
                         entry = latest.get(block["id"])
-                        if entry is not None and entry[1]:
-                            call = (entry[0], entry[1].popleft())
-                            answers[index, position] = call
-                            self.answered.add(call)
-                            if entry[2] > 1:
-                                self.shared[index, position] = entry[2]
+                        if entry is not None and len(entry) > 2:
+                            answers[index, position] = (entry[0], entry.pop(2))
+                            if entry[1] > 1:
+                                shared[index, position] = entry[1]
                         continue
                     if kind == "tool_use":
                         entry = latest.get(block["id"])
                         if entry is None or entry[0] != index:
-                            latest[block["id"]] = (index, deque((position,)), 1)
+                            latest[block["id"]] = [index, 1, position]
                         else:
-                            entry[1].append(position)
-                            latest[block["id"]] = (index, entry[1], entry[2] + 1)
+                            entry[1] += 1
+                            entry.append(position)
                     only = False
             if not only:
                 self.last_other = index
             results_only.append(only)
+        self.answered = set(answers.values())
         self.ids.reserve(latest)
         return results_only
 
@@ -293,7 +296,9 @@ class _Writer(Writer):
         if (index, position) not in self.answered and index < self.last_other:
             self.drop(path, "tool call without a tool result after it", UNANSWERED, block)
             return None
-        sent = self.ids.sent(self, block["id"], f"{path}.id")
+        sent = block["id"]
+        if not self.ids.own(sent):
+            sent = self.ids.sent(self, sent, f"{path}.id")
         self.calls[sent] = block["name"]
         self.sent[index, position] = sent
         arguments = self.arguments_text(block)
@@ -390,15 +395,14 @@ class _Writer(Writer):
                 else:
                     self.drop(path, "tool result without its tool call before it", ORPHAN, block)
                 continue
-            count = self.shared.get((index, position))
+            count = self.shared.get((index, position)) if self.shared else None
             if count is not None:
                 self.ambiguous(block["id"], count, sent_id, f"{path}.id")
-            why = (
-                "a Responses function call output names only the call id, and the tool "
-                "call with that id names another tool"
-            )
-            self.tool_name(block, path, self.calls[sent_id], why)
-            sent = self.output(block, path, self.result_part)
+            if self.calls[sent_id] != block["name"]:
+                self.tool_name(block, path, self.calls[sent_id], NAMED_ONLY_BY_ID)
+            sent = block["output"]
+            if type(sent) is not str:
+                sent = self.output(block, path, self.result_part)
             self.out.append({"type": "function_call_output", "call_id": sent_id, "output": sent})
 
     def result_part(self, item: dict[str, Any], path: str) -> Any:
@@ -570,9 +574,9 @@ class _Reader(Reader):
         API pairs a reasoning item with the item after it by that id."""
         if item.get("id") is None:
             return
-        kept = {"id": self.ident(item["id"], f"{path}.id")}
+        kept = {"id": self.ident_at(item, "id", path)}
         if item.get("status") is not None:
-            kept["status"] = self.text(item["status"], f"{path}.status")
+            kept["status"] = self.text_at(item, "status", path)
         for position in range(first, len(self.blocks)):
             self.state[str(position)] = kept
 
@@ -597,18 +601,22 @@ class _Reader(Reader):
 
     def envelope(self, data: dict[str, Any]) -> None:
         metadata: dict[str, Any] = {}
-        self.meta(metadata, "model", data, "model")
+        if data.get("model") is not None:
+            metadata["model"] = self.text(data["model"], "model")
         details = data.get("incomplete_details")
         if isinstance(details, dict) and details.get("reason") is not None:
             metadata["stop_reason"] = self.text(details["reason"], "incomplete_details.reason")
-        else:
-            self.meta(metadata, "stop_reason", data, "status")
+        elif data.get("status") is not None:
+            metadata["stop_reason"] = self.text(data["status"], "status")
         usage = data.get("usage")
         if usage is not None:
             keys = ("input_tokens", "output_tokens", "total_tokens")
-            counts = self.usage(self.obj(usage, "usage"), "usage", keys)
-            names = ("prompt_tokens", "completion_tokens", "total_tokens")
-            metadata["token_usage"] = dict(zip(names, counts, strict=True))
+            prompt, completion, total = self.usage(self.obj(usage, "usage"), "usage", keys)
+            metadata["token_usage"] = {
+                "prompt_tokens": prompt,
+                "completion_tokens": completion,
+                "total_tokens": total,
+            }
         self.begin(data, metadata)
 
     def reasoning(self, item: dict[str, Any], path: str) -> None:
@@ -702,6 +710,7 @@ _KEEPING = frozenset(
     {*_TEXT_DELTAS, *_TEXT_DONES, *_OPENING}
     | {"response.content_part.done", "response.reasoning_summary_part.done"}
 )
+_FEW_ITEMS = 4  # a partial message of more output items is made an item at a time
 _PART_EVENTS = {
     "response.content_part.added": ("content", "content_index", True),
     "response.content_part.done": ("content", "content_index", False),
@@ -783,7 +792,17 @@ class OpenAIResponsesStream(Stream):
         'Hi'
     """
 
-    __slots__ = ("_final", "_growing", "_items", "_next", "_response")
+    __slots__ = (
+        "_converted",
+        "_done",
+        "_final",
+        "_growing",
+        "_head",
+        "_items",
+        "_next",
+        "_response",
+        "_state",
+    )
     _FORMAT = FORMAT
     _TYPE_PREFIX = "response."
     _EVENT_KEYS = frozenset({"sequence_number"})
@@ -793,6 +812,12 @@ class OpenAIResponsesStream(Stream):
     def __init__(self) -> None:
         super().__init__()
         self._response: dict[str, Any] | None = None
+        # The partial message, built an item at a time: the done items converted (how
+        # many), their blocks and provider state, and the response's metadata and id.
+        self._converted = 0
+        self._done: list[Any] = []
+        self._state: dict[str, Any] = {}
+        self._head: tuple[dict[str, Any], dict[str, Any] | None, str | None] | None = None
         self._items: list[_Item] = []
         self._final: dict[str, Any] | None = None
         self._next: int | None = None
@@ -1024,35 +1049,83 @@ class OpenAIResponsesStream(Stream):
         # The frame of the partial message (see Stream.msg) when the part whose text
         # grows is the last part of the last output item, output text or the one
         # reasoning part: then only that text changes from event to event (bench
-        # streams.recorded, Responses rows). None: convert the response so far.
+        # streams.recorded, Responses rows). Few items are converted whole each time
+        # (cheaper than an item at a time), many an item at a time (see _along).
         items, growing = self._items, self._growing
-        if self._final is not None or growing is None or self._response is None:
+        if self._final is not None or self._response is None:
             return None
+        made = self._along() if len(items) > _FEW_ITEMS else None
+        if growing is None:
+            return made
         delta_kind, position, _, number, _, pieces = growing
         entry = items[position]
         key = _TEXT_DELTAS[delta_kind][0]
         parts = entry.item.get(key)
         if entry.done or position != len(items) - 1 or not isinstance(parts, list):
-            return None
+            return made
         if delta_kind == "response.output_text.delta":
             kind = "text"
             if number != len(parts) - 1:
-                return None
+                return made
         elif delta_kind == "response.refusal.delta":
-            return None
+            return made
         else:
             # One reasoning part: the thinking block is its text, and nothing else of
             # the item says the text.
             kind = "thinking"
             other = entry.item.get("content" if key == "summary" else "summary")
             if len(parts) != 1 or (isinstance(other, list) and other):
-                return None
-        made = from_openai_responses(self._snapshot()).messages[-1]
+                return made
+        if made is None:
+            made = from_openai_responses(self._snapshot()).messages[-1]
         content = made.to_dict()["content"]
         if type(content) is not list or content[-1:] != [{"type": kind, kind: "".join(pieces)}]:
-            return None
+            return made
         self._grows = (content[:-1], {"type": kind}, kind, pieces)
         return made
+
+    def _along(self) -> Msg | None:
+        """The response so far converted an output item at a time, each done item once
+        (so many items cost no more per read than a few), or None when only the whole
+        conversion says it: an item that is not the assistant's alone, or text that
+        would make the message a string."""
+        response = self._response
+        assert response is not None  # the caller checks it
+        if self._head is None or self._head[0] is not response:
+            # Converted with no items: the metadata and the id.
+            made = from_openai_responses({**response, "output": []}).messages[0]
+            metadata = made.to_dict()["metadata"]
+            if metadata is not None:
+                metadata.pop(STATE_KEY, None)
+            self._head = (response, metadata, made.invocation_id)
+        _, metadata, invocation_id = self._head
+        done, state, items = self._done, self._state, self._items
+        while self._converted < len(items) and items[self._converted].done:
+            if not self._convert_item(items[self._converted].item, done, state):
+                return None
+            self._converted += 1
+        content, state = list(done), dict(state)
+        for entry in items[self._converted :]:
+            if not self._convert_item(entry.dump(), content, state):
+                return None
+        if state:
+            metadata = {**(metadata or {}), STATE_KEY: {STATE_FORMAT: state}}
+        return trusted_msg(content, metadata, invocation_id)
+
+    @staticmethod
+    def _convert_item(item: dict[str, Any], blocks: list[Any], state: dict[str, Any]) -> bool:
+        """Add the blocks and provider state of one output item converted, its state
+        numbered after *blocks*; False when the item does not make assistant blocks."""
+        messages = from_openai_responses({"output": [item]}).messages
+        if len(messages) != 1 or messages[0].role != "assistant":
+            return False
+        made = messages[0].to_dict()
+        if type(made["content"]) is not list:
+            return False
+        kept = (made["metadata"] or {}).get(STATE_KEY, {}).get(STATE_FORMAT, {})
+        state.update((str(int(at) + len(blocks)), entry) for at, entry in kept.items())
+        blocks.extend(made["content"])
+        return True
 
     def _ended(self) -> bool:
         return self._final is not None
