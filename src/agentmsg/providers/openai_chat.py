@@ -3,6 +3,7 @@ into one ``ChatCompletion`` (:class:`OpenAIChatStream`)."""
 
 from __future__ import annotations
 
+import math
 import re
 from typing import Any
 
@@ -36,6 +37,7 @@ AUDIO_TYPES = {"wav": "audio/wav", "mp3": "audio/mpeg"}
 _NAMES_OK: dict[str, bool] = {}
 # The API refuses a participant name with white space or any of < | \ / >.
 _BAD_NAME = re.compile(r"[\s<|\\/>]")
+_INFINITY = math.inf
 
 
 # -- to ----------------------------------------------------------------------------------
@@ -657,6 +659,35 @@ def _more_arguments(calls: list[list[Any]], fragments: Any) -> bool:
     return True
 
 
+def _plain_tokens(tokens: list[Any], top: bool = True) -> bool:
+    """Whether the log probabilities of a chunk's content are of their usual shape
+    ({token, logprob, bytes, top_logprobs}) and hold only what check_value takes; False
+    sends the chunk the full way, which takes it or refuses it."""
+    for token in tokens:
+        if type(token) is not dict or len(token) != 3 + top:
+            return False
+        for key in token:
+            if type(key) is not str:  # a subclass of str finds the keys below
+                return False
+        text, logprob, raw = token.get("token"), token.get("logprob"), token.get("bytes")
+        if (
+            type(text) is not str
+            or not (text.isascii() or clean_text(text))
+            or type(logprob) is not float
+            or not -_INFINITY < logprob < _INFINITY
+            or type(raw) is not list
+        ):
+            return False
+        for byte in raw:
+            if type(byte) is not int or not 0 <= byte < 256:
+                return False
+        if top:
+            more = token.get("top_logprobs")
+            if type(more) is not list or (more and not _plain_tokens(more, False)):
+                return False
+    return True
+
+
 class _Choice:
     """What one choice of the reply has received so far."""
 
@@ -749,11 +780,9 @@ class OpenAIChatStream(Stream):
         "_closed",
         "_envelope",
         "_finished",
-        "_frame",
         "_head",
-        "_key",
         "_open",
-        "_template",
+        "_quick",
         "_tokens",
         "_usage",
     )
@@ -768,10 +797,8 @@ class OpenAIChatStream(Stream):
         self._usage: dict[str, Any] | None = None
         self._finished = 0
         self._closed = False
-        # For the quick way: the last chunk the full check took, and its choice's state.
-        self._template: dict[str, Any] | None = None
-        self._frame: dict[str, Any] = {}
-        self._key = "content"
+        # For the quick way (see _take), and the state of the choice its chunk is of.
+        self._quick: tuple[dict[str, Any], dict[str, Any], str, list[str] | None] | None = None
         self._open: _Choice | None = None
         # The log probabilities of its content so far, which a chunk's extend.
         self._tokens: list[Any] | None = None
@@ -786,54 +813,59 @@ class OpenAIChatStream(Stream):
         # and log probabilities put in (one comparison checks every other value), then
         # the piece is taken (bench streams.recorded, every Chat Completions row: about
         # 3x fewer steps per chunk than the full check). Anything else goes the full way.
-        template = self._template
-        if template is not None:
+        quick = self._quick
+        if quick is not None:
+            # That chunk, its choice (whose delta and log probabilities each chunk puts
+            # in), the field of the last quick piece and that field's pieces.
+            template, frame, key, pieces = quick
             try:  # what the comparison below then finds in the right place, or not
                 choice = event["choices"][0]
                 delta, logprobs = choice["delta"], choice.get("logprobs")
             except (KeyError, IndexError, TypeError, AttributeError):
                 delta = None
             if type(delta) is dict and len(delta) == 1:
-                frame = self._frame
                 frame["delta"] = delta
                 if logprobs is not None:
                     frame["logprobs"] = logprobs
                 # An index of 0.0 or False equals 0: refused the full way.
                 if event == template and type(choice.get("index", 0)) is int:
-                    state: _Choice = self._open  # type: ignore[assignment]  # set with the template
-                    # The field of the last quick chunk, most often that of this one.
-                    key = self._key
                     piece = delta.get(key)
-                    if piece is None:
+                    if piece is None:  # another field than the last quick chunk's
                         ((key, piece),) = delta.items()
-                        self._key = key
-                    pieces = state.texts.get(key)
-                    if pieces is not None and type(piece) is str:
-                        if piece.isascii() or clean_text(piece):
-                            if logprobs is None:
-                                pieces.append(piece)
-                                return
-                            # A token with its log probability, {content: [...], refusal:
-                            # null}: the list the stream keeps grows by the chunk's.
-                            tokens = logprobs.get("content") if type(logprobs) is dict else None
-                            held = self._tokens
-                            if (
-                                type(tokens) is list
-                                and held is not None
-                                and key == "content"
-                                and len(logprobs) == 2
-                                and logprobs.get("refusal", 0) is None
-                            ):
-                                held.extend(tokens)
-                                pieces.append(piece)
-                                return
-                    elif (
-                        key == "tool_calls"
-                        and logprobs is None
-                        and _more_arguments(state.calls, piece)
+                        state: _Choice = self._open  # type: ignore[assignment]  # set with quick
+                        pieces = state.texts.get(key)
+                        if pieces is not None:
+                            self._quick = template, frame, key, pieces
+                        elif (
+                            key == "tool_calls"
+                            and logprobs is None
+                            and _more_arguments(state.calls, piece)
+                        ):
+                            return
+                    if (
+                        pieces is not None
+                        and type(piece) is str
+                        and (piece.isascii() or clean_text(piece))
                     ):
-                        return
-        self._template = None
+                        if logprobs is None:
+                            pieces.append(piece)
+                            return
+                        # A token with its log probability, {content: [...], refusal:
+                        # null}: the list the stream keeps grows by the chunk's.
+                        tokens = logprobs.get("content") if type(logprobs) is dict else None
+                        held = self._tokens
+                        if (
+                            type(tokens) is list
+                            and held is not None
+                            and key == "content"
+                            and len(logprobs) == 2
+                            and logprobs.get("refusal", 0) is None
+                            and _plain_tokens(tokens)
+                        ):
+                            held.extend(tokens)
+                            pieces.append(piece)
+                            return
+            self._quick = None
         self._envelope = None
         head = self._head
         self._refuse_foreign(event, index)
@@ -881,8 +913,13 @@ class OpenAIChatStream(Stream):
             state = self._choices[choices[0].get("index", 0)]
             if state.finish is None:
                 # The chunk the quick way compares the next ones with.
-                self._frame = dict(choices[0])
-                self._template = {**event, "choices": [self._frame]}
+                frame = dict(choices[0])
+                self._quick = (
+                    {**event, "choices": [frame]},
+                    frame,
+                    "content",
+                    state.texts.get("content"),
+                )
                 self._open = state
                 tokens = (state.logprobs or {}).get("content")
                 self._tokens = tokens if type(tokens) is list else None
