@@ -413,6 +413,8 @@ _ASSISTANT_KEYS = frozenset(
 )
 _TOOL_KEYS = frozenset({"role", "content", "tool_call_id"})
 _FUNCTION_KEYS = frozenset({"role", "content", "name"})
+_CALL_KEYS = frozenset({"id", "type", "function"})
+_CALLED_KEYS = frozenset({"name", "arguments"})  # of a call's function
 _USAGE_READ = ("prompt_tokens", "completion_tokens", "total_tokens")
 
 
@@ -593,10 +595,10 @@ class _Reader(Reader):
         if kind != "function":
             self.unknown(path, f"{label(kind)} tool call", call)
             return None
-        self.extra(call, frozenset({"id", "type", "function"}), path)
+        self.extra(call, _CALL_KEYS, path)
         function = self.obj_at(call, "function", path)
         here = f"{path}.function"
-        self.extra(function, frozenset({"name", "arguments"}), here)
+        self.extra(function, _CALLED_KEYS, here)
         name = self.ident_at(function, "name", here)
         arguments = self.arguments(function.get("arguments", "{}"), f"{here}.arguments")
         return self.call(call_id, name, *arguments)
