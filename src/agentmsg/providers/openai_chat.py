@@ -160,6 +160,7 @@ def to_openai_chat(messages: Any, *, strict: bool = False) -> Conversion:
             and name == "system"
             and content
             and not moved
+            and not own  # calls of the general path: Pairing.results pairs them
             and (not out or out[-1]["role"] != "tool")
         ):
             results: list[dict[str, Any]] = []
@@ -169,7 +170,6 @@ def to_openai_chat(messages: Any, *, strict: bool = False) -> Conversion:
                     block["type"] != "tool_result"
                     or type(block["output"]) is not str
                     or block["id"] not in waiting  # sent with its own id, and not answered
-                    or own  # calls of the general path: Pairing.results pairs them
                     or names[block["id"]] != block["name"]
                 ):
                     break
