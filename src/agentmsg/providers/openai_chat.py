@@ -20,6 +20,7 @@ from ._common import (
     Writer,
     dumps,
     duplicate_why,
+    parse_arguments,
 )
 from ._stream import Stream, check_value, clean_text, joined, merge_into, reject, trusted_msg
 
@@ -584,6 +585,36 @@ class _Reader(Reader):
             self.turns.add(sender, blocks, "assistant", path)
 
     def tool_call(self, call: Any, path: str) -> dict[str, Any] | None:
+        # The usual call, {id, type: function, function: {name, arguments}} of plain
+        # text, read without building the paths its checks would name (bench change,
+        # "read the reply"); anything else, or a value the checks refuse, goes the full
+        # way (checked_call), which reads or refuses it.
+        if type(call) is dict and len(call) == 3 and _CALL_KEYS.issuperset(call):
+            kind, call_id, function = call["type"], call["id"], call["function"]
+            if (
+                type(kind) is str
+                and kind == "function"
+                and type(call_id) is str
+                and call_id
+                and (call_id.isascii() or clean_text(call_id))
+                and type(function) is dict
+                and len(function) == 2
+                and _CALLED_KEYS.issuperset(function)
+            ):
+                name, arguments = function["name"], function["arguments"]
+                if (
+                    type(name) is str
+                    and name
+                    and (name.isascii() or clean_text(name))
+                    and type(arguments) is str
+                    and (arguments.isascii() or clean_text(arguments))
+                ):
+                    tool_input = parse_arguments(arguments) if arguments else {}
+                    if type(tool_input) is dict:
+                        return self.call(call_id, name, tool_input)
+        return self.checked_call(call, path)
+
+    def checked_call(self, call: Any, path: str) -> dict[str, Any] | None:
         call = self.obj(call, path)
         kind = call.get("type", "function")
         call_id = self.ident_at(call, "id", path)
@@ -604,7 +635,6 @@ class _Reader(Reader):
         return self.call(call_id, name, *arguments)
 
 
-# Top-level fields of a chunk that are not the response's: random padding, the chunk's type.
 # Top-level fields of a chunk that are not the response's: random padding, the chunk's type.
 _NOT_KEPT = frozenset({"choices", "usage", "object", "obfuscation"})
 _SAME = ("id", "model")
