@@ -30,6 +30,7 @@ from agentmsg import (
 )
 from agentmsg.providers._common import Report, media_of
 from interpreter import printed_by
+from message_strategies import hostile_values
 from provider_strategies import (
     ANYTHING,
     CARRIED,
@@ -404,6 +405,84 @@ class TestFromOpenAIChat:
             from_openai_chat(data)
 
         assert path == caught.value.path
+
+
+_CALL = {"id": "call_9", "type": "function", "function": {"name": "f", "arguments": '{"a": 1}'}}
+#: Values put in place of one value of a tool call (beside hostile_values).
+_ODD_CALL_VALUES_LIST = [None, "", "x", "\ud800", "custom", "function", "[1]", "{", "null"]
+_ODD_CALL_VALUES_LIST += [
+    5,
+    [],
+    {},
+    {"name": "f"},
+    "\ud800{}",
+    '{"a": "\\ud800"}',
+    '{"a": "\ud800"}',
+]
+
+
+class _Agreeable(str):
+    """A text equal to any other: a tool call's ``type`` that is every type at once."""
+
+    def __eq__(self, other: object) -> bool:
+        return True
+
+    __hash__ = str.__hash__
+
+
+_ODD_CALL_VALUES_LIST.append(_Agreeable("function"))
+_ODD_CALL_VALUES = st.sampled_from(_ODD_CALL_VALUES_LIST)
+
+
+@st.composite
+def odd_tool_calls(draw: st.DrawFn) -> Any:
+    """A Chat Completions tool call with one value replaced, one key taken out or one
+    added, at its top or in its function (or left as it is)."""
+    call = json.loads(json.dumps(_CALL))
+    holder = draw(st.sampled_from([call, call["function"]]))
+    key = draw(st.sampled_from([*holder, "extra"]))
+    change = draw(st.sampled_from(["value", "drop", "keep"]))
+    if change == "drop" and key in holder:
+        del holder[key]
+    elif change == "value":
+        holder[key] = draw(_ODD_CALL_VALUES | hostile_values)
+    return call
+
+
+class TestFromOpenAIChatQuickCalls:
+    """The usual tool call is read the quick way; it agrees with the full check."""
+
+    @staticmethod
+    def read(call: Any, strict: bool, quick: bool) -> Any:
+        """What a reader makes of *call*, the quick way or the full way: the block or
+        the error, the losses and the tool names."""
+        from agentmsg.providers.openai_chat import _Reader
+
+        reader = _Reader("Chat Completions", strict)
+        method = reader.tool_call if quick else reader.checked_call
+        try:
+            made = method(call, "choices[0].message.tool_calls[0]")
+        except Exception as error:  # the two ways must fail alike, whatever the error
+            made = (type(error).__name__, getattr(error, "path", None), str(error))
+        return made, reader.losses, reader.names
+
+    @pytest.mark.parametrize("value", _ODD_CALL_VALUES_LIST)
+    @pytest.mark.parametrize("place", ["id", "type", "function", "name", "arguments", "extra"])
+    def test_each_value_in_each_place(self, place, value):
+        """Each odd value in each place of the usual call gives the same block or error
+        and losses both ways."""
+        call = json.loads(json.dumps(_CALL))
+        (call["function"] if place in ("name", "arguments") else call)[place] = value
+
+        assert self.read(call, False, False) == self.read(call, False, True)
+
+    @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    @given(call=odd_tool_calls(), strict=st.booleans())
+    def test_a_tool_call_is_read_as_the_full_check_reads_it(self, call, strict):
+        """Any tool call, of the usual shape or not, valid or not (hostile mappings whose
+        reading raises included), gives the same block or error, losses and tool names
+        the quick way and the full way."""
+        assert self.read(call, strict, False) == self.read(call, strict, True)
 
 
 class TestToOpenAIResponses:

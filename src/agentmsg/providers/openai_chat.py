@@ -3,6 +3,7 @@ into one ``ChatCompletion`` (:class:`OpenAIChatStream`)."""
 
 from __future__ import annotations
 
+import math
 import re
 from typing import Any
 
@@ -19,6 +20,7 @@ from ._common import (
     Writer,
     dumps,
     duplicate_why,
+    parse_arguments,
 )
 from ._stream import Stream, check_value, clean_text, joined, merge_into, reject, trusted_msg
 
@@ -36,6 +38,7 @@ AUDIO_TYPES = {"wav": "audio/wav", "mp3": "audio/mpeg"}
 _NAMES_OK: dict[str, bool] = {}
 # The API refuses a participant name with white space or any of < | \ / >.
 _BAD_NAME = re.compile(r"[\s<|\\/>]")
+_INFINITY = math.inf
 
 
 # -- to ----------------------------------------------------------------------------------
@@ -158,6 +161,7 @@ def to_openai_chat(messages: Any, *, strict: bool = False) -> Conversion:
             and name == "system"
             and content
             and not moved
+            and not own  # calls of the general path: Pairing.results pairs them
             and (not out or out[-1]["role"] != "tool")
         ):
             results: list[dict[str, Any]] = []
@@ -167,7 +171,6 @@ def to_openai_chat(messages: Any, *, strict: bool = False) -> Conversion:
                     block["type"] != "tool_result"
                     or type(block["output"]) is not str
                     or block["id"] not in waiting  # sent with its own id, and not answered
-                    or own  # calls of the general path: Pairing.results pairs them
                     or names[block["id"]] != block["name"]
                 ):
                     break
@@ -411,6 +414,8 @@ _ASSISTANT_KEYS = frozenset(
 )
 _TOOL_KEYS = frozenset({"role", "content", "tool_call_id"})
 _FUNCTION_KEYS = frozenset({"role", "content", "name"})
+_CALL_KEYS = frozenset({"id", "type", "function"})
+_CALLED_KEYS = frozenset({"name", "arguments"})  # of a call's function
 _USAGE_READ = ("prompt_tokens", "completion_tokens", "total_tokens")
 
 
@@ -580,6 +585,36 @@ class _Reader(Reader):
             self.turns.add(sender, blocks, "assistant", path)
 
     def tool_call(self, call: Any, path: str) -> dict[str, Any] | None:
+        # The usual call, {id, type: function, function: {name, arguments}} of plain
+        # text, read without building the paths its checks would name (bench change,
+        # "read the reply"); anything else, or a value the checks refuse, goes the full
+        # way (checked_call), which reads or refuses it.
+        if type(call) is dict and len(call) == 3 and _CALL_KEYS.issuperset(call):
+            kind, call_id, function = call["type"], call["id"], call["function"]
+            if (
+                type(kind) is str
+                and kind == "function"
+                and type(call_id) is str
+                and call_id
+                and (call_id.isascii() or clean_text(call_id))
+                and type(function) is dict
+                and len(function) == 2
+                and _CALLED_KEYS.issuperset(function)
+            ):
+                name, arguments = function["name"], function["arguments"]
+                if (
+                    type(name) is str
+                    and name
+                    and (name.isascii() or clean_text(name))
+                    and type(arguments) is str
+                    and (arguments.isascii() or clean_text(arguments))
+                ):
+                    tool_input = parse_arguments(arguments) if arguments else {}
+                    if type(tool_input) is dict:
+                        return self.call(call_id, name, tool_input)
+        return self.checked_call(call, path)
+
+    def checked_call(self, call: Any, path: str) -> dict[str, Any] | None:
         call = self.obj(call, path)
         kind = call.get("type", "function")
         call_id = self.ident_at(call, "id", path)
@@ -591,16 +626,15 @@ class _Reader(Reader):
         if kind != "function":
             self.unknown(path, f"{label(kind)} tool call", call)
             return None
-        self.extra(call, frozenset({"id", "type", "function"}), path)
+        self.extra(call, _CALL_KEYS, path)
         function = self.obj_at(call, "function", path)
         here = f"{path}.function"
-        self.extra(function, frozenset({"name", "arguments"}), here)
+        self.extra(function, _CALLED_KEYS, here)
         name = self.ident_at(function, "name", here)
         arguments = self.arguments(function.get("arguments", "{}"), f"{here}.arguments")
         return self.call(call_id, name, *arguments)
 
 
-# Top-level fields of a chunk that are not the response's: random padding, the chunk's type.
 # Top-level fields of a chunk that are not the response's: random padding, the chunk's type.
 _NOT_KEPT = frozenset({"choices", "usage", "object", "obfuscation"})
 _SAME = ("id", "model")
@@ -654,6 +688,35 @@ def _more_arguments(calls: list[list[Any]], fragments: Any) -> bool:
     if not 0 <= call < len(calls) or type(arguments) is not str or not clean_text(arguments):
         return False
     calls[call][3].append(arguments)
+    return True
+
+
+def _plain_tokens(tokens: list[Any], top: bool = True) -> bool:
+    """Whether the log probabilities of a chunk's content are of their usual shape
+    ({token, logprob, bytes, top_logprobs}) and hold only what check_value takes; False
+    sends the chunk the full way, which takes it or refuses it."""
+    for token in tokens:
+        if type(token) is not dict or len(token) != 3 + top:
+            return False
+        for key in token:
+            if type(key) is not str:  # a subclass of str finds the keys below
+                return False
+        text, logprob, raw = token.get("token"), token.get("logprob"), token.get("bytes")
+        if (
+            type(text) is not str
+            or not (text.isascii() or clean_text(text))
+            or type(logprob) is not float
+            or not -_INFINITY < logprob < _INFINITY
+            or type(raw) is not list
+        ):
+            return False
+        for byte in raw:
+            if type(byte) is not int or not 0 <= byte < 256:
+                return False
+        if top:
+            more = token.get("top_logprobs")
+            if type(more) is not list or (more and not _plain_tokens(more, False)):
+                return False
     return True
 
 
@@ -749,11 +812,9 @@ class OpenAIChatStream(Stream):
         "_closed",
         "_envelope",
         "_finished",
-        "_frame",
         "_head",
-        "_key",
         "_open",
-        "_template",
+        "_quick",
         "_tokens",
         "_usage",
     )
@@ -768,10 +829,8 @@ class OpenAIChatStream(Stream):
         self._usage: dict[str, Any] | None = None
         self._finished = 0
         self._closed = False
-        # For the quick way: the last chunk the full check took, and its choice's state.
-        self._template: dict[str, Any] | None = None
-        self._frame: dict[str, Any] = {}
-        self._key = "content"
+        # For the quick way (see _take), and the state of the choice its chunk is of.
+        self._quick: tuple[dict[str, Any], dict[str, Any], str, list[str] | None] | None = None
         self._open: _Choice | None = None
         # The log probabilities of its content so far, which a chunk's extend.
         self._tokens: list[Any] | None = None
@@ -786,54 +845,59 @@ class OpenAIChatStream(Stream):
         # and log probabilities put in (one comparison checks every other value), then
         # the piece is taken (bench streams.recorded, every Chat Completions row: about
         # 3x fewer steps per chunk than the full check). Anything else goes the full way.
-        template = self._template
-        if template is not None:
+        quick = self._quick
+        if quick is not None:
+            # That chunk, its choice (whose delta and log probabilities each chunk puts
+            # in), the field of the last quick piece and that field's pieces.
+            template, frame, key, pieces = quick
             try:  # what the comparison below then finds in the right place, or not
                 choice = event["choices"][0]
                 delta, logprobs = choice["delta"], choice.get("logprobs")
             except (KeyError, IndexError, TypeError, AttributeError):
                 delta = None
             if type(delta) is dict and len(delta) == 1:
-                frame = self._frame
                 frame["delta"] = delta
                 if logprobs is not None:
                     frame["logprobs"] = logprobs
                 # An index of 0.0 or False equals 0: refused the full way.
                 if event == template and type(choice.get("index", 0)) is int:
-                    state: _Choice = self._open  # type: ignore[assignment]  # set with the template
-                    # The field of the last quick chunk, most often that of this one.
-                    key = self._key
                     piece = delta.get(key)
-                    if piece is None:
+                    if piece is None:  # another field than the last quick chunk's
                         ((key, piece),) = delta.items()
-                        self._key = key
-                    pieces = state.texts.get(key)
-                    if pieces is not None and type(piece) is str:
-                        if piece.isascii() or clean_text(piece):
-                            if logprobs is None:
-                                pieces.append(piece)
-                                return
-                            # A token with its log probability, {content: [...], refusal:
-                            # null}: the list the stream keeps grows by the chunk's.
-                            tokens = logprobs.get("content") if type(logprobs) is dict else None
-                            held = self._tokens
-                            if (
-                                type(tokens) is list
-                                and held is not None
-                                and key == "content"
-                                and len(logprobs) == 2
-                                and logprobs.get("refusal", 0) is None
-                            ):
-                                held.extend(tokens)
-                                pieces.append(piece)
-                                return
-                    elif (
-                        key == "tool_calls"
-                        and logprobs is None
-                        and _more_arguments(state.calls, piece)
+                        state: _Choice = self._open  # type: ignore[assignment]  # set with quick
+                        pieces = state.texts.get(key)
+                        if pieces is not None:
+                            self._quick = template, frame, key, pieces
+                        elif (
+                            key == "tool_calls"
+                            and logprobs is None
+                            and _more_arguments(state.calls, piece)
+                        ):
+                            return
+                    if (
+                        pieces is not None
+                        and type(piece) is str
+                        and (piece.isascii() or clean_text(piece))
                     ):
-                        return
-        self._template = None
+                        if logprobs is None:
+                            pieces.append(piece)
+                            return
+                        # A token with its log probability, {content: [...], refusal:
+                        # null}: the list the stream keeps grows by the chunk's.
+                        tokens = logprobs.get("content") if type(logprobs) is dict else None
+                        held = self._tokens
+                        if (
+                            type(tokens) is list
+                            and held is not None
+                            and key == "content"
+                            and len(logprobs) == 2
+                            and logprobs.get("refusal", 0) is None
+                            and _plain_tokens(tokens)
+                        ):
+                            held.extend(tokens)
+                            pieces.append(piece)
+                            return
+            self._quick = None
         self._envelope = None
         head = self._head
         self._refuse_foreign(event, index)
@@ -881,8 +945,13 @@ class OpenAIChatStream(Stream):
             state = self._choices[choices[0].get("index", 0)]
             if state.finish is None:
                 # The chunk the quick way compares the next ones with.
-                self._frame = dict(choices[0])
-                self._template = {**event, "choices": [self._frame]}
+                frame = dict(choices[0])
+                self._quick = (
+                    {**event, "choices": [frame]},
+                    frame,
+                    "content",
+                    state.texts.get("content"),
+                )
                 self._open = state
                 tokens = (state.logprobs or {}).get("content")
                 self._tokens = tokens if type(tokens) is list else None
