@@ -1133,6 +1133,27 @@ class TestStreamsAsRecorded:
             (loss.path, loss.what) for loss in stream.result().losses if "audio" in loss.path
         ]
 
+    def test_chat_usage_chunk_without_finish_reason(self):
+        """A server that never sends a finish reason (OpenRouter's Novita) ends with a
+        chunk that brings the usage and no piece: the reply is its Msg, with the usage."""
+        parsed = replayed("openai_chat/llm-test_tools_streaming_variant_a-0").result()
+        (msg,) = parsed.messages
+
+        assert (["tool_use"], 74) == (
+            [block["type"] for block in msg.content],
+            msg.metadata["token_usage"]["total_tokens"],
+        )
+
+    def test_chat_usage_chunk_mid_stream_does_not_end_it(self):
+        """A chunk with usage and no piece ends the reply only if nothing follows it."""
+        events = RECORDED["openai_chat/llm-test_tools_streaming_variant_a-0"]
+        stream = fed("openai_chat", [*events[:1], events[-1], *events[1:]])
+
+        assert (["tool_use"], 74) == (
+            [block["type"] for block in stream.result().messages[0].content],
+            stream.result().messages[0].metadata["token_usage"]["total_tokens"],
+        )
+
     def test_azure_first_chunk(self):
         """Azure's first chunk (empty id and choices) gives an empty partial Msg, and the
         stream then takes the reply."""

@@ -639,6 +639,16 @@ def _rest(fields: dict[str, Any], known: tuple[str, ...]) -> dict[str, Any]:
     return {key: value for key, value in fields.items() if value is not None and key not in known}
 
 
+def _no_piece(choice: dict[str, Any]) -> bool:
+    """Whether a choice brings no piece, no finish reason and no log probabilities."""
+    delta = choice.get("delta") or {}
+    return (
+        choice.get("finish_reason") is None
+        and not choice.get("logprobs")
+        and all(value in (None, "") for key, value in delta.items() if key != "role")
+    )
+
+
 def _more_arguments(calls: list[list[Any]], fragments: Any) -> bool:
     """Append the next piece of a started tool call's arguments; False, having changed
     nothing, for any other fragment."""
@@ -753,6 +763,7 @@ class OpenAIChatStream(Stream):
         "_head",
         "_key",
         "_open",
+        "_spent",
         "_template",
         "_tokens",
         "_usage",
@@ -768,6 +779,9 @@ class OpenAIChatStream(Stream):
         self._usage: dict[str, Any] | None = None
         self._finished = 0
         self._closed = False
+        # The index of a chunk with usage and no piece, which ends a reply if it is the
+        # last: OpenRouter's Novita never sends a finish reason.
+        self._spent: int | None = None
         # For the quick way: the last chunk the full check took, and its choice's state.
         self._template: dict[str, Any] | None = None
         self._frame: dict[str, Any] = {}
@@ -891,6 +905,8 @@ class OpenAIChatStream(Stream):
             if not choices:
                 # The usage chunk comes last: audio streams may send no finish reason.
                 self._closed = True
+            elif all(_no_piece(choice) for choice in choices):
+                self._spent = index
 
     def _check(self, choice: Any, position: int, index: int) -> None:
         where = f"choices[{position}]"
@@ -1050,7 +1066,7 @@ class OpenAIChatStream(Stream):
         return trusted_msg(content, envelope[0], envelope[1], made)
 
     def _ended(self) -> bool:
-        if self._closed and self._head is not None:
+        if (self._closed and self._head is not None) or self._spent == self._count - 1:
             return True
         return bool(self._choices) and self._finished == len(self._choices)
 
