@@ -892,6 +892,11 @@ REFUSED = {
     "gemini/firebase-test-data-vertexai-streaming-failure-prompt-blocked-safety-with-message": (
         r"`prompt_feedback\.block_reason` is 'SAFETY'.*\('Reasons'\)"
     ),
+    # Vertex AI's REST client asks for enums as numbers (`$alt=json;enum-encoding=int`):
+    # their names differ between Vertex AI and the Gemini API past the first few.
+    "gemini/openinference-test_instrumentor-test_gemini_token_counts_streaming-0": (
+        r"`events\[0\]\.candidates\[0\]\.finish_reason` .* is 1: it must be text"
+    ),
     "gemini/firebase-test-data-vertexai-streaming-failure-invalid-json": (
         r"`events\[0\]` .*it is not a Gemini response piece"
     ),
