@@ -1262,6 +1262,11 @@ class TestNothingVanishes:
         [
             ("anthropic/pydantic-ai-test_anthropic_code_execution_tool_stream-0", "container"),
             ("anthropic/anthropic-sdk-refusal_response", "stop_details"),
+            ("openai_chat/openllmetry-test_azure-test_chat_streaming-0", "prompt_filter_results"),
+            (
+                "openai_chat/openllmetry-test_azure-test_chat_streaming-0",
+                "choices[0].content_filter_results",
+            ),
             ("gemini/shape-finish-every-piece", "candidates[0].finish_message"),
             ("gemini/generative-ai-js-streaming-success-basic-reply-short", "prompt_feedback"),
             (
@@ -1290,6 +1295,29 @@ class TestNothingVanishes:
         from_stream = [loss.path for loss in stream.result().losses]
         from_response = [loss.path for loss in CONVERT[format](stream.response).losses]
         assert (True, True) == (path in from_stream, path in from_response)
+
+    def test_chat_reply_stopped_by_the_content_filter(self):
+        """Azure OpenAI's reply stopped by its content filter (a choice with no message)
+        gives an empty Msg with its stop reason and usage, the filter results reported."""
+        filtered = {"hate": {"filtered": True, "severity": "high"}}
+        response = {
+            "id": "chatcmpl-9", "object": "chat.completion", "created": 1, "model": "gpt-4o",
+            "choices": [{"index": 0, "finish_reason": "content_filter", "logprobs": None,
+                         "content_filter_results": filtered}],
+            "usage": {"prompt_tokens": 15, "completion_tokens": 19, "total_tokens": 34},
+        }  # fmt: skip
+        parsed = agentmsg.from_openai_chat(response)
+        (msg,) = parsed.messages
+
+        assert ([], "content_filter", 34, "chatcmpl-9") == (
+            msg.content,
+            msg.metadata["stop_reason"],
+            msg.metadata["token_usage"]["total_tokens"],
+            msg.invocation_id,
+        )
+        assert [("choices[0].content_filter_results", "content filter results")] == [
+            (loss.path, loss.what) for loss in parsed.losses
+        ]
 
     def test_every_item_dropped(self):
         """A reply whose only item is dropped still gives its Msg: id, usage and stop

@@ -480,7 +480,14 @@ class _Reader(Reader):
         for extra in range(1, len(choices)):
             why = "a message holds one reply, so only the first choice is converted"
             self.drop(f"choices[{extra}]", "another choice", why, choices[extra])
+        # Azure OpenAI's content filter results, of the prompt and of the reply.
+        for path, value in _filters(data, choice):
+            why = "agentmsg's messages have no place for them"
+            self.drop(path, "content filter results", why, value)
         self.begin(data, metadata)
+        if "message" not in choice and choice.get("finish_reason") is not None:
+            # Azure OpenAI's reply stopped by its content filter has no message.
+            choice = {**choice, "message": {"role": "assistant"}}
         self.message(self.obj_at(choice, "message", "choices[0]"), "choices[0].message")
         self.turns.flush("choices[0].message")
 
@@ -639,6 +646,18 @@ def _rest(fields: dict[str, Any], known: tuple[str, ...]) -> dict[str, Any]:
     return {key: value for key, value in fields.items() if value is not None and key not in known}
 
 
+def _filters(data: dict[str, Any], choice: dict[str, Any]) -> list[tuple[str, Any]]:
+    """Where a response holds content filter results, with them."""
+    found = []
+    for path, value in (
+        ("prompt_filter_results", data.get("prompt_filter_results")),
+        ("choices[0].content_filter_results", choice.get("content_filter_results")),
+    ):
+        if value:
+            found.append((path, value))
+    return found
+
+
 def _no_piece(choice: dict[str, Any]) -> bool:
     """Whether a choice brings no piece, no finish reason and no log probabilities."""
     delta = choice.get("delta") or {}
@@ -670,7 +689,7 @@ def _more_arguments(calls: list[list[Any]], fragments: Any) -> bool:
 class _Choice:
     """What one choice of the reply has received so far."""
 
-    __slots__ = ("calls", "extra", "finish", "logprobs", "role", "texts")
+    __slots__ = ("calls", "extra", "filters", "finish", "logprobs", "role", "texts")
 
     def __init__(self) -> None:
         self.role = "assistant"
@@ -682,6 +701,8 @@ class _Choice:
         self.finish: str | None = None
         self.logprobs: dict[str, Any] | None = None
         self.extra: dict[str, Any] = {}
+        # Azure OpenAI's content filter results, each chunk's of its own text: the last.
+        self.filters: Any = None
 
     def dump(self, index: int) -> dict[str, Any]:
         message: dict[str, Any] = {"role": self.role}
@@ -714,6 +735,8 @@ class _Choice:
             choice["finish_reason"] = self.finish
         if self.logprobs is not None:
             choice["logprobs"] = self.logprobs
+        if self.filters is not None:
+            choice["content_filter_results"] = self.filters
         return choice
 
 
@@ -1012,6 +1035,9 @@ class OpenAIChatStream(Stream):
             if state.logprobs is None:
                 state.logprobs = {}
             merge_into(state.logprobs, logprobs)
+        filters = choice.get("content_filter_results")
+        if filters:
+            state.filters = filters
         finish = choice.get("finish_reason")
         if finish is not None:
             if state.finish is None:
