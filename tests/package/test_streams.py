@@ -1335,6 +1335,31 @@ class TestNothingVanishes:
         assert ["output[0]"] == [loss.path for loss in parsed.losses]
 
 
+class TestErrorBodies:
+    """An API's error body (a failed call's answer) is refused naming its message."""
+
+    @pytest.mark.parametrize(
+        ("format", "body"),
+        [
+            # The shapes of error bodies recorded in Mirascope's and openllmetry's cassettes.
+            ("anthropic", {"type": "error", "request_id": "req_1",
+                           "error": {"type": "authentication_error",
+                                     "message": "invalid x-api-key"}}),
+            ("openai_chat", {"error": {"message": "invalid x-api-key", "type": None,
+                                       "param": None, "code": "invalid_api_key"}}),
+            ("openai_responses", {"error": {"message": "invalid x-api-key",
+                                            "type": "invalid_request_error",
+                                            "param": None, "code": None}}),
+            ("gemini", {"error": {"code": 400, "message": "invalid x-api-key",
+                                  "status": "INVALID_ARGUMENT"}}),
+        ],
+    )  # fmt: skip
+    def test_refused_with_its_message(self, format, body):
+        """The MessageError quotes the error's message and says the API answered so."""
+        with pytest.raises(MessageError, match=r"`error\.message` is 'invalid x-api-key': the "):
+            CONVERT[format](body)
+
+
 class TestLogProbabilities:
     """Log probabilities of every chunk are merged into one list, the chunks untouched."""
 
