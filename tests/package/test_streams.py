@@ -980,6 +980,10 @@ class TestRecordedFixtures:
             for choice in completion["choices"]:
                 for call in choice["message"].get("tool_calls") or []:
                     call.pop("index", None)
+            # The SDK keeps the first chunk's x_groq; Groq's usage comes in the last one's.
+            groq = [event["x_groq"] for event in RECORDED[key] if "x_groq" in event]
+            if groq:
+                completion["x_groq"] = groq[-1]
             sdk = agentmsg.from_openai_chat(completion)
         except (ValueError, RuntimeError) as error:  # pydantic's ValidationError is one
             pytest.skip(f"the SDK does not take this recording: {type(error).__name__}")
@@ -1155,6 +1159,16 @@ class TestStreamsAsRecorded:
         assert (["tool_use"], 74) == (
             [block["type"] for block in stream.result().messages[0].content],
             stream.result().messages[0].metadata["token_usage"]["total_tokens"],
+        )
+
+    def test_chat_groq_usage_in_x_groq(self):
+        """Groq's streams bring the usage in the last chunk's ``x_groq``: it is the
+        reply's usage, its extra times reported, as when Groq sends ``usage``."""
+        parsed = replayed("openai_chat/pydantic-ai-test_groq_model_thinking_part_iter-0").result()
+
+        assert (True, True) == (
+            parsed.messages[0].metadata["token_usage"]["total_tokens"] > 0,
+            "x_groq.usage.queue_time" in [loss.path for loss in parsed.losses],
         )
 
     def test_azure_first_chunk(self):

@@ -469,9 +469,12 @@ class _Reader(Reader):
         if choice.get("finish_reason") is not None:
             path = "choices[0].finish_reason"
             metadata["stop_reason"] = self.text(choice["finish_reason"], path)
-        usage = data.get("usage")
+        usage, path = data.get("usage"), "usage"
+        if usage is None and isinstance(data.get("x_groq"), dict):
+            # Groq's streams bring the usage in the last chunk's x_groq.
+            usage, path = data["x_groq"].get("usage"), "x_groq.usage"
         if usage is not None:
-            counts = self.usage(self.obj(usage, "usage"), "usage", _USAGE_READ)
+            counts = self.usage(self.obj(usage, path), path, _USAGE_READ)
             metadata["token_usage"] = dict(zip(_USAGE_READ, counts, strict=True))
         logprobs = choice.get("logprobs")
         if isinstance(logprobs, dict) and any(value is not None for value in logprobs.values()):
