@@ -1277,6 +1277,7 @@ class TestNothingVanishes:
             ("anthropic/pydantic-ai-test_anthropic_code_execution_tool_stream-0", "container"),
             ("anthropic/anthropic-sdk-refusal_response", "stop_details"),
             ("openai_chat/openllmetry-test_azure-test_chat_streaming-0", "prompt_filter_results"),
+            ("openai_chat/pydantic-ai-test_openai_moderation_stream-0", "moderation"),
             (
                 "openai_chat/openllmetry-test_azure-test_chat_streaming-0",
                 "choices[0].content_filter_results",
@@ -1331,6 +1332,21 @@ class TestNothingVanishes:
         )
         assert [("choices[0].content_filter_results", "content filter results")] == [
             (loss.path, loss.what) for loss in parsed.losses
+        ]
+
+    def test_chat_perplexity_sources(self):
+        """Perplexity's sources (citations, search results beside the choices) are
+        reported by the conversion of its response."""
+        response = {
+            "id": "c", "object": "chat.completion", "created": 1, "model": "sonar",
+            "choices": [{"index": 0, "finish_reason": "stop",
+                         "message": {"role": "assistant", "content": "About 800,000."}}],
+            "citations": ["https://example.com/a"],
+            "search_results": [{"title": "A", "url": "https://example.com/a"}],
+        }  # fmt: skip
+
+        assert [("citations", "citations"), ("search_results", "search results")] == [
+            (loss.path, loss.what) for loss in agentmsg.from_openai_chat(response).losses
         ]
 
     def test_every_item_dropped(self):

@@ -483,10 +483,8 @@ class _Reader(Reader):
         for extra in range(1, len(choices)):
             why = "a message holds one reply, so only the first choice is converted"
             self.drop(f"choices[{extra}]", "another choice", why, choices[extra])
-        # Azure OpenAI's content filter results, of the prompt and of the reply.
-        for path, value in _filters(data, choice):
-            why = "agentmsg's messages have no place for them"
-            self.drop(path, "content filter results", why, value)
+        for path, what, value in _beside(data, choice):
+            self.drop(path, what, "agentmsg's messages have no place for them", value)
         self.begin(data, metadata)
         if "message" not in choice and choice.get("finish_reason") is not None:
             # Azure OpenAI's reply stopped by its content filter has no message.
@@ -649,15 +647,23 @@ def _rest(fields: dict[str, Any], known: tuple[str, ...]) -> dict[str, Any]:
     return {key: value for key, value in fields.items() if value is not None and key not in known}
 
 
-def _filters(data: dict[str, Any], choice: dict[str, Any]) -> list[tuple[str, Any]]:
-    """Where a response holds content filter results, with them."""
-    found = []
-    for path, value in (
-        ("prompt_filter_results", data.get("prompt_filter_results")),
-        ("choices[0].content_filter_results", choice.get("content_filter_results")),
-    ):
-        if value:
-            found.append((path, value))
+#: What a response holds beside its reply that agentmsg has no place for, with how a
+#: loss names it: Azure OpenAI's content filter results, OpenAI's moderation of the
+#: prompt and reply, Perplexity's sources.
+_BESIDE = (
+    ("prompt_filter_results", "content filter results"),
+    ("moderation", "moderation results"),
+    ("citations", "citations"),
+    ("search_results", "search results"),
+)
+
+
+def _beside(data: dict[str, Any], choice: dict[str, Any]) -> list[tuple[str, str, Any]]:
+    """Where a response holds what :data:`_BESIDE` names, with its name and value."""
+    found = [(key, what, data[key]) for key, what in _BESIDE if data.get(key)]
+    filters = choice.get("content_filter_results")
+    if filters:
+        found.append(("choices[0].content_filter_results", "content filter results", filters))
     return found
 
 
