@@ -1349,6 +1349,21 @@ class TestNothingVanishes:
             (loss.path, loss.what) for loss in agentmsg.from_openai_chat(response).losses
         ]
 
+    def test_responses_failed_response_error(self):
+        """A failed response's error (the API reference's ``error`` object) is reported
+        beside its stop reason, not lost."""
+        response = {
+            "id": "resp_1", "object": "response", "created_at": 1, "model": "gpt-5",
+            "status": "failed", "output": [],
+            "error": {"code": "server_error", "message": "The server had an error."},
+        }  # fmt: skip
+        parsed = agentmsg.from_openai_responses(response)
+
+        assert ("failed", [("error", "error of a failed response")]) == (
+            parsed.messages[0].metadata["stop_reason"],
+            [(loss.path, loss.what) for loss in parsed.losses],
+        )
+
     def test_every_item_dropped(self):
         """A reply whose only item is dropped still gives its Msg: id, usage and stop
         reason, with the loss."""

@@ -603,6 +603,9 @@ class _Reader(Reader):
             metadata["stop_reason"] = self.text(details["reason"], "incomplete_details.reason")
         else:
             self.meta(metadata, "stop_reason", data, "status")
+        if data.get("error"):
+            why = "agentmsg's messages have no place for it"
+            self.drop("error", "error of a failed response", why, data["error"])
         usage = data.get("usage")
         if usage is not None:
             keys = ("input_tokens", "output_tokens", "total_tokens")
