@@ -448,8 +448,9 @@ def _bad_cases() -> list[tuple[str, str, int, dict[str, Any], str]]:
             "gemini",
             "finish reason not text",
             2,
-            {**gemini[2], "candidates": [{**gemini[2]["candidates"][0], "finishReason": 5}]},
-            r"`events\[2\]\.candidates\[0\]\.finish_reason` .* is 5",
+            # A number that is not an enum's (Vertex AI may send the enum's number).
+            {**gemini[2], "candidates": [{**gemini[2]["candidates"][0], "finishReason": 5.0}]},
+            r"`events\[2\]\.candidates\[0\]\.finish_reason` .* is 5\.0",
         ),
         (
             "openai_chat",
@@ -951,7 +952,9 @@ class TestRecordedFixtures:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")  # google-genai warns of unknown enum values
                 objects = [sdk_event(format, event) for event in RECORDED[key]]
-        except (ValueError, AssertionError) as error:  # pydantic's ValidationError is one
+        # pydantic's ValidationError is a ValueError; google-genai raises AttributeError
+        # on an enum sent as a number.
+        except (ValueError, AssertionError, AttributeError) as error:
             pytest.skip(f"the SDK does not take this recording: {type(error).__name__}")
         from_objects = fed(format, [item for item in objects if item is not None]).result()
 
@@ -977,6 +980,10 @@ class TestRecordedFixtures:
             for choice in completion["choices"]:
                 for call in choice["message"].get("tool_calls") or []:
                     call.pop("index", None)
+            # The SDK keeps the first chunk's x_groq; Groq's usage comes in the last one's.
+            groq = [event["x_groq"] for event in RECORDED[key] if "x_groq" in event]
+            if groq:
+                completion["x_groq"] = groq[-1]
             sdk = agentmsg.from_openai_chat(completion)
         except (ValueError, RuntimeError) as error:  # pydantic's ValidationError is one
             pytest.skip(f"the SDK does not take this recording: {type(error).__name__}")
@@ -1133,6 +1140,37 @@ class TestStreamsAsRecorded:
             (loss.path, loss.what) for loss in stream.result().losses if "audio" in loss.path
         ]
 
+    def test_chat_usage_chunk_without_finish_reason(self):
+        """A server that never sends a finish reason (OpenRouter's Novita) ends with a
+        chunk that brings the usage and no piece: the reply is its Msg, with the usage."""
+        parsed = replayed("openai_chat/llm-test_tools_streaming_variant_a-0").result()
+        (msg,) = parsed.messages
+
+        assert (["tool_use"], 74) == (
+            [block["type"] for block in msg.content],
+            msg.metadata["token_usage"]["total_tokens"],
+        )
+
+    def test_chat_usage_chunk_mid_stream_does_not_end_it(self):
+        """A chunk with usage and no piece ends the reply only if nothing follows it."""
+        events = RECORDED["openai_chat/llm-test_tools_streaming_variant_a-0"]
+        stream = fed("openai_chat", [*events[:1], events[-1], *events[1:]])
+
+        assert (["tool_use"], 74) == (
+            [block["type"] for block in stream.result().messages[0].content],
+            stream.result().messages[0].metadata["token_usage"]["total_tokens"],
+        )
+
+    def test_chat_groq_usage_in_x_groq(self):
+        """Groq's streams bring the usage in the last chunk's ``x_groq``: it is the
+        reply's usage, its extra times reported, as when Groq sends ``usage``."""
+        parsed = replayed("openai_chat/pydantic-ai-test_groq_model_thinking_part_iter-0").result()
+
+        assert (True, True) == (
+            parsed.messages[0].metadata["token_usage"]["total_tokens"] > 0,
+            "x_groq.usage.queue_time" in [loss.path for loss in parsed.losses],
+        )
+
     def test_azure_first_chunk(self):
         """Azure's first chunk (empty id and choices) gives an empty partial Msg, and the
         stream then takes the reply."""
@@ -1183,6 +1221,30 @@ class TestStreamsAsRecorded:
 
         assert "Sunny." == parsed.messages[0].get_text_content()
 
+    def test_gemini_finish_reason_as_a_number(self):
+        """Vertex AI's REST client asks for enums as numbers (``enum-encoding=int``): a
+        finish reason both APIs number alike is read as its name."""
+        key = "gemini/openinference-test_instrumentor-test_gemini_token_counts_streaming-0"
+        parsed = replayed(key).result()
+
+        assert ("STOP", 1) == (
+            parsed.messages[0].metadata["stop_reason"],
+            RECORDED[key][0]["candidates"][0]["finishReason"],
+        )
+
+    @pytest.mark.parametrize("number", [6, 9, -1])
+    def test_gemini_finish_reason_numbered_apart(self, number):
+        """A finish reason number past those the two APIs share is reported, not read."""
+        key = "gemini/openinference-test_instrumentor-test_gemini_token_counts_streaming-0"
+        event = copy.deepcopy(RECORDED[key][0])
+        event["candidates"][0]["finishReason"] = number
+        parsed = fed("gemini", [event]).result()
+
+        assert (None, [("candidates[0].finish_reason", "finish reason number")]) == (
+            parsed.messages[0].metadata.get("stop_reason"),
+            [(loss.path, loss.what) for loss in parsed.losses if "finish" in loss.path],
+        )
+
     def test_responses_resumed(self):
         """A stream resumed with starting_after begins at response.queued or
         response.in_progress, not response.created."""
@@ -1214,6 +1276,12 @@ class TestNothingVanishes:
         [
             ("anthropic/pydantic-ai-test_anthropic_code_execution_tool_stream-0", "container"),
             ("anthropic/anthropic-sdk-refusal_response", "stop_details"),
+            ("openai_chat/openllmetry-test_azure-test_chat_streaming-0", "prompt_filter_results"),
+            ("openai_chat/pydantic-ai-test_openai_moderation_stream-0", "moderation"),
+            (
+                "openai_chat/openllmetry-test_azure-test_chat_streaming-0",
+                "choices[0].content_filter_results",
+            ),
             ("gemini/shape-finish-every-piece", "candidates[0].finish_message"),
             ("gemini/generative-ai-js-streaming-success-basic-reply-short", "prompt_feedback"),
             (
@@ -1243,6 +1311,59 @@ class TestNothingVanishes:
         from_response = [loss.path for loss in CONVERT[format](stream.response).losses]
         assert (True, True) == (path in from_stream, path in from_response)
 
+    def test_chat_reply_stopped_by_the_content_filter(self):
+        """Azure OpenAI's reply stopped by its content filter (a choice with no message)
+        gives an empty Msg with its stop reason and usage, the filter results reported."""
+        filtered = {"hate": {"filtered": True, "severity": "high"}}
+        response = {
+            "id": "chatcmpl-9", "object": "chat.completion", "created": 1, "model": "gpt-4o",
+            "choices": [{"index": 0, "finish_reason": "content_filter", "logprobs": None,
+                         "content_filter_results": filtered}],
+            "usage": {"prompt_tokens": 15, "completion_tokens": 19, "total_tokens": 34},
+        }  # fmt: skip
+        parsed = agentmsg.from_openai_chat(response)
+        (msg,) = parsed.messages
+
+        assert ([], "content_filter", 34, "chatcmpl-9") == (
+            msg.content,
+            msg.metadata["stop_reason"],
+            msg.metadata["token_usage"]["total_tokens"],
+            msg.invocation_id,
+        )
+        assert [("choices[0].content_filter_results", "content filter results")] == [
+            (loss.path, loss.what) for loss in parsed.losses
+        ]
+
+    def test_chat_perplexity_sources(self):
+        """Perplexity's sources (citations, search results beside the choices) are
+        reported by the conversion of its response."""
+        response = {
+            "id": "c", "object": "chat.completion", "created": 1, "model": "sonar",
+            "choices": [{"index": 0, "finish_reason": "stop",
+                         "message": {"role": "assistant", "content": "About 800,000."}}],
+            "citations": ["https://example.com/a"],
+            "search_results": [{"title": "A", "url": "https://example.com/a"}],
+        }  # fmt: skip
+
+        assert [("citations", "citations"), ("search_results", "search results")] == [
+            (loss.path, loss.what) for loss in agentmsg.from_openai_chat(response).losses
+        ]
+
+    def test_responses_failed_response_error(self):
+        """A failed response's error (the API reference's ``error`` object) is reported
+        beside its stop reason, not lost."""
+        response = {
+            "id": "resp_1", "object": "response", "created_at": 1, "model": "gpt-5",
+            "status": "failed", "output": [],
+            "error": {"code": "server_error", "message": "The server had an error."},
+        }  # fmt: skip
+        parsed = agentmsg.from_openai_responses(response)
+
+        assert ("failed", [("error", "error of a failed response")]) == (
+            parsed.messages[0].metadata["stop_reason"],
+            [(loss.path, loss.what) for loss in parsed.losses],
+        )
+
     def test_every_item_dropped(self):
         """A reply whose only item is dropped still gives its Msg: id, usage and stop
         reason, with the loss."""
@@ -1257,6 +1378,31 @@ class TestNothingVanishes:
         )
         assert msg.invocation_id.startswith("resp_")
         assert ["output[0]"] == [loss.path for loss in parsed.losses]
+
+
+class TestErrorBodies:
+    """An API's error body (a failed call's answer) is refused naming its message."""
+
+    @pytest.mark.parametrize(
+        ("format", "body"),
+        [
+            # The shapes of error bodies recorded in Mirascope's and openllmetry's cassettes.
+            ("anthropic", {"type": "error", "request_id": "req_1",
+                           "error": {"type": "authentication_error",
+                                     "message": "invalid x-api-key"}}),
+            ("openai_chat", {"error": {"message": "invalid x-api-key", "type": None,
+                                       "param": None, "code": "invalid_api_key"}}),
+            ("openai_responses", {"error": {"message": "invalid x-api-key",
+                                            "type": "invalid_request_error",
+                                            "param": None, "code": None}}),
+            ("gemini", {"error": {"code": 400, "message": "invalid x-api-key",
+                                  "status": "INVALID_ARGUMENT"}}),
+        ],
+    )  # fmt: skip
+    def test_refused_with_its_message(self, format, body):
+        """The MessageError quotes the error's message and says the API answered so."""
+        with pytest.raises(MessageError, match=r"`error\.message` is 'invalid x-api-key': the "):
+            CONVERT[format](body)
 
 
 class TestLogProbabilities:

@@ -580,7 +580,14 @@ class Reader(Report):
 
     def refuse(self, data: object, shapes: str, format: str | None = None) -> NoReturn:
         """Raise: *data* is none of *shapes*, the forms of this format's data."""
-        msg = f"{format or self.format} data must be {shapes}, not {show(data)}."
+        name = format or self.format
+        error = data.get("error") if isinstance(data, dict) else None
+        if error is not None:
+            # The API's answer to a failed call: its message says why.
+            message = error.get("message", error) if isinstance(error, dict) else error
+            why = f"the {name} API answered with an error, not a reply"
+            raise MessageError(f"`error.message` is {show(message)}: {why}.", "error.message")
+        msg = f"{name} data must be {shapes}, not {show(data)}."
         raise MessageError(msg)
 
     @staticmethod

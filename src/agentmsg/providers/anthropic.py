@@ -358,7 +358,12 @@ def from_anthropic(data: Any, *, strict: bool = False) -> Parsed:
     reader = _Reader(FORMAT, strict)
     data = reader.plain(data)
     turns = reader.turns
-    if isinstance(data, dict) and "messages" not in data and ("content" in data or "type" in data):
+    if (
+        isinstance(data, dict)
+        and "messages" not in data
+        and ("content" in data or "type" in data)
+        and data.get("type") != "error"  # the API's answer to a failed call: refused below
+    ):
         reader.envelope(data)
         reader.message(data, "", response=True)
         return reader.parsed()

@@ -454,6 +454,8 @@ _CANDIDATE_DROPPED = (
     ("finish_message", "finish message"),
     ("safety_ratings", "safety ratings"),
 )
+#: The finish reasons Vertex AI and the Gemini API number alike, by number.
+_FINISH_NAMES = ("FINISH_REASON_UNSPECIFIED", "STOP", "MAX_TOKENS", "SAFETY", "RECITATION", "OTHER")
 _USAGE = ("prompt_token_count", "candidates_token_count", "thoughts_token_count")
 
 
@@ -499,13 +501,24 @@ class _Reader(Reader):
             return waiting.pop(0)
         return f"call_{name}"
 
+    def finish_number(self, number: int) -> str | None:
+        """The name of a finish reason sent as a number (``enum-encoding=int``, as Vertex
+        AI's REST client asks), or None, reported, past the numbers the APIs share."""
+        if 0 <= number < len(_FINISH_NAMES):
+            return _FINISH_NAMES[number]
+        why = "Vertex AI and the Gemini API number their finish reasons apart after 5"
+        self.drop("candidates[0].finish_reason", "finish reason number", why, number)
+        return None
+
     def envelope(self, data: dict[str, Any], candidates: list[Any]) -> None:
         metadata: dict[str, Any] = {}
         self.meta(metadata, "model", data, "model_version")
         candidate = _snake(self.obj(candidates[0], "candidates[0]"))
-        if candidate.get("finish_reason") is not None:
-            path = "candidates[0].finish_reason"
-            metadata["stop_reason"] = self.text(candidate["finish_reason"], path)
+        finish = candidate.get("finish_reason")
+        if type(finish) is int:
+            finish = self.finish_number(finish)
+        if finish is not None:
+            metadata["stop_reason"] = self.text(finish, "candidates[0].finish_reason")
         for key, what in _CANDIDATE_DROPPED:
             if candidate.get(key):
                 why = "agentmsg's messages have no place for them"
@@ -1145,7 +1158,7 @@ class GeminiStream(Stream):
                 # Kept or merged (citations) level by level: within the depth limit.
                 check_value(FORMAT, index, f"{where}.{key}", value)
         finish = candidate.get("finish_reason")
-        if finish is not None and type(finish) is not str:
+        if finish is not None and type(finish) is not str and type(finish) is not int:
             reject(FORMAT, index, f"{where}.finish_reason", finish, "it must be text")
         # Gemini may send the finish reason before the last piece, or on every piece:
         # later parts still count, and the last reason stands.

@@ -474,9 +474,12 @@ class _Reader(Reader):
         if choice.get("finish_reason") is not None:
             path = "choices[0].finish_reason"
             metadata["stop_reason"] = self.text(choice["finish_reason"], path)
-        usage = data.get("usage")
+        usage, path = data.get("usage"), "usage"
+        if usage is None and isinstance(data.get("x_groq"), dict):
+            # Groq's streams bring the usage in the last chunk's x_groq.
+            usage, path = data["x_groq"].get("usage"), "x_groq.usage"
         if usage is not None:
-            counts = self.usage(self.obj(usage, "usage"), "usage", _USAGE_READ)
+            counts = self.usage(self.obj(usage, path), path, _USAGE_READ)
             metadata["token_usage"] = dict(zip(_USAGE_READ, counts, strict=True))
         logprobs = choice.get("logprobs")
         if isinstance(logprobs, dict) and any(value is not None for value in logprobs.values()):
@@ -485,7 +488,12 @@ class _Reader(Reader):
         for extra in range(1, len(choices)):
             why = "a message holds one reply, so only the first choice is converted"
             self.drop(f"choices[{extra}]", "another choice", why, choices[extra])
+        for path, what, value in _beside(data, choice):
+            self.drop(path, what, "agentmsg's messages have no place for them", value)
         self.begin(data, metadata)
+        if "message" not in choice and choice.get("finish_reason") is not None:
+            # Azure OpenAI's reply stopped by its content filter has no message.
+            choice = {**choice, "message": {"role": "assistant"}}
         self.message(self.obj_at(choice, "message", "choices[0]"), "choices[0].message")
         self.turns.flush("choices[0].message")
 
@@ -673,6 +681,36 @@ def _rest(fields: dict[str, Any], known: tuple[str, ...]) -> dict[str, Any]:
     return {key: value for key, value in fields.items() if value is not None and key not in known}
 
 
+#: What a response holds beside its reply that agentmsg has no place for, with how a
+#: loss names it: Azure OpenAI's content filter results, OpenAI's moderation of the
+#: prompt and reply, Perplexity's sources.
+_BESIDE = (
+    ("prompt_filter_results", "content filter results"),
+    ("moderation", "moderation results"),
+    ("citations", "citations"),
+    ("search_results", "search results"),
+)
+
+
+def _beside(data: dict[str, Any], choice: dict[str, Any]) -> list[tuple[str, str, Any]]:
+    """Where a response holds what :data:`_BESIDE` names, with its name and value."""
+    found = [(key, what, data[key]) for key, what in _BESIDE if data.get(key)]
+    filters = choice.get("content_filter_results")
+    if filters:
+        found.append(("choices[0].content_filter_results", "content filter results", filters))
+    return found
+
+
+def _no_piece(choice: dict[str, Any]) -> bool:
+    """Whether a choice brings no piece, no finish reason and no log probabilities."""
+    delta = choice.get("delta") or {}
+    return (
+        choice.get("finish_reason") is None
+        and not choice.get("logprobs")
+        and all(value in (None, "") for key, value in delta.items() if key != "role")
+    )
+
+
 def _more_arguments(calls: list[list[Any]], fragments: Any) -> bool:
     """Append the next piece of a started tool call's arguments; False, having changed
     nothing, for any other fragment."""
@@ -723,7 +761,7 @@ def _plain_tokens(tokens: list[Any], top: bool = True) -> bool:
 class _Choice:
     """What one choice of the reply has received so far."""
 
-    __slots__ = ("calls", "extra", "finish", "logprobs", "role", "texts")
+    __slots__ = ("calls", "extra", "filters", "finish", "logprobs", "role", "texts")
 
     def __init__(self) -> None:
         self.role = "assistant"
@@ -735,6 +773,8 @@ class _Choice:
         self.finish: str | None = None
         self.logprobs: dict[str, Any] | None = None
         self.extra: dict[str, Any] = {}
+        # Azure OpenAI's content filter results, each chunk's of its own text: the last.
+        self.filters: Any = None
 
     def dump(self, index: int) -> dict[str, Any]:
         message: dict[str, Any] = {"role": self.role}
@@ -767,6 +807,8 @@ class _Choice:
             choice["finish_reason"] = self.finish
         if self.logprobs is not None:
             choice["logprobs"] = self.logprobs
+        if self.filters is not None:
+            choice["content_filter_results"] = self.filters
         return choice
 
 
@@ -815,6 +857,7 @@ class OpenAIChatStream(Stream):
         "_head",
         "_open",
         "_quick",
+        "_spent",
         "_tokens",
         "_usage",
     )
@@ -831,6 +874,9 @@ class OpenAIChatStream(Stream):
         self._closed = False
         # For the quick way (see _take), and the state of the choice its chunk is of.
         self._quick: tuple[dict[str, Any], dict[str, Any], str, list[str] | None] | None = None
+        # The index of a chunk with usage and no piece, which ends a reply if it is the
+        # last: OpenRouter's Novita never sends a finish reason.
+        self._spent: int | None = None
         self._open: _Choice | None = None
         # The log probabilities of its content so far, which a chunk's extend.
         self._tokens: list[Any] | None = None
@@ -960,6 +1006,8 @@ class OpenAIChatStream(Stream):
             if not choices:
                 # The usage chunk comes last: audio streams may send no finish reason.
                 self._closed = True
+            elif all(_no_piece(choice) for choice in choices):
+                self._spent = index
 
     def _check(self, choice: Any, position: int, index: int) -> None:
         where = f"choices[{position}]"
@@ -1065,6 +1113,9 @@ class OpenAIChatStream(Stream):
             if state.logprobs is None:
                 state.logprobs = {}
             merge_into(state.logprobs, logprobs)
+        filters = choice.get("content_filter_results")
+        if filters:
+            state.filters = filters
         finish = choice.get("finish_reason")
         if finish is not None:
             if state.finish is None:
@@ -1119,7 +1170,7 @@ class OpenAIChatStream(Stream):
         return trusted_msg(content, envelope[0], envelope[1], made)
 
     def _ended(self) -> bool:
-        if self._closed and self._head is not None:
+        if (self._closed and self._head is not None) or self._spent == self._count - 1:
             return True
         return bool(self._choices) and self._finished == len(self._choices)
 

@@ -608,6 +608,9 @@ class _Reader(Reader):
             metadata["stop_reason"] = self.text(details["reason"], "incomplete_details.reason")
         elif data.get("status") is not None:
             metadata["stop_reason"] = self.text(data["status"], "status")
+        if data.get("error"):
+            why = "agentmsg's messages have no place for it"
+            self.drop("error", "error of a failed response", why, data["error"])
         usage = data.get("usage")
         if usage is not None:
             keys = ("input_tokens", "output_tokens", "total_tokens")
