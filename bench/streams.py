@@ -608,14 +608,20 @@ def _sdk(format: str, events: list[dict[str, Any]]) -> Callable[[], Any] | None:
 
 def _bulk_langchain(format: str, events: list[dict[str, Any]]) -> Callable[[], Any]:
     """langchain-core's bulk merge, ``add_ai_message_chunks``, of one chunk per event
-    that holds text or a tool-call piece (the chunks made beforehand, not timed)."""
+    holding what langchain's integration for *format* puts in it (the chunks made
+    beforehand, not timed): see :func:`_pieces_of`."""
     from langchain_core.messages import AIMessageChunk
     from langchain_core.messages.ai import add_ai_message_chunks
 
-    chunks = []
-    for piece in _pieces_of(format, events):
-        calls = _tool_call_chunks(piece["fragment"])
-        chunks.append(AIMessageChunk(content=piece["text"], tool_call_chunks=calls))
+    chunks = [
+        AIMessageChunk(
+            content=piece["text"],
+            tool_call_chunks=_tool_call_chunks(piece["fragment"]),
+            response_metadata=piece["metadata"],
+            usage_metadata=piece["usage"],
+        )
+        for piece in _pieces_of(format, events)
+    ]
 
     def merge() -> Any:
         return add_ai_message_chunks(chunks[0], *chunks[1:])
@@ -624,10 +630,17 @@ def _bulk_langchain(format: str, events: list[dict[str, Any]]) -> Callable[[], A
 
 
 def _pieces_of(format: str, events: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The text or tool-call piece of each event of a recording (any event kind)."""
-    pieces = []
+    """Each event of a recording as langchain's integration for *format* makes it a
+    chunk: its text or tool-call piece, the usage it carries (Gemini's running totals as
+    the difference from the last, as langchain-google-genai makes them), and its
+    ``response_metadata`` (Chat Completions' log probabilities and finish reason;
+    Gemini's safety ratings and finish reason; Anthropic's stop reason)."""
+    from langchain_core.messages.ai import subtract_usage
+
+    pieces, running = [], None
     for event in events:
-        text, fragment = "", None
+        text, fragment, metadata = "", None, {}
+        usage: Any = None
         if format == "openai_chat":
             for choice in event.get("choices") or []:
                 delta = choice.get("delta") or {}
@@ -640,6 +653,11 @@ def _pieces_of(format: str, events: list[dict[str, Any]]) -> list[dict[str, Any]
                         call.get("id"),
                         call.get("index", 0),
                     )
+                if choice.get("logprobs"):
+                    metadata["logprobs"] = choice["logprobs"]
+                if choice.get("finish_reason"):
+                    metadata["finish_reason"] = choice["finish_reason"]
+            usage = _usage(event.get("usage"), "prompt_tokens", "completion_tokens")
         elif format == "openai_responses":
             if event.get("type") in (
                 "response.output_text.delta",
@@ -649,17 +667,45 @@ def _pieces_of(format: str, events: list[dict[str, Any]]) -> list[dict[str, Any]
                 text = event["delta"]
             elif event.get("type") == "response.function_call_arguments.delta":
                 fragment = (None, event["delta"], None, event["output_index"])
+            elif event.get("type") == "response.completed":
+                usage = _usage(event["response"].get("usage"), "input_tokens", "output_tokens")
         elif format == "anthropic":
             delta = event.get("delta") or {}
             text = delta.get("text") or delta.get("thinking") or ""
             if delta.get("type") == "input_json_delta":
                 fragment = (None, delta["partial_json"], None, event["index"])
+            if delta.get("stop_reason"):
+                metadata["stop_reason"] = delta["stop_reason"]
+            counts = event.get("usage") or (event.get("message") or {}).get("usage")
+            usage = _usage(counts, "input_tokens", "output_tokens")
         else:
             for candidate in event.get("candidates") or []:
                 for part in (candidate.get("content") or {}).get("parts") or []:
                     text += part.get("text") or ""
-        pieces.append({"text": text, "fragment": fragment})
+                metadata["safety_ratings"] = candidate.get("safetyRatings") or []
+                if candidate.get("finishReason"):
+                    metadata["finish_reason"] = candidate["finishReason"]
+            counts = event.get("usageMetadata") or {}
+            total: Any = {
+                "input_tokens": counts.get("promptTokenCount", 0),
+                "output_tokens": counts.get("candidatesTokenCount", 0)
+                + counts.get("thoughtsTokenCount", 0),
+                "total_tokens": counts.get("totalTokenCount", 0),
+                "input_token_details": {"cache_read": counts.get("cachedContentTokenCount", 0)},
+            }
+            usage = subtract_usage(total, running) if running else total
+            running = total
+        pieces.append({"text": text, "fragment": fragment, "metadata": metadata, "usage": usage})
     return pieces
+
+
+def _usage(counts: dict[str, Any] | None, read: str, written: str) -> dict[str, int] | None:
+    """langchain's ``usage_metadata`` of an API's token counts (None without them)."""
+    if not counts:
+        return None
+    prompt, completion = counts.get(read) or 0, counts.get(written) or 0
+    total = prompt + completion
+    return {"input_tokens": prompt, "output_tokens": completion, "total_tokens": total}
 
 
 def _accumulate(format: str, events: list[dict[str, Any]], read: bool) -> Callable[[], Any]:
@@ -780,8 +826,10 @@ def run_recorded(options: Options) -> list[Table]:
                 "accumulate_event, over the SDK's event objects parsed beforehand (not "
                 "timed); google-genai has no accumulator (nan). langchain-core: "
                 "add_ai_message_chunks over one AIMessageChunk per event made beforehand "
-                "(not timed). reading .msg: add() and the partial Msg after every event, "
-                "then result().",
+                "(not timed), holding what langchain's integration for the API puts in it: "
+                "text, tool-call pieces, usage (Gemini's running totals as differences), log "
+                "probabilities, finish or stop reason, Gemini's safety ratings. reading "
+                ".msg: add() and the partial Msg after every event, then result().",
                 f"Targets: agentmsg at least as fast as the SDK and langchain-core; reading "
                 f"the partial Msg after every event <= {READ_TARGET:g}x accumulating alone.",
             ],
