@@ -265,3 +265,136 @@ class TestGeminiFullWay:
         assert "events[0].candidates[0].content.parts[0].function_call.partial_args[0]" == (
             caught.value.path
         )
+
+
+class FullWayGeminiStream(GeminiStream):
+    """A Gemini stream that takes every piece the full way (its quick way never ready)."""
+
+    __slots__ = ()
+
+    def _ready(self, event: dict[str, Any]) -> None:
+        self._open = None
+
+
+def _variant(kind: str, number: int) -> dict[str, Any]:
+    """Piece *number* of a thought-then-text reply, changed as *kind* says."""
+    counts = {"promptTokenCount": 3, "candidatesTokenCount": number, "totalTokenCount": number + 3}
+    usage: Any = {**counts, "promptTokensDetails": [{"modality": "TEXT", "tokenCount": 3}]}
+    part: dict[str, Any] = {"text": f"t{number} "}
+    if number < 3:
+        part["thought"] = True
+    piece = gemini_piece("", usage)
+    candidate = piece["candidates"][0]
+    candidate["content"]["parts"] = [part]
+    changes: dict[str, Any] = {
+        "surrogate": lambda: part.update(text="a\ud800"),
+        "not text": lambda: part.update(text=5),
+        "thought 1": lambda: part.update(thought=1),
+        "other kind": lambda: part.update(thought=number >= 3),
+        "two parts": lambda: candidate["content"]["parts"].append({"text": "b"}),
+        "float count": lambda: usage.update(candidatesTokenCount=1.5),
+        "huge counts": lambda: usage.update(promptTokenCount=10**5000, totalTokenCount=-(10**5000)),
+        "float beside huge": lambda: usage.update(promptTokenCount=10**5000, totalTokenCount=0.5),
+        "negative count": lambda: usage.update(candidatesTokenCount=-1),
+        "bool count": lambda: usage.update(candidatesTokenCount=True),
+        "text count": lambda: usage.update(candidatesTokenCount="7"),
+        "new detail": lambda: usage.update(promptTokensDetails=[{"modality": "IMAGE"}]),
+        "bad detail": lambda: usage.update(promptTokensDetails=["\ud800"]),
+        "extra count": lambda: usage.update(cachedContentTokenCount=2),
+        "one count": lambda: piece.update(usageMetadata={"totalTokenCount": number}),
+        "no usage": lambda: piece.pop("usageMetadata"),
+        "null usage": lambda: piece.update(usageMetadata=None),
+        "index False": lambda: candidate.update(index=False),
+        "index 0.0": lambda: candidate.update(index=0.0),
+        "no index": lambda: candidate.pop("index"),
+        "role": lambda: candidate["content"].update(role="user"),
+        "model": lambda: piece.update(modelVersion="gemini-other"),
+        "finish": lambda: candidate.update(finishReason="STOP"),
+        "snake": lambda: piece.update(usage_metadata=piece.pop("usageMetadata")),
+        "not a dict": lambda: None,
+    }
+    if kind in changes:
+        changes[kind]()
+    return piece if kind != "not a dict" else [piece]  # type: ignore[return-value]
+
+
+def _fed(stream: GeminiStream, pieces: list[Any], one_by_one: bool) -> tuple[Any, ...]:
+    """What a stream holds after taking *pieces* (stopping at the first refused)."""
+    error = None
+    try:
+        if one_by_one:
+            for piece in pieces:
+                stream.add(piece)
+        else:
+            stream.extend(pieces)
+    except MessageError as refused:
+        error = (refused.path, str(refused))
+    msg = stream.msg
+    said = None if msg is None else (msg.content, msg.metadata, msg.invocation_id)
+    result = None
+    if stream.done:
+        try:
+            parsed = stream.result()
+            result = ([m.content for m in parsed.messages], [loss.path for loss in parsed.losses])
+        except MessageError as refused:
+            result = str(refused)
+    return stream.count, error, stream.response, said, result
+
+
+_KINDS = ["plain"] * 8 + [
+    "surrogate",
+    "not text",
+    "thought 1",
+    "other kind",
+    "two parts",
+    "float count",
+    "huge counts",
+    "float beside huge",
+    "negative count",
+    "bool count",
+    "text count",
+    "new detail",
+    "bad detail",
+    "extra count",
+    "one count",
+    "no usage",
+    "null usage",
+    "index False",
+    "index 0.0",
+    "no index",
+    "role",
+    "model",
+    "finish",
+    "snake",
+    "not a dict",
+]
+
+
+class TestGeminiQuickAndFullWays:
+    @settings(max_examples=300, deadline=None)
+    @given(kinds=st.lists(st.sampled_from(_KINDS), min_size=1, max_size=14))
+    def test_the_quick_ways_agree_with_the_full_way(self, kinds):
+        """Pieces that repeat the last one but for text and usage, mixed with pieces that
+        differ in a value, a type or a key: taken in runs (extend), one by one (add) or
+        all the full way, the stream holds the same, says the same, and refuses the same
+        piece with the same error."""
+        pieces = [_variant(kind, number) for number, kind in enumerate(["plain", *kinds])]
+
+        full = _fed(FullWayGeminiStream(), copy.deepcopy(pieces), True)
+        assert full == _fed(GeminiStream(), copy.deepcopy(pieces), False)
+        assert full == _fed(GeminiStream(), copy.deepcopy(pieces), True)
+
+    def test_a_run_refused_midway_keeps_the_pieces_before(self):
+        """A run whose fourth piece holds a lone surrogate: the three before it are taken,
+        the error names the fourth, and the stream goes on from there."""
+        pieces = [_variant(kind, n) for n, kind in enumerate(["plain"] * 4 + ["surrogate"])]
+        stream = GeminiStream()
+        with pytest.raises(MessageError) as caught:
+            stream.extend(pieces)
+        stream.add(_variant("plain", 5))
+
+        assert ("events[4].candidates[0].content.parts[0].text", 5, "t3 t5 ") == (
+            caught.value.path,
+            stream.count,
+            stream.msg.content[-1]["text"],
+        )

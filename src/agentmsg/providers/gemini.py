@@ -1038,7 +1038,7 @@ class GeminiStream(Stream):
                             counts = read(usage)
                             fits = len(usage) == size and others(usage) == kept
                             total = sum(map(abs, counts))
-                        except (KeyError, TypeError):
+                        except (KeyError, TypeError, OverflowError):  # a float, a huge count
                             fits = False
                         if not fits or type(total) is not int or total >= _BIG:
                             check_value(FORMAT, index, "usage_metadata", usage)
