@@ -118,6 +118,8 @@ def _text(value: str, path: str) -> str:
 
 def check_name(value: object, path: str = "name") -> str:
     """A sender name: a non-empty string."""
+    if type(value) is str and value and value.isascii():  # the common case, without a call
+        return value
     if isinstance(value, str) and value:
         return _text(value, path)
     raise must_be(path, "a non-empty string", value)
@@ -130,7 +132,7 @@ def check_id(value: object, path: str = "id") -> str:
 
 def check_optional_str(value: object, path: str) -> str | None:
     """None or a string."""
-    if value is None:
+    if value is None or (type(value) is str and value.isascii()):
         return value
     if type(value) is str:
         return _text(value, path)
@@ -139,6 +141,8 @@ def check_optional_str(value: object, path: str) -> str | None:
 
 def check_str(value: object, path: str) -> str:
     """A string, possibly empty."""
+    if type(value) is str and value.isascii():
+        return value
     if isinstance(value, str):
         return _text(value, path)
     raise must_be(path, "a string", value)
@@ -282,10 +286,10 @@ def as_dict(value: Any, path: str, requirement: str) -> dict[Any, Any]:
     try:
         return dict(value)
     except Exception as error:  # a Mapping of the caller's that cannot be read
-        raise _unreadable(path, value, error) from None
+        raise _unreadable(value, error, path) from None
 
 
-def _unreadable(path: str, value: object, error: Exception) -> MessageError:
+def _unreadable(value: object, error: Exception, path: str) -> MessageError:
     msg = (
         f"`{path}` is {_a_type(value)} that cannot be read as a dict "
         f"({type(error).__name__}: {show(str(error))})."
@@ -319,8 +323,8 @@ def _json_copy(value: Any, room: int) -> Any:
         try:
             copied = dict(value)
         except Exception as error:  # a Mapping of the caller's that cannot be read
-            problem = error
-            raise _Bad(lambda path: _unreadable(path, value, problem)) from None
+            # A partial, not a lambda: a closure would make every local read slower.
+            raise _Bad(partial(_unreadable, value, error)) from None
     else:
         raise _bad_leaf(value)
     # Leaves as they are, containers replaced by their checked copies.
@@ -332,7 +336,8 @@ def _json_copy(value: Any, room: int) -> Any:
             if item.isascii() or clean_text(item):
                 continue
         elif leaf is int:
-            if _LEAST_INT < item < _BIG_INT or writable_int(item):
+            # Within 30 bits the interpreter compares quickest; writable_int does the rest.
+            if -0x3FFFFFFF <= item <= 0x3FFFFFFF or writable_int(item):
                 continue
         elif leaf is bool or item is None:
             continue
@@ -666,17 +671,16 @@ def check_content(value: Any, path: str = "content") -> str | list[dict[str, Any
                             and name.isascii()
                         ):
                             if kind == "tool_use":
-                                field, value = "input", block["input"]
-                                value = (
-                                    _json_copy(value, MAX_DEPTH)
-                                    if type(value) is dict
-                                    else _INVALID
-                                )
+                                field, inner = "input", block["input"]
+                                if type(inner) is dict:
+                                    inner = _json_copy(inner, MAX_DEPTH)
+                                else:
+                                    inner = _INVALID
                             else:
-                                field, value = "output", _fast_output(block["output"])
-                            if value is not _INVALID:
+                                field, inner = "output", _fast_output(block["output"])
+                            if inner is not _INVALID:
                                 copy = block.copy()
-                                copy[field] = value
+                                copy[field] = inner
                                 append(copy)
                                 continue
                     elif kind in _FAST_MEDIA and size == 2:
