@@ -146,7 +146,7 @@ class Msg:
         if type(role) is not str or role not in _ROLE_SET:
             role = check_role(role)  # type: ignore[assignment]
         if type(content) is not str or not content.isascii():
-            content = check_content(content)
+            content = check_content(content)  # type: ignore[assignment]
         if metadata is not None:
             metadata = check_metadata(metadata)
         # The context variable first (a C call): only a context that has been in a
