@@ -398,7 +398,7 @@ def check_metadata(value: Any, path: str = "metadata") -> dict[str, Any] | None:
     """None, or a dict (any ``Mapping``) with string keys and JSON values."""
     if value is None:
         return None
-    if not is_mapping(value):
+    if type(value) is not dict and not is_mapping(value):
         raise must_be(path, "a dict of JSON values or None", value, typed=True)
     copied: dict[str, Any] = check_json(value, path)
     return copied
