@@ -468,7 +468,8 @@ def _good_url(url: str, kind: str) -> bool:
     return major == kind and slash == "/"
 
 
-def _source(source: Any, kind: str, path: str) -> dict[str, Any]:
+def _check_source(source: Any, kind: str, block_path: str, name: str) -> dict[str, Any]:
+    path = f"{block_path}.{name}"
     source = as_dict(source, path, "a dict with `type` 'base64' or 'url'")
     source_type = source.get("type")
     if source_type == "url":
@@ -506,20 +507,18 @@ def is_block_list(value: Any) -> bool:
     return (
         isinstance(value, list)
         and bool(value)
-        and all(is_mapping(item) and _is_block_type(_get_type(item)) for item in value)
+        and all(is_mapping(item) and _names_a_block_type(item) for item in value)
     )
 
 
-def _get_type(item: Any) -> object:
-    """``item.get("type")``, None when a Mapping of the caller's cannot answer."""
+def _names_a_block_type(item: Any) -> bool:
+    """Whether ``item.get("type")`` is a block type (not when a Mapping of the caller's
+    cannot answer: check_json will say why)."""
     try:
-        return item.get("type")
-    except Exception:  # its own get or __getitem__ raised: check_json will say why
-        return None
-
-
-def _is_block_type(value: object) -> bool:
-    return type(value) is str and value in BLOCK_SPEC
+        kind = item.get("type")
+    except Exception:  # its own get or __getitem__ raised
+        return False
+    return type(kind) is str and kind in BLOCK_SPEC
 
 
 # The checks of each kind of value the spec names: (value, block kind, block path, field
@@ -561,10 +560,6 @@ def _check_output(output: Any, kind: str, path: str, name: str) -> Any:
             raise must_be(f"{item_path}.type", f"{_OUTPUT_NAMES} in a tool output", item_kind)
         copied.append(_check_fields(item, item_kind, item_path))
     return copied
-
-
-def _check_source(source: Any, kind: str, path: str, name: str) -> Any:
-    return _source(source, kind, f"{path}.{name}")
 
 
 _VALUE_CHECKS: dict[str, Callable[[Any, str, str, str], Any]] = {
@@ -704,7 +699,7 @@ def check_content(value: Any, path: str = "content") -> str | list[dict[str, Any
 _INFINITY = math.inf
 _INVALID: Any = object()
 _GOOD_MEDIA_TYPES: dict[str, str] = {}
-"""The media types :func:`_source` found good, each with its kind (``"image/png"``:
+"""The media types :func:`_check_source` found good, each with its kind (``"image/png"``:
 ``"image"``), for the inline check; at most :data:`_GOOD_MEDIA_TYPES_LIMIT` of them."""
 _GOOD_MEDIA_TYPES_LIMIT = 256
 _FAST_MEDIA = frozenset(MEDIA_KINDS)
