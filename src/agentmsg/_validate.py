@@ -799,14 +799,14 @@ def check_block_types(block_type: object, path: str = "block_type") -> frozenset
 
 def check_object(value: object, path: str) -> dict[str, Any]:
     """A JSON object (a dict)."""
-    if isinstance(value, dict):
+    if type(value) is dict or isinstance(value, dict):  # the first test needs no call
         return value
     raise must_be(path, "a JSON object (a dict)", value)
 
 
 def check_array(value: object, path: str) -> list[Any]:
     """A JSON array (a list)."""
-    if isinstance(value, list):
+    if type(value) is list or isinstance(value, list):  # the first test needs no call
         return value
     raise must_be(path, "a JSON array (a list)", value)
 
