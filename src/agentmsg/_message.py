@@ -28,7 +28,6 @@ from ._validate import (
     check_optional_str,
     check_role,
     check_timestamp,
-    clean_text,
     is_block_list,
     is_mapping,
     must_be,
@@ -146,8 +145,8 @@ class Msg:
             name = check_name(name)
         if type(role) is not str or role not in _ROLE_SET:
             role = check_role(role)  # type: ignore[assignment]
-        text = type(content) is str and (content.isascii() or clean_text(content))
-        checked = content if text else check_content(content)
+        if type(content) is not str or not content.isascii():
+            content = check_content(content)  # type: ignore[assignment]
         if metadata is not None:
             metadata = check_metadata(metadata)
         # The context variable first (a C call): only a context that has been in a
@@ -178,7 +177,7 @@ class Msg:
             type(invocation_id) is not str or not invocation_id.isascii()
         ):
             check_optional_str(invocation_id, "invocation_id")  # raises if not text
-        _store_values(self, [id, name, role, checked, metadata, when, invocation_id])
+        _store_values(self, [id, name, role, content, metadata, when, invocation_id])
 
     @property
     def id(self) -> str:

@@ -118,6 +118,8 @@ def _text(value: str, path: str) -> str:
 
 def check_name(value: object, path: str = "name") -> str:
     """A sender name: a non-empty string."""
+    if type(value) is str and value and value.isascii():  # the common case, without a call
+        return value
     if isinstance(value, str) and value:
         return _text(value, path)
     raise must_be(path, "a non-empty string", value)
@@ -130,7 +132,7 @@ def check_id(value: object, path: str = "id") -> str:
 
 def check_optional_str(value: object, path: str) -> str | None:
     """None or a string."""
-    if value is None:
+    if value is None or (type(value) is str and value.isascii()):
         return value
     if type(value) is str:
         return _text(value, path)
@@ -139,6 +141,8 @@ def check_optional_str(value: object, path: str) -> str | None:
 
 def check_str(value: object, path: str) -> str:
     """A string, possibly empty."""
+    if type(value) is str and value.isascii():
+        return value
     if isinstance(value, str):
         return _text(value, path)
     raise must_be(path, "a string", value)
@@ -282,10 +286,10 @@ def as_dict(value: Any, path: str, requirement: str) -> dict[Any, Any]:
     try:
         return dict(value)
     except Exception as error:  # a Mapping of the caller's that cannot be read
-        raise _unreadable(path, value, error) from None
+        raise _unreadable(value, error, path) from None
 
 
-def _unreadable(path: str, value: object, error: Exception) -> MessageError:
+def _unreadable(value: object, error: Exception, path: str) -> MessageError:
     msg = (
         f"`{path}` is {_a_type(value)} that cannot be read as a dict "
         f"({type(error).__name__}: {show(str(error))})."
@@ -319,8 +323,8 @@ def _json_copy(value: Any, room: int) -> Any:
         try:
             copied = dict(value)
         except Exception as error:  # a Mapping of the caller's that cannot be read
-            problem = error
-            raise _Bad(lambda path: _unreadable(path, value, problem)) from None
+            # A partial, not a lambda: a closure would make every local read slower.
+            raise _Bad(partial(_unreadable, value, error)) from None
     else:
         raise _bad_leaf(value)
     # Leaves as they are, containers replaced by their checked copies.
@@ -332,7 +336,8 @@ def _json_copy(value: Any, room: int) -> Any:
             if item.isascii() or clean_text(item):
                 continue
         elif leaf is int:
-            if _LEAST_INT < item < _BIG_INT or writable_int(item):
+            # Within 30 bits the interpreter compares quickest; writable_int does the rest.
+            if -0x3FFFFFFF <= item <= 0x3FFFFFFF or writable_int(item):
                 continue
         elif leaf is bool or item is None:
             continue
@@ -393,7 +398,7 @@ def check_metadata(value: Any, path: str = "metadata") -> dict[str, Any] | None:
     """None, or a dict (any ``Mapping``) with string keys and JSON values."""
     if value is None:
         return None
-    if not is_mapping(value):
+    if type(value) is not dict and not is_mapping(value):
         raise must_be(path, "a dict of JSON values or None", value, typed=True)
     copied: dict[str, Any] = check_json(value, path)
     return copied
@@ -463,7 +468,8 @@ def _good_url(url: str, kind: str) -> bool:
     return major == kind and slash == "/"
 
 
-def _source(source: Any, kind: str, path: str) -> dict[str, Any]:
+def _check_source(source: Any, kind: str, block_path: str, name: str) -> dict[str, Any]:
+    path = f"{block_path}.{name}"
     source = as_dict(source, path, "a dict with `type` 'base64' or 'url'")
     source_type = source.get("type")
     if source_type == "url":
@@ -501,20 +507,18 @@ def is_block_list(value: Any) -> bool:
     return (
         isinstance(value, list)
         and bool(value)
-        and all(is_mapping(item) and _is_block_type(_get_type(item)) for item in value)
+        and all(is_mapping(item) and _names_a_block_type(item) for item in value)
     )
 
 
-def _get_type(item: Any) -> object:
-    """``item.get("type")``, None when a Mapping of the caller's cannot answer."""
+def _names_a_block_type(item: Any) -> bool:
+    """Whether ``item.get("type")`` is a block type (not when a Mapping of the caller's
+    cannot answer: check_json will say why)."""
     try:
-        return item.get("type")
-    except Exception:  # its own get or __getitem__ raised: check_json will say why
-        return None
-
-
-def _is_block_type(value: object) -> bool:
-    return type(value) is str and value in BLOCK_SPEC
+        kind = item.get("type")
+    except Exception:  # its own get or __getitem__ raised
+        return False
+    return type(kind) is str and kind in BLOCK_SPEC
 
 
 # The checks of each kind of value the spec names: (value, block kind, block path, field
@@ -556,10 +560,6 @@ def _check_output(output: Any, kind: str, path: str, name: str) -> Any:
             raise must_be(f"{item_path}.type", f"{_OUTPUT_NAMES} in a tool output", item_kind)
         copied.append(_check_fields(item, item_kind, item_path))
     return copied
-
-
-def _check_source(source: Any, kind: str, path: str, name: str) -> Any:
-    return _source(source, kind, f"{path}.{name}")
 
 
 _VALUE_CHECKS: dict[str, Callable[[Any, str, str, str], Any]] = {
@@ -666,17 +666,16 @@ def check_content(value: Any, path: str = "content") -> str | list[dict[str, Any
                             and name.isascii()
                         ):
                             if kind == "tool_use":
-                                field, value = "input", block["input"]
-                                value = (
-                                    _json_copy(value, MAX_DEPTH)
-                                    if type(value) is dict
-                                    else _INVALID
-                                )
+                                field, inner = "input", block["input"]
+                                if type(inner) is dict:
+                                    inner = _json_copy(inner, MAX_DEPTH)
+                                else:
+                                    inner = _INVALID
                             else:
-                                field, value = "output", _fast_output(block["output"])
-                            if value is not _INVALID:
+                                field, inner = "output", _fast_output(block["output"])
+                            if inner is not _INVALID:
                                 copy = block.copy()
-                                copy[field] = value
+                                copy[field] = inner
                                 append(copy)
                                 continue
                     elif kind in _FAST_MEDIA and size == 2:
@@ -700,7 +699,7 @@ def check_content(value: Any, path: str = "content") -> str | list[dict[str, Any
 _INFINITY = math.inf
 _INVALID: Any = object()
 _GOOD_MEDIA_TYPES: dict[str, str] = {}
-"""The media types :func:`_source` found good, each with its kind (``"image/png"``:
+"""The media types :func:`_check_source` found good, each with its kind (``"image/png"``:
 ``"image"``), for the inline check; at most :data:`_GOOD_MEDIA_TYPES_LIMIT` of them."""
 _GOOD_MEDIA_TYPES_LIMIT = 256
 _FAST_MEDIA = frozenset(MEDIA_KINDS)
@@ -800,14 +799,14 @@ def check_block_types(block_type: object, path: str = "block_type") -> frozenset
 
 def check_object(value: object, path: str) -> dict[str, Any]:
     """A JSON object (a dict)."""
-    if isinstance(value, dict):
+    if type(value) is dict or isinstance(value, dict):  # the first test needs no call
         return value
     raise must_be(path, "a JSON object (a dict)", value)
 
 
 def check_array(value: object, path: str) -> list[Any]:
     """A JSON array (a list)."""
-    if isinstance(value, list):
+    if type(value) is list or isinstance(value, list):  # the first test needs no call
         return value
     raise must_be(path, "a JSON array (a list)", value)
 

@@ -13,7 +13,16 @@ from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 
 from agentmsg import BLOCK_TYPES, MessageError, Msg, json_schema
-from agentmsg._validate import check_block, check_content
+from agentmsg._validate import (
+    _text,
+    check_block,
+    check_content,
+    check_id,
+    check_json,
+    check_name,
+    check_optional_str,
+    check_str,
+)
 from message_strategies import (
     MEDIA_KINDS,
     Opaque,
@@ -534,6 +543,77 @@ class TestInlineChecks:
             return [check_block(block, f"content[{index}]") for index, block in enumerate(content)]
 
         assert _outcome(one_by_one) == _outcome(lambda: check_content(content))
+
+
+# Each string check takes a plain ASCII str without a call: the quick way must give what
+# the full check (_text) gives on every str, a subclass or a lone surrogate included.
+any_texts = texts | hostile_texts | (texts | hostile_texts).map(Text)
+
+
+class TestStringQuickWays:
+    """check_name, check_id, check_str and check_optional_str agree with _text."""
+
+    @PROPERTY_SETTINGS
+    @given(any_texts)
+    @example("")
+    @example(Text("a"))
+    @example("a\ud800")
+    def test_same_as_the_full_check(self, value):
+        """Every string check accepts, converts or refuses a str as _text does (but an
+        empty one where a non-empty string is wanted, and a subclass where None or a
+        plain str is)."""
+        for check in (check_name, check_id, check_str, check_optional_str):
+            if not value and check in (check_name, check_id):
+                continue  # refused before the surrogate check: not a quick way's case
+            if type(value) is not str and check is check_optional_str:
+                continue  # it refuses a subclass, likewise
+            expected = _outcome(lambda: _text(value, "field"))
+
+            assert expected == _outcome(lambda: check(value, "field"))  # noqa: B023
+
+
+# Integers on each side of the JSON copy's quick comparison (30 bits), of the comparison
+# with 10**640, and of Python's digit limit.
+BOUNDARY_INTS = {
+    f"{'-' if sign < 0 else ''}{name}{offset:+d}": sign * (base + offset)
+    for sign in (1, -1)
+    for name, base in (
+        ("2**30", 2**30),
+        ("10**640", 10**640),
+        ("10**4299", 10**4299),
+        ("10**4300", 10**4300),
+    )
+    for offset in (-1, 0, 1)
+}
+
+
+class TestIntegerQuickWays:
+    """The JSON copy's integer checks keep exactly the integers str() can write."""
+
+    @pytest.mark.parametrize("value", BOUNDARY_INTS.values(), ids=BOUNDARY_INTS.keys())
+    def test_kept_exactly_when_writable(self, value):
+        """An integer in a tool input, a nested list and the metadata is kept when str()
+        can write it and refused otherwise, the same at every place."""
+        try:
+            str(value)
+            writable = True
+        except ValueError:
+            writable = False
+        places = [
+            lambda: check_content(
+                [{"type": "tool_use", "id": "1", "name": "f", "input": {"n": value}}]
+            ),
+            lambda: check_json({"a": [[value]]}, "metadata"),
+            lambda: check_json(value, "metadata"),
+        ]
+        for place in places:
+            try:
+                place()
+                kept = True
+            except MessageError:
+                kept = False
+
+            assert writable == kept
 
 
 # -- hostile input ---------------------------------------------------------------------------
