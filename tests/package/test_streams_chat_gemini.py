@@ -384,6 +384,26 @@ class TestGeminiQuickAndFullWays:
         assert full == _fed(GeminiStream(), copy.deepcopy(pieces), False)
         assert full == _fed(GeminiStream(), copy.deepcopy(pieces), True)
 
+    @settings(max_examples=200, deadline=None)
+    @given(kinds=st.lists(st.sampled_from(_KINDS), min_size=1, max_size=14))
+    def test_the_partial_message_after_every_piece_is_the_full_ways(self, kinds):
+        """Read after every piece, the partial message (its usage worked out again only
+        when the usage changed) says what the full way's says, piece by piece."""
+        pieces = [_variant(kind, number) for number, kind in enumerate(["plain", *kinds])]
+
+        def reads(stream: GeminiStream) -> list[Any]:
+            said = []
+            for piece in copy.deepcopy(pieces):
+                try:
+                    stream.add(piece)
+                except MessageError as refused:
+                    said.append(refused.path)
+                msg = stream.msg
+                said.append(None if msg is None else (msg.content, msg.metadata))
+            return said
+
+        assert reads(FullWayGeminiStream()) == reads(GeminiStream())
+
     def test_a_run_refused_midway_keeps_the_pieces_before(self):
         """A run whose fourth piece holds a lone surrogate: the three before it are taken,
         the error names the fourth, and the stream goes on from there."""
