@@ -90,7 +90,7 @@ test: html tests/browser/node_modules/.installed ## Run every test: unit, proper
 
 .PHONY: test-fast
 test-fast: $(VENV)/.installed $(VENV)/.installed-frameworks ## Run the package and docs-tool tests (no site build)
-	$(PY) -m pytest --numprocesses=$(WORKERS) tests/test_folders.py tests/package tests/docs_tooling tests/site -m "not docs and not slow" $(PYTEST_ARGS)
+	$(PY) -m pytest --numprocesses=$(WORKERS) tests/test_folders.py tests/package tests/docs_tooling tests/site -m "not docs and not slow and not corpus" $(PYTEST_ARGS)
 
 # Every dependency group, resolved afresh in a scratch venv, its versions written to
 # constraints.txt. Run it, then `make test`, and commit constraints.txt with what it changed.

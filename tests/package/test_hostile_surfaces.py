@@ -36,6 +36,7 @@ from agentmsg import (
     OpenAIResponsesStream,
 )
 from agentmsg.providers import FORMATS
+from corpus import STREAMS as RECORDED
 from message_strategies import hostile_contents, hostile_values
 from samples import json_paths
 from stream_samples import ANTHROPIC_START, RESPONSES_START, rejected
@@ -57,13 +58,6 @@ def hostile_settings(examples: int) -> Any:
     )
 
 
-FIXTURES = pathlib.Path(__file__).parent.parent / "fixtures" / "streams"
-RECORDED = {
-    f"{path.parent.name}/{path.stem}": [
-        json.loads(line) for line in path.read_text().splitlines()[1:]
-    ]
-    for path in sorted(FIXTURES.glob("*/*.jsonl"))
-}
 STREAMS = {key: api.stream for key, api in FORMATS.items()}
 
 

@@ -6,20 +6,15 @@ the MessageError that quotes the error's message; the reply is written back as a
 
 from __future__ import annotations
 
-import json
-import pathlib
 from typing import Any
 
 import pytest
 
 import agentmsg
 from agentmsg import MessageError
+from corpus import BODIES as RECORDED
+from corpus import corpus_params
 
-FIXTURES = pathlib.Path(__file__).parent.parent / "fixtures" / "responses"
-RECORDED = {
-    f"{path.parent.name}/{path.stem}": json.loads(path.read_text())
-    for path in sorted(FIXTURES.glob("*/*.json"))
-}
 READ = {
     "openai_chat": agentmsg.from_openai_chat,
     "openai_responses": agentmsg.from_openai_responses,
@@ -49,7 +44,7 @@ class TestRecordedResponses:
         counts = {name: sum(key.startswith(name + "/") for key in RECORDED) for name in READ}
         assert {name: True for name in READ} == {name: counts[name] >= 20 for name in READ}
 
-    @pytest.mark.parametrize("key", sorted(RECORDED))
+    @pytest.mark.parametrize("key", corpus_params(sorted(RECORDED)))
     def test_reply_or_the_error_message(self, key):
         """A reply body gives one assistant Msg; an error body a MessageError quoting
         its message."""
@@ -64,7 +59,7 @@ class TestRecordedResponses:
             assert ["assistant"] == outcome
 
     @pytest.mark.parametrize(
-        "key", [key for key in sorted(RECORDED) if not is_error(RECORDED[key]["body"])]
+        "key", corpus_params(key for key in sorted(RECORDED) if not is_error(RECORDED[key]["body"]))
     )
     def test_reply_written_back(self, key):
         """The reply, after a user turn, is written back as a request."""

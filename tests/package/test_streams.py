@@ -6,7 +6,6 @@ import contextlib
 import copy
 import inspect
 import json
-import pathlib
 import re
 import subprocess
 import sys
@@ -28,6 +27,8 @@ from agentmsg import (
     OpenAIResponsesStream,
 )
 from agentmsg.providers import FORMATS
+from corpus import STREAMS as RECORDED
+from corpus import corpus_params
 from stream_samples import (
     ANTHROPIC_EVENTS,
     ANTHROPIC_RESPONSE,
@@ -815,13 +816,6 @@ class TestFormatDetails:
 
 # -- recorded streams, as the APIs sent them (tests/fixtures/streams/*/README.md) --------
 
-FIXTURES = pathlib.Path(__file__).parent.parent / "fixtures" / "streams"
-RECORDED = {
-    f"{path.parent.name}/{path.stem}": [
-        json.loads(line) for line in path.read_text().splitlines()[1:]
-    ]
-    for path in sorted(FIXTURES.glob("*/*.jsonl"))
-}
 #: The recordings that are not a reply: the API (or an OpenAI-compatible server) ended
 #: the stream with an error, or sent what is not Chat Completions; what the error says.
 REFUSED = {
@@ -906,6 +900,8 @@ REFUSED = {
         r"Gemini stream has not ended: 4 events came"
     ),
 }
+#: The recordings that end with a reply.
+REPLAYED = [key for key in sorted(RECORDED) if key not in REFUSED]
 
 
 class TestRecordedFixtures:
@@ -920,7 +916,7 @@ class TestRecordedFixtures:
             name: counts[name] >= least[name] for name in STREAMS
         }
 
-    @pytest.mark.parametrize("key", sorted(RECORDED))
+    @pytest.mark.parametrize("key", corpus_params(sorted(RECORDED)))
     def test_replays_to_a_msg_or_a_clear_error(self, key):
         """Fed event by event, with the partial Msg read after each one (it never raises),
         the recording ends with a reply Msg, or with the MessageError it deserves."""
@@ -942,7 +938,7 @@ class TestRecordedFixtures:
         else:
             assert ["assistant"] == outcome
 
-    @pytest.mark.parametrize("key", [key for key in sorted(RECORDED) if key not in REFUSED])
+    @pytest.mark.parametrize("key", corpus_params(REPLAYED))
     def test_sdk_objects_same_as_dicts(self, key):
         """Fed as the SDK's own event objects (parsed from the recording as the SDK
         parses the wire), a recording gives what its dicts give, whenever the installed
@@ -961,7 +957,7 @@ class TestRecordedFixtures:
         assert unordered(said(fed(format, RECORDED[key]).result())) == unordered(said(from_objects))
 
     @pytest.mark.parametrize(
-        "key", [key for key in sorted(RECORDED) if key.startswith("openai_chat/")]
+        "key", corpus_params(key for key in sorted(RECORDED) if key.startswith("openai_chat/"))
     )
     def test_chat_same_as_the_sdk(self, key):
         """A recording gives what converting the OpenAI SDK's own accumulated completion
@@ -998,7 +994,9 @@ class TestRecordedFixtures:
 
     @pytest.mark.parametrize(
         "key",
-        [key for key in sorted(RECORDED) if key.startswith("anthropic/") and key not in REFUSED],
+        corpus_params(
+            key for key in sorted(RECORDED) if key.startswith("anthropic/") and key not in REFUSED
+        ),
     )
     def test_anthropic_same_as_the_sdk(self, key):
         """Each Anthropic recording gives what converting the SDK's own accumulated
@@ -1423,7 +1421,7 @@ class TestLogProbabilities:
 class TestPartialMsg:
     """The partial Msg, read after the last event, is the result's reply."""
 
-    @pytest.mark.parametrize("key", [key for key in sorted(RECORDED) if key not in REFUSED])
+    @pytest.mark.parametrize("key", corpus_params(REPLAYED))
     def test_last_partial_is_the_result(self, key):
         """Read after every event and once more at the end, the partial Msg says what the
         result's Msg says (content, metadata, invocation id)."""
@@ -1436,7 +1434,7 @@ class TestPartialMsg:
 
         assert without_raw_input(expected) == without_raw_input(stream.msg)
 
-    @pytest.mark.parametrize("key", [key for key in sorted(RECORDED) if key not in REFUSED])
+    @pytest.mark.parametrize("key", corpus_params(REPLAYED))
     def test_every_partial_is_the_conversion(self, key):
         """After each event the partial Msg (built a part at a time) says what converting
         the response rebuilt so far says."""
@@ -1540,9 +1538,6 @@ def read_along(format: str, events: list[dict[str, Any]], reads: list[bool]) -> 
     return pairs
 
 
-REPLAYED = [key for key in sorted(RECORDED) if key not in REFUSED]
-
-
 class TestPartialMsgBuiltAlong:
     """The partial Msg that an accumulator builds a part at a time (its text grown in
     place, the blocks of closed parts kept) says what converting the whole response
@@ -1570,7 +1565,7 @@ class TestPartialMsgBuiltAlong:
 
         assert [long for _, long in pairs] == [quick for quick, _ in pairs]
 
-    @pytest.mark.parametrize("key", REPLAYED)
+    @pytest.mark.parametrize("key", corpus_params(REPLAYED))
     def test_every_event_of_every_recording(self, key):
         """Read after every event of every recorded stream, the partial message agrees
         with the conversion each time."""
