@@ -129,7 +129,7 @@ test-pythons: ## Run the package's tests on each of OTHER_PYTHONS (3.12, 3.13)
 	    fi; \
 	    $(MAKE) --no-print-directory .venv-$$version/.installed; \
 	    echo "== the package's tests on Python $$version"; \
-	    .venv-$$version/bin/python -m pytest tests/package -m "not docs and not slow" \
+	    .venv-$$version/bin/python -m pytest tests/package -m "not docs and not slow and not corpus" \
 	        --numprocesses=$(WORKERS) -p no:cacheprovider -q $(PYTEST_ARGS); \
 	done
 

@@ -4,7 +4,7 @@ the sources and their licences. A stream file's first line is that attribution.
 
 Replaying every recording in every test run would make ``make test-fast`` slow, so
 :func:`corpus_params` marks all but one recording of each source ``corpus``: ``make
-test-fast`` leaves those out, ``make test`` and the other Pythons replay them all."""
+test-fast`` and the other Pythons leave those out, ``make test`` replays them all."""
 
 from __future__ import annotations
 
