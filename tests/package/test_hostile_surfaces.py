@@ -18,6 +18,7 @@ import math
 import os
 import pathlib
 import pickle
+import types
 from datetime import timedelta
 from typing import Any
 
@@ -79,8 +80,38 @@ _RESPONSES_MESSAGE = {
 }
 
 
+class _List(list):  # type: ignore[type-arg]
+    """A list subclass, which check_json would store plain."""
+
+
 class TestStreamRegressions:
     """Values that once escaped a stream as another exception than MessageError."""
+
+    @pytest.mark.parametrize("kind", ["mapping proxy", "list subclass"])
+    @pytest.mark.parametrize("format", sorted(STREAMS))
+    def test_a_container_that_is_not_plain_is_refused_at_its_event(self, format, kind):
+        """A Mapping that is not a dict, or a list subclass, in a field the stream keeps
+        (it would make the rebuilt response impossible to copy or dump) is refused at its
+        event, naming the field."""
+        odd: Any = types.MappingProxyType({"a": 1}) if kind == "mapping proxy" else _List([1])
+        event: dict[str, Any] = {
+            "openai_chat": {"id": "c", "object": "chat.completion.chunk", "choices": []},
+            "openai_responses": {**RESPONSES_START, "response": {**RESPONSES_START["response"]}},
+            "anthropic": {**ANTHROPIC_START, "message": {**ANTHROPIC_START["message"]}},
+            "gemini": {"candidates": [], "modelVersion": "m"},
+        }[format]
+        owner = event.get("response") or event.get("message") or event
+        owner["extra"] = odd
+        where = {"openai_responses": ".response", "anthropic": ".message"}.get(format, "")
+        said = rejected(STREAMS[format](), [event])
+
+        assert (True, True) == (
+            said.startswith(f"`events[0]{where}.extra` of the "),
+            said.endswith(
+                f"is {odd!r}: an event holds plain JSON values (dict, list, str, "
+                "number, bool, None)"
+            ),
+        )
 
     def test_anthropic_float_index(self):
         """A content block whose index is -0.0 (equal to 0, but no index) is refused at
@@ -504,8 +535,8 @@ def assert_message_holds(msg: Msg) -> None:
 
 def assert_replays(format: str, events: list[Any]) -> None:
     """Each event is taken or refused with a MessageError; the partial Msg is there to
-    read after each (a message that holds), and the result is a Parsed whose messages
-    hold, or a MessageError."""
+    read after each (a message that holds), so is the response rebuilt so far (plain
+    JSON), and the result is a Parsed whose messages hold, or a MessageError."""
     stream = STREAMS[format]()
     for event in events:
         try:
@@ -515,6 +546,7 @@ def assert_replays(format: str, events: list[Any]) -> None:
         partial = stream.msg
         if partial is not None:
             assert_message_holds(partial)
+        json.dumps(stream.response, allow_nan=False)
     try:
         parsed = stream.result()
     except MessageError:

@@ -108,17 +108,43 @@ def _suspect(value: Any, room: int) -> bool:
 
 def check_value(format: str, index: int, field: str, value: Any) -> None:
     """Refuse, at the event that brings it, a value no message can hold (not JSON, a
-    lone surrogate, an integer too long to write, nested deeper than MAX_DEPTH)."""
+    lone surrogate, an integer too long to write, nested deeper than MAX_DEPTH), or one
+    that check_json would store plain but a stream keeps as it is (a ``Mapping`` that is
+    not a dict, a list subclass)."""
     if not _suspect(value, MAX_DEPTH):
         return
     try:
         check_json(value, field)
+        where = _not_plain(value)
+        if where is not None:
+            inner, found = where
+            why = "an event holds plain JSON values (dict, list, str, number, bool, None)"
+            raise MessageError(f"`{field}{inner}` is {show(found)}: {why}", f"{field}{inner}")
     except MessageError as error:
         text = str(error)
         rest = text[len(error.path) + 2 :] if text.startswith(f"`{error.path}`") else f": {text}"
         # Without a field, the error's path starts with the first key (".a") or item.
         path = f"events[{index}]{'.' if field else ''}{error.path}"
         raise MessageError(f"`{path}` of the {format} stream{rest}", path) from None
+
+
+def _not_plain(value: Any) -> tuple[str, Any] | None:
+    """Where in *value*, a JSON value check_json took, a container is not a plain dict or
+    list, and that container; None when there is none."""
+    kind = type(value)
+    if kind is dict:
+        items: Iterable[tuple[str, Any]] = ((f".{key}", item) for key, item in value.items())
+    elif kind is list:
+        items = ((f"[{number}]", item) for number, item in enumerate(value))
+    elif kind in (str, int, float, bool) or value is None:
+        return None
+    else:
+        return "", value
+    for step, item in items:
+        found = _not_plain(item)
+        if found is not None:
+            return step + found[0], found[1]
+    return None
 
 
 def joined(pieces: list[str]) -> str:
