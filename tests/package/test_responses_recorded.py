@@ -68,3 +68,18 @@ class TestRecordedResponses:
         payload = WRITE[format]([agentmsg.Msg("user", "Hi.", "user"), *reply]).payload
 
         assert "user" == payload[TURNS.get(format, "messages")][0]["role"]
+
+
+class TestErrorBodies:
+    def test_an_array_the_gemini_api_ended_with_its_error(self):
+        """Gemini's REST API streams an array of responses without SSE; one it ended with
+        its error, read as a list, raises the MessageError quoting the error's message
+        (not an empty user turn with the error reported as a field)."""
+        body = [{"error": {"code": 429, "message": "Quota hit", "status": "RESOURCE_EXHAUSTED"}}]
+        with pytest.raises(MessageError) as raised:
+            agentmsg.from_gemini(body)
+
+        expected = (
+            "`error.message` is 'Quota hit': the Gemini API answered with an error, not a reply."
+        )
+        assert expected == str(raised.value)

@@ -440,7 +440,11 @@ def from_gemini(data: Any, *, strict: bool = False) -> Parsed:
         reader.refuse(data, shapes + "`candidates`")
     for index, content in enumerate(contents):
         path = f"{base}[{index}]"
-        reader.content(_snake(reader.obj(content, path)), path)
+        content = _snake(reader.obj(content, path))
+        if "error" in content and "parts" not in content:
+            # An array of streamed responses that the API ended with its error.
+            reader.refuse(content, "")
+        reader.content(content, path)
     turns.flush(base)
     return reader.parsed()
 
