@@ -799,7 +799,10 @@ class AnthropicStream(Stream):
         # A tool's pieces make its whole input (the start holds an empty one).
         start = None if kind in _TOOL_TYPES else block.get("text" if kind == "text" else "thinking")
         self._parts = [start] if type(start) is str and start else []
-        blocks.append(dict(block))
+        block = dict(block)
+        if type(block.get("citations")) is list:
+            block["citations"] = list(block["citations"])  # grown by citations_delta
+        blocks.append(block)
         self._open = number
 
     def _delta(self, event: dict[str, Any], index: int) -> None:
