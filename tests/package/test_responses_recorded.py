@@ -83,3 +83,9 @@ class TestErrorBodies:
             "`error.message` is 'Quota hit': the Gemini API answered with an error, not a reply."
         )
         assert expected == str(raised.value)
+
+    def test_a_content_whose_error_is_null_is_read_as_a_content(self):
+        """A content with ``"error": null`` (no error) is read as the turn it is."""
+        parsed = agentmsg.from_gemini([{"role": "user", "error": None}])
+
+        assert (["user"], ()) == ([msg.role for msg in parsed.messages], parsed.losses)

@@ -441,7 +441,7 @@ def from_gemini(data: Any, *, strict: bool = False) -> Parsed:
     for index, content in enumerate(contents):
         path = f"{base}[{index}]"
         content = _snake(reader.obj(content, path))
-        if "error" in content and "parts" not in content:
+        if content.get("error") is not None and "parts" not in content:
             # An array of streamed responses that the API ended with its error.
             reader.refuse(content, "")
         reader.content(content, path)
